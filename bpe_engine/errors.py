@@ -1,0 +1,40 @@
+"""One small error hierarchy for the engine.
+
+Every error a user can cause is a :class:`BpeEngineError`, and its message says how to fix the
+input (the way tiktoken names the option to pass). The CLI prints ``str(error)`` on one line and
+exits with status 2; the app shows it in a notification. Bugs stay ordinary exceptions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class BpeEngineError(Exception):
+    """Base class of every error caused by user input or missing data."""
+
+
+class ConfigError(BpeEngineError, ValueError):
+    """A training or encoding setting is invalid (bad regex, vocab size too small, ...)."""
+
+
+class CorpusError(BpeEngineError, ValueError):
+    """The corpus cannot be used as asked (e.g. invalid UTF-8 for a character-level trainer)."""
+
+
+class SpecialTokenError(BpeEngineError, ValueError):
+    """Text contains a special token's text and the caller did not say what to do with it."""
+
+
+class ReferenceDataMissing(BpeEngineError, LookupError):
+    """Packaged reference data (rank files, vocabularies) is absent or fails its checksum."""
+
+
+class TokenizerFileError(BpeEngineError, ValueError):
+    """A tokenizer file is malformed. Carries the path and, where known, the 1-based line."""
+
+    def __init__(self, path: str | Path, message: str, *, line: int | None = None) -> None:
+        self.path = str(path)
+        self.line = line
+        where = f"{self.path}, line {line}" if line is not None else self.path
+        super().__init__(f"{where}: {message}")

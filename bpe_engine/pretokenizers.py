@@ -1,0 +1,206 @@
+"""Pre-tokenizers: how text is cut into the pieces ("words") that merges never cross.
+
+Each pre-tokenizer is a small named, frozen object with one job: ``split(text)`` returns the pieces
+in order, ``pieces(text)`` also gives each piece's character span in the original text (for the
+inspector). Special tokens are cut out *before* pre-tokenization by :func:`split_specials`, so no
+merge ever crosses them.
+
+The three OpenAI patterns are copied from tiktoken's ``tiktoken_ext/openai_public.py`` (0.14):
+they differ from minbpe's older "GPT-4" pattern in how trailing whitespace is chunked.
+
+>>> GPT2.split("Hello world  !")
+['Hello', ' world', ' ', ' !']
+>>> WHITESPACE.split("hello  world")
+['▁hello', '▁', '▁world']
+>>> END_OF_WORD.split("low, lower")
+['low,', 'lower']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import regex
+
+from .errors import ConfigError
+
+# --- patterns (verbatim from tiktoken_ext/openai_public.py) -------------------------------------
+GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+CL100K_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
+    r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+)
+O200K_PATTERN = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+# Hugging Face's ByteLevel pre-tokenizer uses the original GPT-2 release pattern; tiktoken's r50k
+# pattern is its faster equivalent. Kept for parity tests against HF.
+HF_GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+
+SPACE_MARKER = "\u2581"  # '▁', SentencePiece's visible space
+END_OF_WORD_SUFFIX = "</w>"
+
+
+@lru_cache(maxsize=64)
+def compile_pattern(pattern: str) -> regex.Pattern[str]:
+    """Compile a user or built-in pattern; a bad one is a :class:`ConfigError` naming the problem."""
+    try:
+        return regex.compile(pattern)
+    except regex.error as exc:  # pragma: no branch - message comes from the regex module
+        raise ConfigError(f"invalid pre-tokenizer regex {pattern!r}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class PreTokenizer:
+    """A named rule that cuts text into pieces.
+
+    ``pattern``: pieces are the regex matches; text between matches (only possible with a user
+    pattern) is kept as pieces of its own, so nothing is ever dropped.
+    ``space_marker``: SentencePiece style -- every space becomes ``▁``, one ``▁`` is prepended to
+    the text, and a piece starts at every ``▁``.
+    ``end_of_word_suffix``: Sennrich et al. style -- pieces are whitespace-separated words and the
+    trainer/encoder glue ``</w>`` to each word's last symbol. Whitespace itself is not kept, so
+    decoding joins words with one space (documented loss).
+    """
+
+    name: str
+    pattern: str | None = None
+    space_marker: str | None = None
+    end_of_word_suffix: str | None = None
+    description: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if self.pattern is not None:
+            compile_pattern(self.pattern)
+
+    # -- public API ------------------------------------------------------------------------------
+    def split(self, text: str) -> list[str]:
+        """The pieces of ``text`` (markers applied), in order."""
+        return [piece for piece, _, _ in self.pieces(text)] if self._needs_spans() else self._fast_split(text)
+
+    def pieces(self, text: str) -> list[tuple[str, int, int]]:
+        """Each piece with its ``[start, end)`` character span in ``text``.
+
+        For the ``▁`` style the prepended marker covers no original character, so the first
+        piece's span starts at 0 but is one character shorter than the piece.
+        """
+        if self.space_marker is not None:
+            return self._marker_pieces(text)
+        if self.pattern is None:
+            return [(text, 0, len(text))] if text else []
+        out: list[tuple[str, int, int]] = []
+        pos = 0
+        for m in compile_pattern(self.pattern).finditer(text):
+            s, e = m.span()
+            if s > pos:
+                out.append((text[pos:s], pos, s))
+            if e > s:
+                out.append((m.group(), s, e))
+            pos = e
+        if pos < len(text):
+            out.append((text[pos:], pos, len(text)))
+        return out
+
+    def decode_text(self, text: str) -> str:
+        """Undo the markers in decoded text: ``▁`` back to spaces (dropping the prepended one),
+        ``</w>`` to a word separator."""
+        if self.space_marker is not None:
+            text = text.replace(self.space_marker, " ")
+            return text[1:] if text.startswith(" ") else text
+        if self.end_of_word_suffix is not None:
+            return text.replace(self.end_of_word_suffix, " ").rstrip(" ")
+        return text
+
+    # -- private ---------------------------------------------------------------------------------
+    def _needs_spans(self) -> bool:
+        return self.space_marker is not None or (self.pattern is not None and self.name == "regex")
+
+    def _fast_split(self, text: str) -> list[str]:
+        if self.pattern is None:
+            return [text] if text else []
+        return compile_pattern(self.pattern).findall(text)
+
+    def _marker_pieces(self, text: str) -> list[tuple[str, int, int]]:
+        marker = self.space_marker
+        assert marker is not None
+        if not text:
+            return []
+        marked = marker + text.replace(" ", marker)
+        out: list[tuple[str, int, int]] = []
+        for m in _MARKER_SPLIT.finditer(marked):
+            s, e = m.span()
+            # marked[i] corresponds to text[i - 1]; the prepended marker (i = 0) to nothing.
+            out.append((m.group(), max(s - 1, 0), e - 1))
+        return out
+
+
+_MARKER_SPLIT = regex.compile(f"{SPACE_MARKER}[^{SPACE_MARKER}]*|[^{SPACE_MARKER}]+")
+
+GPT2 = PreTokenizer("gpt2", GPT2_PATTERN, description="GPT-2 / r50k / p50k regex (tiktoken)")
+CL100K = PreTokenizer("cl100k", CL100K_PATTERN, description="cl100k_base regex (GPT-3.5/4)")
+O200K = PreTokenizer("o200k", O200K_PATTERN, description="o200k_base regex (GPT-4o)")
+HF_GPT2 = PreTokenizer("hf-gpt2", HF_GPT2_PATTERN, description="original GPT-2 regex (HF ByteLevel)")
+WHITESPACE = PreTokenizer("whitespace", space_marker=SPACE_MARKER, description="SentencePiece style: spaces become ▁")
+END_OF_WORD = PreTokenizer(
+    "end-of-word", r"\S+", end_of_word_suffix=END_OF_WORD_SUFFIX, description="whitespace words, </w> at each word end"
+)
+NONE = PreTokenizer("none", description="no splitting: each document is one piece")
+
+BUILTIN: dict[str, PreTokenizer] = {p.name: p for p in (GPT2, CL100K, O200K, HF_GPT2, WHITESPACE, END_OF_WORD, NONE)}
+
+
+def custom(pattern: str) -> PreTokenizer:
+    """A user regex: matches become pieces, and unmatched text is kept as pieces too."""
+    return PreTokenizer("regex", pattern, description=f"custom regex {pattern!r}")
+
+
+def get_pretokenizer(name: str, pattern: str | None = None) -> PreTokenizer:
+    """Look a pre-tokenizer up by name (``regex`` needs ``pattern``)."""
+    if name == "regex":
+        if not pattern:
+            raise ConfigError("pre-tokenizer 'regex' needs a pattern (pass --pattern REGEX)")
+        return custom(pattern)
+    try:
+        return BUILTIN[name]
+    except KeyError:
+        names = ", ".join([*BUILTIN, "regex"])
+        raise ConfigError(f"unknown pre-tokenizer {name!r}; choose one of: {names}") from None
+
+
+def split_specials(text: str, specials: Iterable[str]) -> list[tuple[str, bool]]:
+    """Cut ``text`` at special-token occurrences: ``[(segment, is_special), ...]``.
+
+    Longer specials win where two overlap at the same position. Empty segments are dropped.
+
+    >>> split_specials("a<|endoftext|>b", ["<|endoftext|>"])
+    [('a', False), ('<|endoftext|>', True), ('b', False)]
+    """
+    specials = [s for s in specials if s]
+    if not specials:
+        return [(text, False)] if text else []
+    rx = _specials_regex(tuple(sorted(set(specials), key=lambda s: (-len(s), s))))
+    out: list[tuple[str, bool]] = []
+    pos = 0
+    for m in rx.finditer(text):
+        if m.start() > pos:
+            out.append((text[pos : m.start()], False))
+        out.append((m.group(), True))
+        pos = m.end()
+    if pos < len(text):
+        out.append((text[pos:], False))
+    return out
+
+
+@lru_cache(maxsize=32)
+def _specials_regex(specials: tuple[str, ...]) -> regex.Pattern[str]:
+    return regex.compile("|".join(regex.escape(s) for s in specials))

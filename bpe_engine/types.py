@@ -1,0 +1,77 @@
+"""Frozen values that cross from the engine into the app, the CLI and the tests.
+
+They hold plain data only (ints, strs, tuples) so a worker thread can hand them to the UI safely.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol, runtime_checkable
+
+SpecialMode = Literal["text", "special", "refuse"]
+"""How ``encode_detailed`` treats special-token text: encode it as ordinary text, as the special
+token, or refuse (raise :class:`~bpe_engine.errors.SpecialTokenError`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MergeStep:
+    """One merge as the trainer yields it (BPE and WordPiece share this shape).
+
+    ``rank`` is 0-based: the first merge has rank 0. Token strings are in the model's own
+    alphabet (GPT-2 byte characters such as ``Ġ`` for byte-level; characters with ``▁``/``</w>``/
+    ``##`` for character-level and WordPiece). ``count`` is the pair's frequency when it was
+    merged; ``score`` is WordPiece's count(ab)/(count(a)*count(b)) (``None`` for BPE).
+    ``words_changed`` is how many distinct words the merge rewrote.
+    """
+
+    rank: int
+    left: str
+    right: str
+    new: str
+    left_id: int
+    right_id: int
+    new_id: int
+    count: int
+    words_changed: int
+    score: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Encoding:
+    """Token ids with where each token came from.
+
+    ``byte_spans[i]`` is the ``[start, end)`` range in ``text.encode("utf-8")`` that token ``i``
+    stands for (a byte-level token may cover part of a character; a ``</w>`` token's span does not
+    cover the following space). ``special[i]`` is True for a special token.
+    """
+
+    text: str
+    ids: tuple[int, ...]
+    tokens: tuple[str, ...]
+    byte_spans: tuple[tuple[int, int], ...]
+    special: tuple[bool, ...]
+
+
+@runtime_checkable
+class Tokenizer(Protocol):
+    """What every tokenizer offers the app, the CLI and the comparison statistics."""
+
+    name: str
+
+    @property
+    def vocab_size(self) -> int: ...
+
+    def encode(self, text: str, *, special_mode: SpecialMode = "refuse") -> list[int]: ...
+
+    def encode_detailed(self, text: str, *, special_mode: SpecialMode = "refuse") -> Encoding: ...
+
+    def decode(self, ids: Sequence[int], *, errors: Literal["replace", "strict"] = "replace") -> str: ...
+
+    def token_str(self, token_id: int) -> str:
+        """The token in the model's alphabet (``Ġthe``, ``##ing``, ``▁the``)."""
+        ...
+
+    def token_bytes(self, token_id: int) -> bytes:
+        """The bytes the token stands for (UTF-8 of its text for non-byte-level models)."""
+        ...
