@@ -22,7 +22,10 @@ class MergeStep:
     alphabet (GPT-2 byte characters such as ``Ġ`` for byte-level; characters with ``▁``/``</w>``/
     ``##`` for character-level and WordPiece). ``count`` is the pair's frequency when it was
     merged; ``score`` is WordPiece's count(ab)/(count(a)*count(b)) (``None`` for BPE).
-    ``words_changed`` is how many distinct words the merge rewrote.
+    ``words_changed`` is how many distinct words the merge rewrote; ``occurrences`` is how many
+    token pairs it actually fused, weighted by word counts, so the corpus shrinks by exactly that
+    many tokens (``count`` can be larger: ``aaa`` holds the pair ``a a`` twice but fuses once).
+    Together they give the compression curve without re-encoding the corpus.
     """
 
     rank: int
@@ -34,6 +37,7 @@ class MergeStep:
     new_id: int
     count: int
     words_changed: int
+    occurrences: int
     score: float | None = None
 
 
