@@ -1,0 +1,372 @@
+"""The corpus segmented with the first *k* merges, moved one merge at a time.
+
+The explorer lets a user walk a merge list forwards and backwards while the corpus view follows.
+Re-segmenting a 1 MB corpus from scratch for every step would take seconds, so the stepper keeps
+the segmentation of every distinct word and only touches what merge *k* can change:
+
+* forward applies merge *k* to the words that contain its pair, found through a pair -> words
+  index. The index is a *superset* (entries are added as pairs appear and never removed), so
+  stepping backwards never has to repair it; a forward step re-checks each candidate word.
+* backward pops the undo log entry of the last step and restores the words it changed.
+
+The stepper is UI-free and takes its merges as a live sequence (anything with ``left``, ``right``
+and ``new``, e.g. :class:`~bpe_engine.types.MergeStep`), so the app can keep appending merges while
+a trainer is still running and step through the ones that have arrived.
+
+>>> s = Stepper.from_text("low lower lowest", NONE_SPLIT, byte_level=False, merges=[("l", "o", "lo"), ("lo", "w", "low")])
+>>> s.forward().words_changed, s.word_symbols(0)
+(1, ('lo', 'w', ' ', 'lo', 'w', 'e', 'r', ' ', 'lo', 'w', 'e', 's', 't'))
+>>> s.forward().occurrences, s.token_count
+(3, 10)
+>>> s.derivation("low").render()
+['low  (merge 2: lo + w)', '├─ lo  (merge 1: l + o)', '│  ├─ l', '│  └─ o', '└─ w']
+"""
+
+from __future__ import annotations
+
+import bisect
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from .byte_table import BYTE_CHARS
+from .errors import ConfigError
+from .pretokenizers import NONE, PreTokenizer
+
+NONE_SPLIT = NONE  # re-exported for the doctest above: the whole text is one word
+
+
+class MergeLike(Protocol):
+    """The three strings of a merge rule; :class:`~bpe_engine.types.MergeStep` has them."""
+
+    @property
+    def left(self) -> str: ...
+
+    @property
+    def right(self) -> str: ...
+
+    @property
+    def new(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class WordChange:
+    """One distinct word rewritten by a merge: its symbols before and after, and its count."""
+
+    word_id: int
+    count: int
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StepChange:
+    """What one step did. ``rank`` is the merge's 0-based rank; ``occurrences`` is how many
+    tokens were fused, weighted by word counts (the corpus lost exactly that many tokens);
+    ``pair_count`` is the pair's weighted frequency just before the merge."""
+
+    rank: int
+    words_changed: int
+    occurrences: int
+    pair_count: int
+    changes: tuple[WordChange, ...]
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """How a token was built: the merge that created it and the derivations of its two parts.
+    Leaves (alphabet symbols, or tokens created at or after the current step) have no rank."""
+
+    token: str
+    rank: int | None = None
+    left: Derivation | None = None
+    right: Derivation | None = None
+    children: tuple[Derivation, ...] = field(default=(), init=False)
+
+    def __post_init__(self) -> None:
+        kids = tuple(d for d in (self.left, self.right) if d is not None)
+        object.__setattr__(self, "children", kids)
+
+    def render(self) -> list[str]:
+        """The tree as indented lines (the app draws its own widget; tests and the CLI use this)."""
+        lines = [self._label()]
+        for i, child in enumerate(self.children):
+            last = i == len(self.children) - 1
+            sub = child.render()
+            lines.append(("└─ " if last else "├─ ") + sub[0])
+            lines.extend(("   " if last else "│  ") + line for line in sub[1:])
+        return lines
+
+    def _label(self) -> str:
+        if self.rank is None or self.left is None or self.right is None:
+            return self.token
+        return f"{self.token}  (merge {self.rank + 1}: {self.left.token} + {self.right.token})"
+
+
+def initial_symbols(
+    piece: str,
+    *,
+    byte_level: bool,
+    end_of_word_suffix: str | None = None,
+    continuing_prefix: str | None = None,
+) -> tuple[str, ...]:
+    """A word's symbols before any merge, in the model's alphabet.
+
+    Byte-level: one GPT-2 byte character per UTF-8 byte (``" a"`` -> ``('Ġ', 'a')``).
+    Character-level: one symbol per character; ``end_of_word_suffix`` (``</w>``) is glued to the
+    last symbol and ``continuing_prefix`` (WordPiece's ``##``) to every symbol but the first.
+
+    >>> initial_symbols("low", byte_level=False, end_of_word_suffix="</w>")
+    ('l', 'o', 'w</w>')
+    >>> initial_symbols("한", byte_level=True)
+    ('í', 'ķ', 'ľ')
+    """
+    if byte_level:
+        symbols = [BYTE_CHARS[b] for b in piece.encode("utf-8")]
+    else:
+        symbols = list(piece)
+    if continuing_prefix and len(symbols) > 1:
+        symbols[1:] = [continuing_prefix + s for s in symbols[1:]]
+    if end_of_word_suffix and symbols:
+        symbols[-1] += end_of_word_suffix
+    return tuple(symbols)
+
+
+def _merge_word(symbols: tuple[str, ...], left: str, right: str, new: str) -> tuple[tuple[str, ...], int]:
+    """Fuse non-overlapping ``left right`` pairs left to right (the trainers' rule).
+
+    >>> _merge_word(("a", "a", "a"), "a", "a", "aa")
+    (('aa', 'a'), 1)
+    """
+    out: list[str] = []
+    fused = 0
+    i = 0
+    n = len(symbols)
+    while i < n:
+        if i + 1 < n and symbols[i] == left and symbols[i + 1] == right:
+            out.append(new)
+            fused += 1
+            i += 2
+        else:
+            out.append(symbols[i])
+            i += 1
+    return tuple(out), fused
+
+
+def _pair_count(symbols: tuple[str, ...], left: str, right: str) -> int:
+    return sum(1 for a, b in zip(symbols, symbols[1:]) if a == left and b == right)
+
+
+class Stepper:
+    """The segmentation of a corpus after ``step`` merges, moved by :meth:`forward` /
+    :meth:`backward` / :meth:`seek`.
+
+    ``words`` are the distinct words' initial symbols in first-seen order, ``counts`` their
+    frequencies; ``piece_words`` with ``piece_starts``/``piece_ends`` give the corpus as a
+    sequence of word ids with character spans (for drawing it); ``characters`` is the corpus length.
+    """
+
+    def __init__(
+        self,
+        words: Sequence[tuple[str, ...]],
+        counts: Sequence[int],
+        merges: Sequence[MergeLike | tuple[str, str, str]],
+        *,
+        piece_words: Sequence[int] = (),
+        piece_starts: Sequence[int] = (),
+        piece_ends: Sequence[int] = (),
+        characters: int = 0,
+    ) -> None:
+        if len(words) != len(counts):
+            raise ConfigError("stepper needs one count per word")
+        self.merges = merges
+        self.counts = list(counts)
+        self.characters = characters
+        self.piece_words = array("i", piece_words)
+        self.piece_starts = array("i", piece_starts)
+        self.piece_ends = array("i", piece_ends)
+        self._initial = [tuple(w) for w in words]
+        self._symbols: list[tuple[str, ...]] = list(self._initial)
+        self._first_piece: dict[int, int] = {}
+        for i, w in enumerate(self.piece_words):
+            self._first_piece.setdefault(w, i)
+        self._pairs: dict[tuple[str, str], set[int]] = {}
+        for wid, symbols in enumerate(self._symbols):
+            self._index(wid, symbols)
+        self._undo: list[StepChange] = []
+        self._creator: dict[str, int] = {}  # token -> first rank creating it, over merges seen so far
+        self._creator_upto = 0
+        self.token_count = sum(len(s) * c for s, c in zip(self._symbols, self.counts))
+        self.initial_token_count = self.token_count
+
+    # -- construction ----------------------------------------------------------------------------
+    @classmethod
+    def from_text(
+        cls,
+        text: str,
+        pre_tokenizer: PreTokenizer,
+        *,
+        byte_level: bool,
+        merges: Sequence[MergeLike | tuple[str, str, str]],
+        continuing_prefix: str | None = None,
+    ) -> Stepper:
+        """Pre-tokenize ``text`` and build a stepper at step 0 (what the app does per corpus)."""
+        ids: dict[str, int] = {}
+        words: list[tuple[str, ...]] = []
+        counts: list[int] = []
+        piece_words = array("i")
+        starts = array("i")
+        ends = array("i")
+        suffix = pre_tokenizer.end_of_word_suffix
+        for piece, start, end in pre_tokenizer.pieces(text):
+            wid = ids.get(piece)
+            if wid is None:
+                wid = ids[piece] = len(words)
+                words.append(
+                    initial_symbols(
+                        piece, byte_level=byte_level, end_of_word_suffix=suffix, continuing_prefix=continuing_prefix
+                    )
+                )
+                counts.append(0)
+            counts[wid] += 1
+            piece_words.append(wid)
+            starts.append(start)
+            ends.append(end)
+        return cls(
+            words, counts, merges, piece_words=piece_words, piece_starts=starts, piece_ends=ends, characters=len(text)
+        )
+
+    # -- state -----------------------------------------------------------------------------------
+    @property
+    def step(self) -> int:
+        """How many merges are applied (0 = the initial alphabet segmentation)."""
+        return len(self._undo)
+
+    @property
+    def available(self) -> int:
+        """How many merges exist to step through (grows while a trainer runs)."""
+        return len(self.merges)
+
+    @property
+    def tokens_per_char(self) -> float:
+        return self.token_count / self.characters if self.characters else 0.0
+
+    @property
+    def word_count(self) -> int:
+        return len(self._symbols)
+
+    def word_symbols(self, word_id: int) -> tuple[str, ...]:
+        """The word's tokens at the current step."""
+        return self._symbols[word_id]
+
+    def merge_at(self, rank: int) -> tuple[str, str, str]:
+        m = self.merges[rank]
+        if isinstance(m, tuple):
+            return m
+        return m.left, m.right, m.new
+
+    # -- moving ----------------------------------------------------------------------------------
+    def forward(self) -> StepChange:
+        """Apply the next merge to the words that contain its pair."""
+        rank = self.step
+        if rank >= len(self.merges):
+            raise IndexError(f"no merge {rank + 1}: only {len(self.merges)} merges are available")
+        left, right, new = self.merge_at(rank)
+        changes: list[WordChange] = []
+        fused_total = 0
+        pair_total = 0
+        for wid in sorted(self._pairs.get((left, right), ())):
+            before = self._symbols[wid]
+            count = self.counts[wid]
+            pairs_here = _pair_count(before, left, right)
+            if not pairs_here:
+                continue  # stale index entry: the pair was merged away earlier
+            after, fused = _merge_word(before, left, right, new)
+            self._symbols[wid] = after
+            self._index(wid, after)
+            pair_total += pairs_here * count
+            fused_total += fused * count
+            changes.append(WordChange(wid, count, before, after))
+        self.token_count -= fused_total
+        change = StepChange(rank, len(changes), fused_total, pair_total, tuple(changes))
+        self._undo.append(change)
+        return change
+
+    def backward(self) -> StepChange:
+        """Undo the last applied merge from the undo log."""
+        if not self._undo:
+            raise IndexError("already at step 0: no merge to undo")
+        change = self._undo.pop()
+        for wc in change.changes:
+            self._symbols[wc.word_id] = wc.before
+        self.token_count += change.occurrences
+        return change
+
+    def seek(self, step: int) -> None:
+        """Move to ``step`` merges applied (clamped to what is available)."""
+        step = max(0, min(step, len(self.merges)))
+        while self.step > step:
+            self.backward()
+        while self.step < step:
+            self.forward()
+
+    # -- questions the app asks ------------------------------------------------------------------
+    def last_change(self) -> StepChange | None:
+        """What the most recent merge (rank ``step - 1``) changed, with before/after per word."""
+        return self._undo[-1] if self._undo else None
+
+    def change_at(self, rank: int) -> StepChange | None:
+        """What merge ``rank`` changed, if it is applied."""
+        return self._undo[rank] if 0 <= rank < len(self._undo) else None
+
+    def derivation(self, token: str, *, before: int | None = None) -> Derivation:
+        """Which merges built ``token``, using merges ranked below ``before`` (default: all known).
+
+        A token counts as created by the first merge whose ``new`` it is.
+        """
+        limit = len(self.merges) if before is None else min(before, len(self.merges))
+        return self._derive(token, self._creators(), limit, depth=0)
+
+    def first_piece_of(self, word_ids: Sequence[int]) -> int | None:
+        """Index of the first corpus piece whose word is in ``word_ids`` (for scrolling to it)."""
+        found = [self._first_piece[w] for w in word_ids if w in self._first_piece]
+        return min(found) if found else None
+
+    def pieces_between(self, start_char: int, end_char: int) -> Iterator[tuple[int, int, int]]:
+        """``(word_id, start, end)`` of the pieces overlapping ``[start_char, end_char)``."""
+        i = max(bisect.bisect_right(self.piece_starts, start_char) - 1, 0)
+        n = len(self.piece_words)
+        while i < n and self.piece_starts[i] < end_char:
+            if self.piece_ends[i] > start_char:
+                yield self.piece_words[i], self.piece_starts[i], self.piece_ends[i]
+            i += 1
+
+    # -- private ---------------------------------------------------------------------------------
+    def _index(self, wid: int, symbols: tuple[str, ...]) -> None:
+        pairs = self._pairs
+        for pair in zip(symbols, symbols[1:]):
+            bucket = pairs.get(pair)
+            if bucket is None:
+                pairs[pair] = {wid}
+            else:
+                bucket.add(wid)
+
+    def _creators(self) -> dict[str, int]:
+        # Merges only ever get appended, so the map is extended, never rebuilt.
+        for rank in range(self._creator_upto, len(self.merges)):
+            self._creator.setdefault(self.merge_at(rank)[2], rank)
+        self._creator_upto = len(self.merges)
+        return self._creator
+
+    def _derive(self, token: str, creators: dict[str, int], limit: int, depth: int) -> Derivation:
+        rank = creators.get(token)
+        if rank is None or rank >= limit or depth > 64:
+            return Derivation(token)
+        left, right, _ = self.merge_at(rank)
+        return Derivation(
+            token,
+            rank,
+            self._derive(left, creators, rank, depth + 1),
+            self._derive(right, creators, rank, depth + 1),
+        )

@@ -1,0 +1,96 @@
+"""The stepper's incremental segmentation must equal re-segmenting from scratch at every step."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from bpe_engine.pretokenizers import END_OF_WORD, GPT2, NONE, WHITESPACE
+from bpe_engine.stepper import Stepper, _merge_word, initial_symbols
+
+
+def naive_merges(words: list[tuple[str, ...]], counts: list[int], n: int) -> list[tuple[str, str, str]]:
+    """A deliberately slow trainer (recount everything each merge; ties -> first seen) for merges."""
+    words = list(words)
+    merges: list[tuple[str, str, str]] = []
+    for _ in range(n):
+        pairs: Counter[tuple[str, str]] = Counter()
+        for w, c in zip(words, counts):
+            for p in zip(w, w[1:]):
+                pairs[p] += c
+        if not pairs:
+            break
+        (left, right), _ = max(pairs.items(), key=lambda kv: kv[1])
+        merges.append((left, right, left + right))
+        words = [_merge_word(w, left, right, left + right)[0] for w in words]
+    return merges
+
+
+def from_scratch(stepper: Stepper, initial: list[tuple[str, ...]], k: int) -> list[tuple[str, ...]]:
+    out = []
+    for w in initial:
+        for rank in range(k):
+            w = _merge_word(w, *stepper.merge_at(rank))[0]
+        out.append(w)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("pre", "byte_level"), [(GPT2, True), (WHITESPACE, False), (END_OF_WORD, False), (GPT2, False)]
+)
+def test_forward_backward_match_from_scratch(alice_text: str, pre, byte_level: bool) -> None:
+    text = alice_text[:1500] + " 한국어 헌법 aaa aaaa"
+    merges: list[tuple[str, str, str]] = []
+    stepper = Stepper.from_text(text, pre, byte_level=byte_level, merges=merges)
+    initial = [stepper.word_symbols(i) for i in range(stepper.word_count)]
+    merges.extend(naive_merges(initial, stepper.counts, 60))  # live list: stepper sees the appends
+    assert stepper.available == 60
+    total0 = stepper.token_count
+    for k in range(1, 61):
+        change = stepper.forward()
+        assert change.rank == k - 1
+        assert [stepper.word_symbols(i) for i in range(stepper.word_count)] == from_scratch(stepper, initial, k)
+        assert stepper.token_count == sum(len(w) * c for w, c in zip(from_scratch(stepper, initial, k), stepper.counts))
+    assert stepper.token_count < total0
+    stepper.seek(17)
+    assert [stepper.word_symbols(i) for i in range(stepper.word_count)] == from_scratch(stepper, initial, 17)
+    stepper.seek(0)
+    assert [stepper.word_symbols(i) for i in range(stepper.word_count)] == initial
+    assert stepper.token_count == total0
+
+
+def test_change_reports_words_and_occurrences() -> None:
+    stepper = Stepper.from_text("aaa aa ab", NONE, byte_level=False, merges=[("a", "a", "aa")])
+    # one word "aaa aa ab": pairs a-a at 0,1 and 4; fused left to right -> 2 fused
+    change = stepper.forward()
+    assert (change.words_changed, change.occurrences, change.pair_count) == (1, 2, 3)
+    assert change.changes[0].before[:3] == ("a", "a", "a")
+    assert change.changes[0].after[:3] == ("aa", "a", " ")
+    assert stepper.token_count == 9 - 2
+    assert stepper.tokens_per_char == pytest.approx(7 / 9)
+
+
+def test_derivation_tree_uses_only_earlier_merges() -> None:
+    merges = [("t", "h", "th"), ("th", "e", "the"), ("Ġ", "the", "Ġthe")]
+    stepper = Stepper.from_text(" the the", GPT2, byte_level=True, merges=merges)
+    tree = stepper.derivation("Ġthe")
+    assert tree.rank == 2 and tree.left and tree.left.token == "Ġ" and tree.right and tree.right.rank == 1
+    assert tree.render()[0] == "Ġthe  (merge 3: Ġ + the)"
+    assert stepper.derivation("the", before=1).rank is None  # merge 2 comes later than the limit
+
+
+def test_initial_symbols_forms() -> None:
+    assert initial_symbols(" hi", byte_level=True) == ("Ġ", "h", "i")
+    assert initial_symbols("hug", byte_level=False, continuing_prefix="##") == ("h", "##u", "##g")
+    assert initial_symbols("a", byte_level=False, end_of_word_suffix="</w>") == ("a</w>",)
+
+
+def test_pieces_between_and_first_piece() -> None:
+    stepper = Stepper.from_text("ab cd ab", GPT2, byte_level=True, merges=[])
+    assert list(stepper.pieces_between(3, 5)) == [(1, 2, 5)]
+    assert stepper.first_piece_of([1, 0]) == 0
+    with pytest.raises(IndexError):
+        stepper.forward()
+    with pytest.raises(IndexError):
+        stepper.backward()
