@@ -1,0 +1,43 @@
+"""Tokenizer files: GPT-2 vocab.json + merges.txt, tiktoken ``.tiktoken``, Hugging Face tokenizer.json.
+
+Each loader returns plain data (a :class:`BpeSpec`, a rank table) and raises
+:class:`~bpe_engine.errors.TokenizerFileError` naming the file and line for any malformed input;
+each saver writes atomically. :func:`save_tokenizer` writes all formats a model fits into one
+directory, and :func:`load_saved` reads such a directory back. Loading by name or path (reference
+tokenizers included) is :func:`bpe_engine.registry.load_tokenizer`.
+"""
+
+from __future__ import annotations
+
+from .bundle import FORMAT_VERSION, METADATA_FILE, load_saved, save_spec, save_tokenizer, tiktoken_ranks
+from .gpt2_files import (
+    load_gpt2_files,
+    read_merges_txt,
+    read_vocab_json,
+    write_merges_txt,
+    write_vocab_json,
+)
+from .hf_json import hf_json_dict, read_hf_json, write_hf_json
+from .spec import BpeSpec, spec_from_tokenizer
+from .tiktoken_files import read_tiktoken, write_tiktoken
+
+__all__ = [
+    "FORMAT_VERSION",
+    "METADATA_FILE",
+    "BpeSpec",
+    "hf_json_dict",
+    "load_gpt2_files",
+    "load_saved",
+    "read_hf_json",
+    "read_merges_txt",
+    "read_tiktoken",
+    "read_vocab_json",
+    "save_spec",
+    "save_tokenizer",
+    "spec_from_tokenizer",
+    "tiktoken_ranks",
+    "write_hf_json",
+    "write_merges_txt",
+    "write_tiktoken",
+    "write_vocab_json",
+]

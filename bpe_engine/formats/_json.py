@@ -1,0 +1,94 @@
+"""Reading the JSON and text of tokenizer files so that every failure names the file and line.
+
+``json.load`` reports a truncated file as a bare ``JSONDecodeError``; here it becomes a
+:class:`~bpe_engine.errors.TokenizerFileError` carrying the path, the 1-based line and the column.
+Semantic errors found after parsing (a duplicate id, a merge the vocabulary lacks) are pinned to a
+line by finding the offending key in the raw text, so ``vocab.json`` errors still say where to look.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..errors import TokenizerFileError
+
+
+def read_text(path: str | Path) -> str:
+    """The file's UTF-8 text; a missing, unreadable or non-UTF-8 file is a TokenizerFileError."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise TokenizerFileError(path, "file not found") from None
+    except IsADirectoryError:
+        raise TokenizerFileError(path, "is a directory, expected a file") from None
+    except OSError as exc:
+        raise TokenizerFileError(path, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise TokenizerFileError(path, f"not valid UTF-8 (byte offset {exc.start})", line=line) from None
+
+
+def parse_json(path: str | Path, text: str) -> Any:
+    """Parse ``text`` (read from ``path``) keeping duplicate object keys detectable.
+
+    Objects are returned as dicts, but a key repeated inside one object is an error: ``json``
+    would silently keep the last value, which hides a corrupted vocabulary.
+    """
+
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise TokenizerFileError(
+                    path, f"key {key!r} appears twice; each token may appear once", line=line_of_key(text, key, 2)
+                )
+            out[key] = value
+        return out
+
+    try:
+        return json.loads(text, object_pairs_hook=no_duplicates)
+    except json.JSONDecodeError as exc:
+        hint = " (the file looks truncated)" if exc.pos >= len(text.rstrip()) else ""
+        raise TokenizerFileError(
+            path, f"invalid JSON at column {exc.colno}: {exc.msg}{hint}", line=exc.lineno
+        ) from None
+    except RecursionError:
+        raise TokenizerFileError(path, "invalid JSON: nested too deeply") from None
+
+
+def load_json(path: str | Path) -> Any:
+    """:func:`read_text` then :func:`parse_json`."""
+    return parse_json(path, read_text(path))
+
+
+def line_of_key(text: str, key: str, occurrence: int = 1) -> int | None:
+    """1-based line of the ``occurrence``-th appearance of ``"key":`` in JSON ``text``.
+
+    Tries both the raw and the ASCII-escaped spelling of the key (GPT-2's encoder.json escapes
+    non-ASCII). Returns None when the key cannot be found (exotic escaping).
+    """
+    for spelling in dict.fromkeys((json.dumps(key, ensure_ascii=False), json.dumps(key))):
+        pos = -1
+        for _ in range(occurrence):
+            pos = _find_key(text, spelling, pos + 1)
+            if pos < 0:
+                break
+        if pos >= 0:
+            return text.count("\n", 0, pos) + 1
+    return None
+
+
+def _find_key(text: str, spelling: str, start: int) -> int:
+    """Position of ``spelling`` used as an object key (followed by optional spaces and ``:``)."""
+    while True:
+        pos = text.find(spelling, start)
+        if pos < 0:
+            return -1
+        rest = text[pos + len(spelling) : pos + len(spelling) + 64].lstrip()
+        if rest.startswith(":"):
+            return pos
+        start = pos + 1

@@ -1,0 +1,304 @@
+r"""Hugging Face ``tokenizer.json`` for BPE models: write one HF loads with our exact ids, read one back.
+
+Writing maps our pipeline onto HF's stages:
+
+* a regex pre-tokenizer becomes ``Split(Regex, Isolated)`` followed, for byte-level models, by
+  ``ByteLevel(use_regex=False)``. HF's own ``ByteLevel(use_regex=True)`` runs the *original*
+  GPT-2 regex (:data:`~bpe_engine.pretokenizers.HF_GPT2`), which chunks some whitespace differently
+  from tiktoken's; writing our regex explicitly makes HF cut exactly our pieces. Only the
+  ``hf-gpt2`` pre-tokenizer is written as plain ``ByteLevel(use_regex=True)``.
+  Oniguruma (HF's regex engine) reads ``X{1,3}+`` as "``X{1,3}`` repeated", not as a possessive
+  interval, so cl100k's ``\p{N}{1,3}+`` would glue long digit runs together; such intervals are
+  written as the equivalent atomic group ``(?>X{1,3})`` and turned back on reading.
+* ``whitespace`` (``▁``) becomes ``Metaspace(prepend_scheme="always")``; ``end-of-word`` becomes
+  ``WhitespaceSplit`` with the model's ``end_of_word_suffix="</w>"``; ``none`` writes no splitter.
+* special tokens are ``added_tokens`` (``special: true``, not normalised) and also listed in the
+  model vocabulary, as HF's own trainer writes them, so HF keeps their ids.
+
+Reading accepts what HF writes for BPE (merges as ``"a b"`` strings or ``["a", "b"]`` pairs) and
+refuses, with the reason, the stages we cannot reproduce (normalisers, ``add_prefix_space``,
+``byte_fallback``, subword prefixes) rather than loading a tokenizer that silently gives other ids.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..atomic import atomic_write_text
+from ..errors import TokenizerFileError
+from ..pretokenizers import END_OF_WORD, END_OF_WORD_SUFFIX, HF_GPT2, NONE, SPACE_MARKER, WHITESPACE, PreTokenizer
+from .gpt2_files import check_agreement, validate_vocab
+from .spec import BpeSpec, pretokenizer_for_pattern, split_specials_from_vocab
+
+# An atom followed by a possessive interval: \p{..}, a [...] class, an escape, or one character.
+_POSSESSIVE_INTERVAL = re.compile(r"(\\[pP]\{[^}]*\}|\[(?:\\.|[^\]\\])*\]|\\.|[^\\()|])(\{\d+(?:,\d*)?\})\+")
+_ATOMIC_INTERVAL = re.compile(r"\(\?>(\\[pP]\{[^}]*\}|\[(?:\\.|[^\]\\])*\]|\\.|[^\\()|])(\{\d+(?:,\d*)?\})\)")
+
+
+def to_onig_pattern(pattern: str) -> str:
+    r"""Rewrite possessive intervals for Oniguruma.
+
+    >>> to_onig_pattern(r"\p{N}{1,3}+|[a-z]{2}+|x+")
+    '(?>\\p{N}{1,3})|(?>[a-z]{2})|x+'
+    """
+    return _POSSESSIVE_INTERVAL.sub(r"(?>\1\2)", pattern)
+
+
+def from_onig_pattern(pattern: str) -> str:
+    r"""Inverse of :func:`to_onig_pattern`, so a written built-in regex is recognised on reading.
+
+    >>> from_onig_pattern(r"(?>\p{N}{1,3})|x")
+    '\\p{N}{1,3}+|x'
+    """
+    return _ATOMIC_INTERVAL.sub(r"\1\2+", pattern)
+
+
+# --- writing --------------------------------------------------------------------------------------
+
+
+def hf_json_dict(spec: BpeSpec) -> dict[str, Any]:
+    """The tokenizer.json object for ``spec`` (see the module docstring for the mapping)."""
+    pre = spec.pre_tokenizer
+    return {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": [
+            {
+                "id": i,
+                "content": token,
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            }
+            for token, i in sorted(spec.special_tokens.items(), key=lambda item: item[1])
+        ],
+        "normalizer": None,
+        "pre_tokenizer": _pre_tokenizer_json(pre, spec.byte_level),
+        "post_processor": None,
+        "decoder": _decoder_json(pre, spec.byte_level),
+        "model": {
+            "type": "BPE",
+            "dropout": None,
+            "unk_token": spec.unk_token,
+            "continuing_subword_prefix": None,
+            "end_of_word_suffix": pre.end_of_word_suffix,
+            "fuse_unk": False,
+            "byte_fallback": False,
+            "ignore_merges": False,
+            "vocab": dict(sorted(spec.full_vocab().items(), key=lambda item: item[1])),
+            "merges": [[left, right] for left, right in spec.merges],
+        },
+    }
+
+
+def hf_json_text(spec: BpeSpec) -> str:
+    """tokenizer.json text: indented like HF's own pretty output, non-ASCII kept readable."""
+    return json.dumps(hf_json_dict(spec), ensure_ascii=False, indent=2) + "\n"
+
+
+def write_hf_json(path: str | Path, spec: BpeSpec) -> None:
+    """Atomically write ``tokenizer.json``."""
+    atomic_write_text(path, hf_json_text(spec))
+
+
+def _byte_level_json(*, use_regex: bool) -> dict[str, Any]:
+    return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": use_regex}
+
+
+def _metaspace_json() -> dict[str, Any]:
+    return {"type": "Metaspace", "replacement": SPACE_MARKER, "prepend_scheme": "always", "split": True}
+
+
+def _pre_tokenizer_json(pre: PreTokenizer, byte_level: bool) -> dict[str, Any] | None:
+    if byte_level and pre.name == HF_GPT2.name and pre.pattern == HF_GPT2.pattern:
+        return _byte_level_json(use_regex=True)
+    stages: list[dict[str, Any]] = []
+    if pre.space_marker is not None:
+        stages.append(_metaspace_json())
+    elif pre.end_of_word_suffix is not None:
+        stages.append({"type": "WhitespaceSplit"})
+    elif pre.pattern is not None:
+        stages.append({"type": "Split", "pattern": {"Regex": to_onig_pattern(pre.pattern)}, "behavior": "Isolated", "invert": False})
+    if byte_level:
+        stages.append(_byte_level_json(use_regex=False))
+    if not stages:
+        return None
+    return stages[0] if len(stages) == 1 else {"type": "Sequence", "pretokenizers": stages}
+
+
+def _decoder_json(pre: PreTokenizer, byte_level: bool) -> dict[str, Any] | None:
+    stages: list[dict[str, Any]] = []
+    if byte_level:
+        stages.append(_byte_level_json(use_regex=True))
+    if pre.space_marker is not None:
+        stages.append(_metaspace_json())
+    if pre.end_of_word_suffix is not None:
+        stages.append({"type": "BPEDecoder", "suffix": pre.end_of_word_suffix})
+    if not stages:
+        return None
+    return stages[0] if len(stages) == 1 else {"type": "Sequence", "decoders": stages}
+
+
+# --- reading --------------------------------------------------------------------------------------
+
+
+def read_hf_json(path: str | Path, *, name: str | None = None) -> BpeSpec:
+    """Load a BPE ``tokenizer.json`` as a :class:`BpeSpec` (``name`` defaults to the folder name)."""
+    from ._json import load_json
+
+    data = load_json(path)
+    return hf_spec_from_dict(path, data, name=name or _default_name(path))
+
+
+def hf_spec_from_dict(path: str | Path, data: Any, *, name: str) -> BpeSpec:
+    """Validate a parsed tokenizer.json object and turn it into a spec."""
+    if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
+        raise TokenizerFileError(path, "not a Hugging Face tokenizer.json (no \"model\" object)")
+    model = data["model"]
+    kind = model.get("type")
+    if kind is None and "merges" in model:
+        kind = "BPE"  # very old files omit the type
+    if kind != "BPE":
+        raise TokenizerFileError(
+            path, f"model type {kind!r} is not a BPE model; this loader reads BPE tokenizer.json files only"
+        )
+    _refuse_unsupported(path, data, model)
+    byte_level, pre = _read_pre_tokenizer(path, data.get("pre_tokenizer"), model.get("end_of_word_suffix"))
+
+    raw_vocab = model.get("vocab")
+    if not isinstance(raw_vocab, dict):
+        raise TokenizerFileError(path, "model.vocab must be an object mapping token -> id")
+    full_vocab = validate_vocab(path, raw_vocab)
+    specials = _read_added_tokens(path, data.get("added_tokens") or [], full_vocab)
+    merges = _read_merges(path, model.get("merges"))
+    check_agreement(path, full_vocab, merges, vocab_name="model.vocab")
+    unk = model.get("unk_token")
+    if unk is not None and unk not in full_vocab:
+        raise TokenizerFileError(path, f"model.unk_token {unk!r} is not in model.vocab")
+    spec = BpeSpec(
+        name=name,
+        vocab=split_specials_from_vocab(full_vocab, specials),
+        merges=merges,
+        pre_tokenizer=pre,
+        byte_level=byte_level,
+        special_tokens=specials,
+        unk_token=unk,
+    )
+    spec.validate(path)
+    return spec
+
+
+def _refuse_unsupported(path: str | Path, data: Mapping[str, Any], model: Mapping[str, Any]) -> None:
+    """Stages that would change ids and that our pipeline does not have."""
+    if data.get("normalizer") is not None:
+        kind = data["normalizer"].get("type") if isinstance(data["normalizer"], dict) else data["normalizer"]
+        raise TokenizerFileError(path, f"normalizer {kind!r} is not supported; only files without a normalizer load")
+    if model.get("continuing_subword_prefix"):
+        raise TokenizerFileError(path, "model.continuing_subword_prefix is not supported by this BPE loader")
+    if model.get("byte_fallback"):
+        raise TokenizerFileError(path, "model.byte_fallback (SentencePiece-style <0x..> tokens) is not supported")
+    suffix = model.get("end_of_word_suffix")
+    if suffix not in (None, END_OF_WORD_SUFFIX):
+        raise TokenizerFileError(path, f"end_of_word_suffix {suffix!r} is not supported; only {END_OF_WORD_SUFFIX!r}")
+
+
+def _read_pre_tokenizer(path: str | Path, node: Any, suffix: str | None) -> tuple[bool, PreTokenizer]:
+    """(byte_level, pre-tokenizer) for the stages we know; anything else is refused by name."""
+    stages = node.get("pretokenizers", []) if isinstance(node, dict) and node.get("type") == "Sequence" else [node]
+    stages = [s for s in stages if s is not None]
+    byte_level = False
+    splitter: PreTokenizer | None = None
+    for stage in stages:
+        kind = stage.get("type") if isinstance(stage, dict) else None
+        if kind == "ByteLevel":
+            if stage.get("add_prefix_space"):
+                raise TokenizerFileError(
+                    path, "ByteLevel add_prefix_space=true is not supported (it prepends a space to the text)"
+                )
+            byte_level = True
+            if stage.get("use_regex", True):
+                splitter = _one_splitter(path, splitter, HF_GPT2)
+        elif kind == "Split":
+            splitter = _one_splitter(path, splitter, _read_split(path, stage))
+        elif kind == "Metaspace":
+            scheme = stage.get("prepend_scheme", "always" if stage.get("add_prefix_space", True) else "never")
+            if stage.get("replacement", SPACE_MARKER) != SPACE_MARKER or scheme != "always" or not stage.get("split", True):
+                raise TokenizerFileError(path, "only Metaspace(replacement='▁', prepend_scheme='always', split=true) is supported")
+            splitter = _one_splitter(path, splitter, WHITESPACE)
+        elif kind == "WhitespaceSplit" and suffix == END_OF_WORD_SUFFIX:
+            splitter = _one_splitter(path, splitter, END_OF_WORD)
+        else:
+            raise TokenizerFileError(
+                path,
+                f"pre-tokenizer {kind!r} is not supported; supported: ByteLevel, Split(Regex, Isolated), "
+                "Metaspace, WhitespaceSplit with end_of_word_suffix '</w>'",
+            )
+    if suffix == END_OF_WORD_SUFFIX and splitter is not END_OF_WORD:
+        raise TokenizerFileError(path, "end_of_word_suffix '</w>' needs a WhitespaceSplit pre-tokenizer")
+    return byte_level, splitter or NONE
+
+
+def _one_splitter(path: str | Path, current: PreTokenizer | None, new: PreTokenizer) -> PreTokenizer:
+    if current is not None:
+        raise TokenizerFileError(path, f"two splitting pre-tokenizers ({current.name}, {new.name}) are not supported")
+    return new
+
+
+def _read_split(path: str | Path, stage: Mapping[str, Any]) -> PreTokenizer:
+    import regex
+
+    pattern = stage.get("pattern") or {}
+    if stage.get("behavior") != "Isolated" or stage.get("invert"):
+        raise TokenizerFileError(path, "only Split(behavior='Isolated', invert=false) is supported")
+    if "Regex" in pattern:
+        return pretokenizer_for_pattern(from_onig_pattern(pattern["Regex"]))
+    if "String" in pattern and pattern["String"]:
+        return pretokenizer_for_pattern(regex.escape(pattern["String"]))
+    raise TokenizerFileError(path, "Split pre-tokenizer without a pattern")
+
+
+def _read_added_tokens(path: str | Path, added: Any, vocab: Mapping[str, int]) -> dict[str, int]:
+    """Every added token is a special token for us: matched whole, before pre-tokenization."""
+    if not isinstance(added, list):
+        raise TokenizerFileError(path, "added_tokens must be a list")
+    specials: dict[str, int] = {}
+    for index, entry in enumerate(added):
+        if not isinstance(entry, dict) or not isinstance(entry.get("content"), str) or not isinstance(entry.get("id"), int):
+            raise TokenizerFileError(path, f"added_tokens[{index}] needs a string 'content' and an integer 'id'")
+        token, i = entry["content"], entry["id"]
+        if token in vocab and vocab[token] != i:
+            raise TokenizerFileError(path, f"added token {token!r} has id {i} but model.vocab gives it {vocab[token]}")
+        specials[token] = i
+    return specials
+
+
+def _read_merges(path: str | Path, merges: Any) -> list[tuple[str, str]]:
+    if not isinstance(merges, list):
+        raise TokenizerFileError(path, "model.merges must be a list")
+    out: list[tuple[str, str]] = []
+    for rank, item in enumerate(merges):
+        if isinstance(item, str):
+            parts = item.split(" ")
+        elif isinstance(item, list) and all(isinstance(p, str) for p in item):
+            parts = item
+        else:
+            raise TokenizerFileError(path, f"model.merges[{rank}] must be \"LEFT RIGHT\" or [LEFT, RIGHT]")
+        if len(parts) != 2 or not parts[0] or not parts[1]:
+            raise TokenizerFileError(path, f"model.merges[{rank}] = {item!r} does not hold exactly two tokens")
+        out.append((parts[0], parts[1]))
+    return out
+
+
+def _default_name(path: str | Path) -> str:
+    p = Path(path)
+    return p.parent.name if p.name == "tokenizer.json" and p.parent.name else p.stem
+
+
+__all__ = ["hf_json_dict", "hf_json_text", "hf_spec_from_dict", "read_hf_json", "write_hf_json"]

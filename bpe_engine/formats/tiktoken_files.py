@@ -1,0 +1,105 @@
+"""tiktoken's ``.tiktoken`` rank files: one ``BASE64(token bytes) RANK`` per line.
+
+A rank is both the token's id and its merge priority: tiktoken encodes by repeatedly joining the
+adjacent pair whose *concatenated bytes* have the lowest rank. A byte-level table must therefore
+hold all 256 single bytes, or some text cannot be encoded at all; a table that lacks them is
+rejected here with the missing bytes named, rather than failing later on the first odd character.
+
+>>> tiktoken_text({b"a": 0, b" the": 1})
+'YQ== 0\\nIHRoZQ== 1\\n'
+>>> parse_tiktoken("x.tiktoken", "YQ== 0\\nIHRoZQ== 1\\n", require_all_bytes=False)
+{b'a': 0, b' the': 1}
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Mapping
+from pathlib import Path
+
+from ..atomic import atomic_write_text
+from ..errors import TokenizerFileError
+from ._json import read_text
+
+
+def read_tiktoken(path: str | Path, *, require_all_bytes: bool = True) -> dict[bytes, int]:
+    """Load a ``.tiktoken`` file as ``{token bytes: rank}``."""
+    return parse_tiktoken(path, read_text(path), require_all_bytes=require_all_bytes)
+
+
+def parse_tiktoken(path: str | Path, text: str, *, require_all_bytes: bool = True) -> dict[bytes, int]:
+    """Parse rank-file ``text``; every malformed line is an error naming its line number."""
+    ranks: dict[bytes, int] = {}
+    rank_line: dict[int, int] = {}
+    token_line: dict[bytes, int] = {}
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        fields = line.split()
+        if len(fields) != 2:
+            raise TokenizerFileError(
+                path, f"expected 'BASE64 RANK' (two fields), found {len(fields)} in {_short(line)}", line=number
+            )
+        encoded, rank_text = fields
+        try:
+            token = base64.b64decode(encoded, validate=True)
+        except (binascii.Error, ValueError):
+            raise TokenizerFileError(path, f"bad base64 token {_short(encoded)}", line=number) from None
+        if not token:
+            raise TokenizerFileError(path, "empty token (base64 of zero bytes)", line=number)
+        try:
+            rank = int(rank_text)
+        except ValueError:
+            raise TokenizerFileError(path, f"rank {_short(rank_text)} is not an integer", line=number) from None
+        if rank < 0:
+            raise TokenizerFileError(path, f"rank {rank} is negative", line=number)
+        if rank in rank_line:
+            raise TokenizerFileError(
+                path, f"duplicate rank {rank} (first on line {rank_line[rank]}); every token needs its own rank",
+                line=number,
+            )
+        if token in token_line:
+            raise TokenizerFileError(
+                path, f"duplicate token {token!r} (first on line {token_line[token]}); each token may appear once",
+                line=number,
+            )
+        rank_line[rank] = number
+        token_line[token] = number
+        ranks[token] = rank
+    if require_all_bytes:
+        check_all_single_bytes(path, ranks)
+    return ranks
+
+
+def check_all_single_bytes(path: str | Path, ranks: Mapping[bytes, int]) -> None:
+    """A byte-level table must rank every one of the 256 single bytes."""
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:
+        shown = ", ".join(f"0x{b:02X}" for b in missing[:8]) + (", ..." if len(missing) > 8 else "")
+        raise TokenizerFileError(
+            path,
+            f"missing {len(missing)} of the 256 single bytes ({shown}); a byte-level rank table must "
+            "contain every byte or some text cannot be encoded",
+        )
+
+
+def tiktoken_text(ranks: Mapping[bytes, int]) -> str:
+    """Rank-file text, lines in rank order (as tiktoken's own files)."""
+    return "".join(
+        f"{base64.b64encode(token).decode('ascii')} {rank}\n"
+        for token, rank in sorted(ranks.items(), key=lambda item: item[1])
+    )
+
+
+def write_tiktoken(path: str | Path, ranks: Mapping[bytes, int]) -> None:
+    """Atomically write a ``.tiktoken`` file."""
+    atomic_write_text(path, tiktoken_text(ranks))
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+__all__ = ["check_all_single_bytes", "parse_tiktoken", "read_tiktoken", "tiktoken_text", "write_tiktoken"]
