@@ -1,0 +1,29 @@
+"""The comparison view's data: rows of tokenizers aligned on one character axis, with statistics
+and the compression curve. Pure functions; the app and the CLI only render them."""
+
+from __future__ import annotations
+
+from .align import RowAlignment, agreement, align_row, disagreements
+from .curve import CurvePoint, ReferenceLevel, compression_curve, initial_symbol_count, reference_level
+from .rows import DEFAULT_ROWS, CompareRow, Comparison, compare, unk_id_of
+from .stats import RowStats, count_words, row_stats
+
+__all__ = [
+    "DEFAULT_ROWS",
+    "CompareRow",
+    "Comparison",
+    "CurvePoint",
+    "ReferenceLevel",
+    "RowAlignment",
+    "RowStats",
+    "agreement",
+    "align_row",
+    "compare",
+    "compression_curve",
+    "count_words",
+    "disagreements",
+    "initial_symbol_count",
+    "reference_level",
+    "row_stats",
+    "unk_id_of",
+]

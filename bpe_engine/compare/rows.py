@@ -1,0 +1,108 @@
+"""Run one text through several tokenizers and line the results up: the comparison's data.
+
+:func:`compare` is what the CLI and the app call. A row whose tokenizer fails (special-token
+text under ``refuse``, a broken loaded file) keeps its place with an error message instead of
+an encoding, so one bad row never hides the others.
+
+>>> from bpe_engine.simple_tokenizers import CharacterTokenizer, WhitespaceWordTokenizer
+>>> c = compare("hi you", [CharacterTokenizer(), WhitespaceWordTokenizer()])
+>>> [(r.name, r.stats.tokens) for r in c.rows], c.disagreements
+([('characters', 6), ('whitespace words', 2)], (1, 4, 5))
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import BpeEngineError
+from ..inspect.partial import partial_flags
+from ..inspect.text_index import TextIndex, clean_text
+from ..types import Encoding, SpecialMode, Tokenizer
+from .align import RowAlignment, align_row, disagreements
+from .stats import RowStats, count_words, row_stats
+
+DEFAULT_ROWS: tuple[str, ...] = (
+    "characters",
+    "words",
+    "ours",
+    "wordpiece",
+    "gpt2",
+    "cl100k_base",
+    "o200k_base",
+)
+"""The seven rows of the comparison view, by spec (``ours`` = the trained model at step k)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CompareRow:
+    """One tokenizer's result; ``error`` is set (and the rest ``None``) when it failed."""
+
+    name: str
+    encoding: Encoding | None
+    alignment: RowAlignment | None
+    stats: RowStats | None
+    partial: tuple[bool, ...]
+    byte_level: bool
+    seconds: float
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """All rows on one character axis of ``text`` (``notes`` says what cleaning changed)."""
+
+    text: str
+    notes: tuple[str, ...]
+    special_mode: SpecialMode
+    rows: tuple[CompareRow, ...]
+    disagreements: tuple[int, ...]
+    index: TextIndex
+
+
+def compare(text: str, tokenizers: Sequence[Tokenizer], *, special_mode: SpecialMode = "refuse") -> Comparison:
+    """Encode ``text`` with every tokenizer and align the rows on its characters.
+
+    Lone surrogates are replaced by U+FFFD first (one for one, so offsets hold) and reported in
+    ``notes``; every row sees the same cleaned text.
+    """
+    cleaned = clean_text(text)
+    index = TextIndex(cleaned.text)
+    words = count_words(cleaned.text)
+    rows = tuple(_row(tok, cleaned.text, index, words, special_mode) for tok in tokenizers)
+    aligned = [r.alignment for r in rows if r.alignment is not None]
+    return Comparison(cleaned.text, cleaned.notes, special_mode, rows, disagreements(aligned), index)
+
+
+def unk_id_of(tokenizer: Any) -> int | None:
+    """The id of the unknown-word token, for models that have one (WordPiece's ``[UNK]``)."""
+    unk = getattr(tokenizer, "unk_id", None)
+    if isinstance(unk, int):
+        return unk
+    token = getattr(tokenizer, "unk_token", None)
+    vocab = getattr(tokenizer, "vocab", None)
+    if isinstance(token, str) and isinstance(vocab, dict):
+        found = vocab.get(token)
+        return found if isinstance(found, int) else None
+    return None
+
+
+def _row(tok: Tokenizer, text: str, index: TextIndex, words: int, mode: SpecialMode) -> CompareRow:
+    name = str(getattr(tok, "name", type(tok).__name__))
+    byte_level = bool(getattr(tok, "byte_level", False))
+    start = time.perf_counter()
+    try:
+        enc = tok.encode_detailed(text, special_mode=mode)
+        if enc.text != text:
+            raise BpeEngineError(f"{name} returned an encoding of different text; its offsets cannot be aligned")
+        flags = partial_flags(enc, index)
+        stats = row_stats(enc, index, unk_id=unk_id_of(tok), flags=flags, words=words)
+        alignment = align_row(enc, index)
+    except BpeEngineError as exc:
+        return CompareRow(name, None, None, None, (), byte_level, time.perf_counter() - start, str(exc))
+    except Exception as exc:  # noqa: BLE001 - a loaded or user tokenizer must not take the view down
+        message = f"{name} failed: {type(exc).__name__}: {exc}"
+        return CompareRow(name, None, None, None, (), byte_level, time.perf_counter() - start, message)
+    return CompareRow(name, enc, alignment, stats, flags, byte_level, time.perf_counter() - start)

@@ -1,0 +1,109 @@
+"""Per-row statistics of the comparison view, from one encoding and its text.
+
+The ratios answer "how much text does one token carry?" in the units people care about:
+characters and UTF-8 bytes per token, tokens per whitespace word, the share of tokens that hold
+only part of a character, and (for WordPiece) the share of ``[UNK]`` tokens -- text the model
+could not represent at all.
+
+>>> from bpe_engine.types import Encoding
+>>> enc = Encoding("한 a", (1, 2, 3, 4), ("íķ", "ľ", "Ġ", "a"), ((0, 2), (2, 3), (3, 4), (4, 5)), (False,) * 4)
+>>> s = row_stats(enc)
+>>> s.tokens, s.chars, s.bytes, s.words, s.partial_tokens
+(4, 3, 5, 2, 2)
+>>> s.chars_per_token, s.bytes_per_token, s.tokens_per_word, s.partial_share
+(0.75, 1.25, 2.0, 0.5)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import regex
+
+from ..inspect.partial import partial_flags
+from ..inspect.text_index import TextIndex
+from ..types import Encoding
+
+_WORD = regex.compile(r"[^\s\x1c-\x1f]+")  # exactly the words of str.split()
+
+
+@dataclass(frozen=True, slots=True)
+class RowStats:
+    """Counts for one row; the ratios are ``None`` where the denominator is zero."""
+
+    tokens: int
+    chars: int
+    bytes: int
+    words: int
+    partial_tokens: int
+    special_tokens: int
+    unk_tokens: int | None = None
+
+    @property
+    def chars_per_token(self) -> float | None:
+        return self.chars / self.tokens if self.tokens else None
+
+    @property
+    def bytes_per_token(self) -> float | None:
+        return self.bytes / self.tokens if self.tokens else None
+
+    @property
+    def tokens_per_word(self) -> float | None:
+        return self.tokens / self.words if self.words else None
+
+    @property
+    def partial_share(self) -> float | None:
+        return self.partial_tokens / self.tokens if self.tokens else None
+
+    @property
+    def unk_rate(self) -> float | None:
+        if self.unk_tokens is None or not self.tokens:
+            return None
+        return self.unk_tokens / self.tokens
+
+    def as_dict(self) -> dict[str, int | float | None]:
+        """Counts and ratios, JSON-ready."""
+        return {
+            "tokens": self.tokens,
+            "chars": self.chars,
+            "bytes": self.bytes,
+            "words": self.words,
+            "partial_tokens": self.partial_tokens,
+            "special_tokens": self.special_tokens,
+            "unk_tokens": self.unk_tokens,
+            "chars_per_token": self.chars_per_token,
+            "bytes_per_token": self.bytes_per_token,
+            "tokens_per_word": self.tokens_per_word,
+            "partial_share": self.partial_share,
+            "unk_rate": self.unk_rate,
+        }
+
+
+def count_words(text: str) -> int:
+    """Whitespace-separated words: the denominator of "tokens per word"."""
+    return sum(1 for _ in _WORD.finditer(text))
+
+
+def row_stats(
+    encoding: Encoding,
+    index: TextIndex | None = None,
+    *,
+    unk_id: int | None = None,
+    flags: Sequence[bool] | None = None,
+    words: int | None = None,
+) -> RowStats:
+    """Statistics of one encoding. ``unk_id`` enables the UNK count; ``flags`` (partial flags) and
+    ``words`` may be passed when already computed for the same text."""
+    index = index or TextIndex(encoding.text)
+    if flags is None:
+        flags = partial_flags(encoding, index)
+    return RowStats(
+        tokens=len(encoding.ids),
+        chars=index.n_chars,
+        bytes=index.n_bytes,
+        words=count_words(encoding.text) if words is None else words,
+        partial_tokens=sum(flags),
+        special_tokens=sum(encoding.special),
+        unk_tokens=None if unk_id is None else encoding.ids.count(unk_id),
+    )

@@ -1,0 +1,33 @@
+"""The token/byte inspector's data: per-token details, partial characters, streaming decode.
+
+Pure functions over :class:`~bpe_engine.types.Encoding`; the app and the CLI only render them.
+"""
+
+from __future__ import annotations
+
+from .details import CharPiece, TokenDetail, token_details
+from .partial import PartialGroup, group_of_token, partial_flags, partial_groups, partial_share
+from .text_index import CleanText, TextIndex, clean_text
+from .utf8 import ByteRole, StreamDecoder, StreamStep, byte_role, byte_roles, hex_bytes, standalone_decode, stream_decode
+
+__all__ = [
+    "ByteRole",
+    "CharPiece",
+    "CleanText",
+    "PartialGroup",
+    "StreamDecoder",
+    "StreamStep",
+    "TextIndex",
+    "TokenDetail",
+    "byte_role",
+    "byte_roles",
+    "clean_text",
+    "group_of_token",
+    "hex_bytes",
+    "partial_flags",
+    "partial_groups",
+    "partial_share",
+    "standalone_decode",
+    "stream_decode",
+    "token_details",
+]

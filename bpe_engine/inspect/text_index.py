@@ -1,0 +1,136 @@
+"""Character <-> byte offsets of one text, and the cleaning every inspected text goes through.
+
+Encodings locate tokens by byte spans (a byte-level token may hold part of a character), while the
+inspector and the comparison view draw on a character axis. :class:`TextIndex` converts between the
+two once per text, so the per-token work is O(1) lookups instead of re-encoding prefixes.
+
+"Character" means a Python code point (what ``len(text)`` counts). Grapheme clusters -- what a
+reader sees as one character, such as a ZWJ family emoji or ``e`` + combining accent -- are offered
+as a second, coarser unit for the partial-character view.
+
+>>> idx = TextIndex("a한")
+>>> idx.char_byte_starts
+(0, 1, 4)
+>>> idx.char_at_byte(2), idx.is_char_boundary(2)
+(1, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import accumulate
+
+import regex
+
+_GRAPHEME = regex.compile(r"\X")
+_SURROGATE = regex.compile(r"[\ud800-\udfff]")
+REPLACEMENT = "\ufffd"
+
+
+@dataclass(frozen=True, slots=True)
+class CleanText:
+    """Text made encodable, with a note for every change so nothing is altered silently.
+
+    Lone surrogates (possible in a Python ``str``, never in UTF-8) become U+FFFD one for one, so
+    character offsets stay the same as in the original text.
+    """
+
+    text: str
+    surrogates_replaced: int
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        if not self.surrogates_replaced:
+            return ()
+        n = self.surrogates_replaced
+        return (f"{n} lone surrogate{'s' if n != 1 else ''} replaced by U+FFFD (not encodable as UTF-8)",)
+
+
+def clean_text(text: str) -> CleanText:
+    """Replace lone surrogates by U+FFFD, keeping every other character and every offset.
+
+    >>> clean_text("a\\ud800b")
+    CleanText(text='a\ufffdb', surrogates_replaced=1)
+    """
+    cleaned, n = _SURROGATE.subn(REPLACEMENT, text)
+    return CleanText(cleaned, n)
+
+
+def utf8_len(ch: str) -> int:
+    """Bytes of one code point in UTF-8 (a lone surrogate counts 3, as in ``surrogatepass``)."""
+    cp = ord(ch)
+    return 1 if cp < 0x80 else 2 if cp < 0x800 else 3 if cp < 0x10000 else 4
+
+
+class TextIndex:
+    """Offsets of one text: built once, then answered by table lookups."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        if text.isascii():
+            starts: tuple[int, ...] = tuple(range(len(text) + 1))
+        else:
+            starts = tuple(accumulate(map(utf8_len, text), initial=0))
+        self.char_byte_starts = starts
+        """``char_byte_starts[i]`` is the byte offset where character ``i`` starts; the last entry
+        is the total byte length, so character ``i`` is ``[starts[i], starts[i + 1])``."""
+        self.n_bytes = starts[-1]
+        self._byte_to_char: tuple[int, ...] | None = None
+
+    @property
+    def n_chars(self) -> int:
+        return len(self.char_byte_starts) - 1
+
+    @property
+    def byte_to_char(self) -> tuple[int, ...]:
+        """``byte_to_char[b]`` is the character holding byte ``b`` (``n_chars`` for ``b = n_bytes``)."""
+        if self._byte_to_char is None:
+            if self.n_bytes == self.n_chars:
+                self._byte_to_char = tuple(range(self.n_chars + 1))
+            else:
+                table: list[int] = []
+                starts = self.char_byte_starts
+                for i in range(self.n_chars):
+                    table.extend([i] * (starts[i + 1] - starts[i]))
+                table.append(self.n_chars)
+                self._byte_to_char = tuple(table)
+        return self._byte_to_char
+
+    def char_at_byte(self, b: int) -> int:
+        """The character whose bytes include ``b`` (clamped into the text)."""
+        b = min(max(b, 0), self.n_bytes)
+        return self.byte_to_char[b]
+
+    def is_char_boundary(self, b: int) -> bool:
+        """True when byte offset ``b`` falls between two characters (or at either end)."""
+        if b <= 0 or b >= self.n_bytes:
+            return True
+        return self.char_byte_starts[self.byte_to_char[b]] == b
+
+    def char_span(self, byte_start: int, byte_end: int) -> tuple[int, int]:
+        """The characters a byte span touches, whole or in part: ``[first, last + 1)``.
+
+        An empty byte span maps to an empty character span at the character it sits in.
+        """
+        first = self.char_at_byte(byte_start)
+        if byte_end <= byte_start:
+            return (first, first)
+        last = self.char_at_byte(byte_end - 1)
+        return (first, last + 1)
+
+    def char_bytes(self, i: int) -> tuple[int, int]:
+        """Byte span ``[start, end)`` of character ``i``."""
+        return (self.char_byte_starts[i], self.char_byte_starts[i + 1])
+
+    @cached_property
+    def grapheme_char_starts(self) -> tuple[int, ...]:
+        """Character offsets where grapheme clusters start, plus ``n_chars`` at the end."""
+        starts = [m.start() for m in _GRAPHEME.finditer(self.text)]
+        starts.append(self.n_chars)
+        return tuple(starts)
+
+    @cached_property
+    def grapheme_byte_boundaries(self) -> frozenset[int]:
+        """Byte offsets between grapheme clusters."""
+        return frozenset(self.char_byte_starts[c] for c in self.grapheme_char_starts)
