@@ -1,0 +1,446 @@
+"""The merge loops: turn one pre-tokenized piece into token ids, fast, in pure Python.
+
+Two rules decide which adjacent pair merges next, and each has a short-piece and a long-piece
+algorithm (same result, different cost):
+
+- **byte ranks** (tiktoken ``.tiktoken`` tables): the pair whose *concatenated bytes* has the
+  lowest rank; the merged token's id is that rank. :func:`merge_byte_ranks`.
+- **merge ranks** (trained merge lists, Hugging Face semantics): the pair that is itself the
+  lowest-ranked *merge*; the merged id comes from the merge table (two merges may share one
+  id when they spell the same string). :func:`merge_pair_ranks`.
+
+Ties go to the leftmost pair in both rules, as in tiktoken and HF ``Word::merge_all``.
+
+Short pieces keep a list of pair ranks and update only the two neighbours of each merge: ``min``
+and ``list.index`` run in C, so this beats anything cleverer below ~100 symbols. Long pieces
+(``"x" * 1_000_000``) use a heap of ``(rank, position, version)`` over a doubly linked list:
+O(n log n), so doubling the length costs ~2.1x, where the list version is quadratic.
+
+Pieces repeat a lot in natural text, so :class:`PieceCache` memoises piece -> ids; a cache hit is
+one dict lookup done in C via ``map(cache.__getitem__, pieces)``.
+
+>>> ranks = {b"a": 0, b"b": 1, b"ab": 2, b"aab": 3}
+>>> merge_byte_ranks(b"aab", ranks)
+[0, 2]
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Sequence
+from typing import Generic, TypeVar
+
+from .byte_table import BYTE_CHARS, bytes_to_token_str, token_str_to_bytes
+from .errors import ConfigError, CorpusError
+
+NEVER = 1 << 62
+"""Sentinel rank: larger than any real rank, so ``min`` never picks it before a real merge."""
+
+LONG_PIECE = 96
+"""Symbols from which the heap algorithm beats the list one (measured by bench_long_pieces.py)."""
+
+SINGLE_BYTES: tuple[bytes, ...] = tuple(bytes([b]) for b in range(256))
+
+V = TypeVar("V")
+
+
+# -- byte ranks (tiktoken) -----------------------------------------------------------------------
+def merge_byte_ranks(data: bytes, ranks: dict[bytes, int], limit: int = NEVER) -> list[int]:
+    """Encode ``data`` by byte ranks: repeatedly merge the adjacent pair whose concatenation has
+    the lowest rank (< ``limit``). Every single byte must be in ``ranks``.
+
+    This is the BPE step only; tiktoken's "whole piece is a token" shortcut is the caller's.
+
+    >>> merge_byte_ranks(b"abab", {b"a": 0, b"b": 1, b"ab": 2, b"abab": 3})
+    [3]
+    """
+    if len(data) >= LONG_PIECE:
+        return _byte_ranks_heap(data, ranks, limit)
+    get = ranks.get
+    parts = list(map(SINGLE_BYTES.__getitem__, data))
+    pair_ranks = [get(a + b, NEVER) for a, b in zip(parts, parts[1:])]
+    while pair_ranks:
+        best = min(pair_ranks)
+        if best >= limit:
+            break
+        i = pair_ranks.index(best)
+        merged = parts[i] + parts[i + 1]
+        parts[i] = merged
+        del parts[i + 1]
+        del pair_ranks[i]
+        if i < len(pair_ranks):
+            pair_ranks[i] = get(merged + parts[i + 1], NEVER)
+        if i:
+            pair_ranks[i - 1] = get(parts[i - 1] + merged, NEVER)
+    return list(map(ranks.__getitem__, parts))
+
+
+def _byte_ranks_heap(data: bytes, ranks: dict[bytes, int], limit: int) -> list[int]:
+    """O(n log n) version of :func:`merge_byte_ranks` for long pieces.
+
+    ``version[i]`` changes whenever the pair starting at ``i`` changes (its left symbol grew, or
+    its right neighbour did), so a heap entry whose version is stale is skipped on pop.
+    """
+    get = ranks.get
+    n = len(data)
+    parts: list[bytes] = list(map(SINGLE_BYTES.__getitem__, data))
+    nxt = list(range(1, n + 1))
+    prv = list(range(-1, n - 1))
+    version = [0] * n
+    heap = []
+    for i in range(n - 1):
+        r = get(parts[i] + parts[i + 1])
+        if r is not None and r < limit:
+            heap.append((r, i, 0))
+    heapq.heapify(heap)
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        _, i, ver = pop(heap)
+        if version[i] != ver:
+            continue
+        j = nxt[i]
+        merged = parts[i] + parts[j]
+        parts[i] = merged
+        version[j] = -1  # j is gone: none of its entries can match any more
+        k = nxt[j]
+        nxt[i] = k
+        version[i] = ver = ver + 1
+        if k < n:
+            prv[k] = i
+            r = get(merged + parts[k])
+            if r is not None and r < limit:
+                push(heap, (r, i, ver))
+        p = prv[i]
+        if p >= 0:
+            version[p] += 1
+            r = get(parts[p] + merged)
+            if r is not None and r < limit:
+                push(heap, (r, p, version[p]))
+    out = []
+    i = 0
+    while i < n:
+        out.append(ranks[parts[i]])
+        i = nxt[i]
+    return out
+
+
+# -- merge ranks (trained merge lists, HF semantics) ---------------------------------------------
+def merge_pair_ranks(
+    ids: list[int], pair_rank: dict[int, int], new_id: Sequence[int], stride: int, limit: int = NEVER
+) -> list[int]:
+    """Apply a merge list to the symbol ids of one piece (modifies and returns ``ids``).
+
+    ``pair_rank[left * stride + right]`` is the rank of merge (left, right); ``new_id[rank]`` the
+    id it produces. Only merges with rank < ``limit`` apply (``with_merge_prefix``).
+
+    >>> # merges: (a, b) -> ab=3 at rank 0, (ab, c) -> abc=4 at rank 1; a=0 b=1 c=2
+    >>> merge_pair_ranks([0, 1, 2, 0], {0 * 8 + 1: 0, 3 * 8 + 2: 1}, [3, 4], 8)
+    [4, 0]
+    """
+    if len(ids) >= LONG_PIECE:
+        return _pair_ranks_heap(ids, pair_rank, new_id, stride, limit)
+    get = pair_rank.get
+    pair_ranks = [get(a * stride + b, NEVER) for a, b in zip(ids, ids[1:])]
+    while pair_ranks:
+        best = min(pair_ranks)
+        if best >= limit:
+            break
+        i = pair_ranks.index(best)
+        merged = new_id[best]
+        ids[i] = merged
+        del ids[i + 1]
+        del pair_ranks[i]
+        if i < len(pair_ranks):
+            pair_ranks[i] = get(merged * stride + ids[i + 1], NEVER)
+        if i:
+            pair_ranks[i - 1] = get(ids[i - 1] * stride + merged, NEVER)
+    return ids
+
+
+def _pair_ranks_heap(
+    ids: list[int], pair_rank: dict[int, int], new_id: Sequence[int], stride: int, limit: int
+) -> list[int]:
+    """O(n log n) version of :func:`merge_pair_ranks` (same linked list + versioned heap)."""
+    get = pair_rank.get
+    n = len(ids)
+    syms = list(ids)
+    nxt = list(range(1, n + 1))
+    prv = list(range(-1, n - 1))
+    version = [0] * n
+    heap = []
+    for i in range(n - 1):
+        r = get(syms[i] * stride + syms[i + 1])
+        if r is not None and r < limit:
+            heap.append((r, i, 0))
+    heapq.heapify(heap)
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        r, i, ver = pop(heap)
+        if version[i] != ver:
+            continue
+        j = nxt[i]
+        merged = new_id[r]
+        syms[i] = merged
+        version[j] = -1
+        k = nxt[j]
+        nxt[i] = k
+        version[i] = ver = ver + 1
+        if k < n:
+            prv[k] = i
+            r = get(merged * stride + syms[k])
+            if r is not None and r < limit:
+                push(heap, (r, i, ver))
+        p = prv[i]
+        if p >= 0:
+            version[p] += 1
+            r = get(syms[p] * stride + merged)
+            if r is not None and r < limit:
+                push(heap, (r, p, version[p]))
+    out = []
+    i = 0
+    while i < n:
+        out.append(syms[i])
+        i = nxt[i]
+    return out
+
+
+# -- per-piece cache -----------------------------------------------------------------------------
+class PieceCache(dict[str, V], Generic[V]):
+    """piece -> encoded ids, filled on a miss by ``compute``; cleared when it reaches ``maxsize``.
+
+    Clearing (rather than LRU) keeps a hit at the cost of one C-level dict lookup, which is what
+    makes ``list(chain.from_iterable(map(cache.__getitem__, pieces)))`` fast. Natural text
+    re-fills the frequent pieces within a few kilobytes.
+    """
+
+    def __init__(self, compute: Callable[[str], V], maxsize: int = 1 << 17) -> None:
+        super().__init__()
+        self.compute = compute
+        self.maxsize = maxsize
+
+    def __missing__(self, piece: str) -> V:
+        value = self.compute(piece)
+        if len(self) >= self.maxsize:
+            self.clear()
+        self[piece] = value
+        return value
+
+
+# -- tables: everything a tokenizer shares with its merge prefixes -------------------------------
+PieceEncoder = Callable[[str], list[int]]
+
+
+class RankTable:
+    """A tiktoken rank table (``bytes -> rank``; the rank is also the token id).
+
+    Shared, never mutated, by every prefix/backend view of one tokenizer. The merge list is not
+    stored in ``.tiktoken`` files; :meth:`merges` recovers it the way minbpe/tiktoken do (BPE the
+    token's bytes with only lower ranks allowed: the last two parts are its merge), on first use.
+    """
+
+    byte_level = True
+
+    def __init__(self, ranks: dict[bytes, int]) -> None:
+        missing = [b for b in range(256) if SINGLE_BYTES[b] not in ranks]
+        if missing:
+            raise ConfigError(
+                f"rank table lacks {len(missing)} single bytes (first 0x{missing[0]:02x}); "
+                "a byte-level table must hold all 256 so that every text can be encoded"
+            )
+        self.ranks = ranks
+        id_bytes: list[bytes | None] = [None] * (max(ranks.values()) + 1)
+        for token, rank in ranks.items():
+            if rank < 0 or id_bytes[rank] is not None:
+                raise ConfigError(f"rank {rank} is used twice (or is negative); every rank must be unique")
+            id_bytes[rank] = token
+        self.id_bytes = id_bytes
+        self.n_merges = len(ranks) - 256
+        self._merge_ranks: list[int] | None = None
+        self._merges: list[tuple[str, str]] | None = None
+
+    def limit_for(self, k: int) -> int:
+        """The rank bound that admits exactly the first ``k`` merges (multi-byte tokens)."""
+        if k >= self.n_merges:
+            return NEVER
+        if self._merge_ranks is None:
+            self._merge_ranks = sorted(r for t, r in self.ranks.items() if len(t) > 1)
+        return self._merge_ranks[k]
+
+    def piece_encoder(self, limit: int) -> PieceEncoder:
+        ranks = self.ranks
+        get = ranks.get
+
+        def encode_piece(piece: str) -> list[int]:
+            data = piece.encode("utf-8")
+            rank = get(data)
+            if rank is not None and rank < limit:  # tiktoken's shortcut: a whole-piece token wins
+                return [rank]
+            return merge_byte_ranks(data, ranks, limit)
+
+        return encode_piece
+
+    def token_str(self, token_id: int) -> str | None:
+        data = self.id_bytes[token_id] if 0 <= token_id < len(self.id_bytes) else None
+        return None if data is None else bytes_to_token_str(data)
+
+    def id_of(self, token: str) -> int | None:
+        try:
+            return self.ranks.get(token_str_to_bytes(token))
+        except KeyError:
+            return None
+
+    def vocab(self, limit: int) -> dict[str, int]:
+        return {bytes_to_token_str(t): r for t, r in self.ranks.items() if r < limit or len(t) == 1}
+
+    def merges(self, k: int) -> list[tuple[str, str]]:
+        if self._merges is None:
+            id_bytes = self.id_bytes
+            merges = []
+            for rank in self._merge_ranks_sorted():
+                token = id_bytes[rank]
+                assert token is not None
+                parts = merge_byte_ranks(token, self.ranks, rank)
+                if len(parts) != 2:  # never happens in the OpenAI tables; kept honest for user files
+                    raise ConfigError(f"token {token!r} (rank {rank}) cannot be built from two lower-ranked tokens")
+                merges.append((self.token_str(parts[0]) or "", self.token_str(parts[1]) or ""))
+            self._merges = merges
+        return self._merges[:k]
+
+    def _merge_ranks_sorted(self) -> list[int]:
+        if self._merge_ranks is None:
+            self.limit_for(0)
+        return self._merge_ranks or []
+
+
+class MergeTable:
+    """A trained merge list over a vocabulary (Hugging Face semantics), as integer tables.
+
+    ``pair_rank[left_id * stride + right_id]`` is the merge's rank and ``new_id[rank]`` its result;
+    an int key hashes faster than a tuple. When two merges spell the same string they share its
+    vocab id, as HF's trainer does.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        vocab: dict[str, int],
+        merges: list[tuple[str, str]],
+        byte_level: bool,
+        end_of_word_suffix: str | None,
+        unk_token: str | None,
+    ) -> None:
+        self.name = name
+        self.vocab_map = vocab
+        self.merge_list = list(merges)
+        self.byte_level = byte_level
+        self.suffix = end_of_word_suffix
+        self.n_merges = len(self.merge_list)
+        size = max(vocab.values(), default=-1) + 1
+        self.stride = max(size, 1)
+        id_str: list[str | None] = [None] * size
+        for token, token_id in vocab.items():
+            if token_id < 0 or id_str[token_id] is not None:
+                raise ConfigError(f"vocabulary id {token_id} is given to {token!r} and another token; ids must be unique")
+            id_str[token_id] = token
+        self.id_str = id_str
+        self.pair_rank: dict[int, int] = {}
+        self.new_id: list[int] = []
+        for rank, (left, right) in enumerate(self.merge_list):
+            ids = (vocab.get(left), vocab.get(right), vocab.get(left + right))
+            if None in ids:
+                missing = next(t for t, i in zip((left, right, left + right), ids) if i is None)
+                raise ConfigError(
+                    f"merge {rank} ({left!r}, {right!r}): {missing!r} is not in the vocabulary; "
+                    "vocab and merges must come from the same tokenizer"
+                )
+            key = ids[0] * self.stride + ids[1]  # type: ignore[operator]
+            if key in self.pair_rank:
+                raise ConfigError(f"merge ({left!r}, {right!r}) appears twice (ranks {self.pair_rank[key]} and {rank})")
+            self.pair_rank[key] = rank
+            self.new_id.append(ids[2])  # type: ignore[arg-type]
+        self.unk_id: int | None = None
+        if unk_token is not None:
+            if unk_token not in vocab:
+                raise ConfigError(f"unk_token {unk_token!r} is not in the vocabulary; add it or pass unk_token=None")
+            self.unk_id = vocab[unk_token]
+        self.byte_id: list[int | None] = [vocab.get(BYTE_CHARS[b]) for b in range(256)]
+        self.id_bytes: list[bytes | None] = [None if t is None else _token_bytes(t, byte_level) for t in id_str]
+        self._first_rank_of: dict[int, int] | None = None
+
+    def limit_for(self, k: int) -> int:
+        return NEVER if k >= self.n_merges else k
+
+    def piece_encoder(self, limit: int) -> PieceEncoder:
+        pair_rank, new_id, stride = self.pair_rank, self.new_id, self.stride
+        if self.byte_level:
+            byte_id = self.byte_id.__getitem__
+
+            def initial(piece: str) -> list[int]:
+                ids = list(map(byte_id, piece.encode("utf-8")))
+                return self._fill_unknown(ids, piece) if None in ids else ids  # type: ignore[return-value]
+
+        else:
+            get, suffix = self.vocab_map.get, self.suffix
+
+            def initial(piece: str) -> list[int]:
+                symbols = list(piece)
+                if suffix and symbols:
+                    symbols[-1] += suffix
+                ids = list(map(get, symbols))
+                return self._fill_unknown(ids, piece) if None in ids else ids  # type: ignore[return-value]
+
+        def encode_piece(piece: str) -> list[int]:
+            ids = initial(piece)
+            if len(ids) < 2:
+                return ids
+            return merge_pair_ranks(ids, pair_rank, new_id, stride, limit)
+
+        return encode_piece
+
+    def _fill_unknown(self, ids: list[int | None], piece: str) -> list[int]:
+        """Unknown symbols become ``unk_id`` (one each, like HF without ``fuse_unk``) or an error."""
+        if self.unk_id is None:
+            at = ids.index(None)
+            if self.byte_level:
+                what = f"byte 0x{piece.encode('utf-8')[at]:02x}"
+                fix = "retrain with the full 256-byte alphabet"
+            else:
+                what = f"character {piece[at]!r} (U+{ord(piece[at]):04X})"
+                fix = "retrain on text that contains it, use a byte-level tokenizer"
+            raise CorpusError(
+                f"{what} in {piece!r} is not in the alphabet of tokenizer {self.name!r}; "
+                f"{fix}, or give the tokenizer an unk_token"
+            )
+        return [self.unk_id if i is None else i for i in ids]
+
+    def token_str(self, token_id: int) -> str | None:
+        return self.id_str[token_id] if 0 <= token_id < len(self.id_str) else None
+
+    def id_of(self, token: str) -> int | None:
+        return self.vocab_map.get(token)
+
+    def vocab(self, limit: int) -> dict[str, int]:
+        if limit >= self.n_merges:
+            return self.vocab_map
+        if self._first_rank_of is None:
+            first: dict[int, int] = {}
+            for rank, token_id in enumerate(self.new_id):
+                first.setdefault(token_id, rank)
+            self._first_rank_of = first
+        first = self._first_rank_of
+        return {t: i for t, i in self.vocab_map.items() if first.get(i, -1) < limit}
+
+    def merges(self, k: int) -> list[tuple[str, str]]:
+        return self.merge_list[:k]
+
+
+def _token_bytes(token: str, byte_level: bool) -> bytes:
+    """The bytes a vocab string stands for: GPT-2 byte characters decoded for byte-level models
+    (a special such as ``<|endoftext|>`` outside the byte table falls back to its UTF-8)."""
+    if byte_level:
+        try:
+            return token_str_to_bytes(token)
+        except KeyError:
+            pass
+    return token.encode("utf-8")

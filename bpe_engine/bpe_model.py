@@ -1,0 +1,514 @@
+"""``BpeTokenizer``: one BPE model -- trained merge list or tiktoken rank table -- behind one API.
+
+The pipeline is the Hugging Face one in small stages: special tokens are cut out first
+(:func:`~bpe_engine.pretokenizers.split_specials`), the pre-tokenizer cuts the rest into pieces,
+each piece goes through the merge loop of :mod:`bpe_engine.bpe_encode` (memoised per piece), and
+decoding joins the tokens' bytes (byte-level) or text (character-level, markers undone).
+
+Two ways to build one:
+
+- ``BpeTokenizer(name=..., vocab=..., merges=..., ...)`` for trained merge lists: encode applies
+  the lowest-ranked merge first (HF semantics); no whole-piece shortcut.
+- ``BpeTokenizer.from_ranks(...)`` for ``.tiktoken`` rank tables: encode merges the pair whose
+  concatenated bytes has the lowest rank, after tiktoken's "the whole piece is a token" shortcut.
+
+Documented choices:
+
+- **Special tokens** behave as in tiktoken: their text raises :class:`SpecialTokenError` unless
+  ``special_mode``/``allowed_special``/``disallowed_special`` say otherwise.
+- **Surrogates** (byte-level): like tiktoken, a text that is not encodable as UTF-8 is first
+  passed through UTF-16 with ``surrogatepass``/``replace``: a surrogate *pair* becomes its
+  character, a lone surrogate becomes U+FFFD. So ``decode(encode(s)) == s`` for every ``str``
+  without lone surrogates.
+- **Unknown symbols** (character-level, or a byte-level alphabet of only the bytes seen) become
+  ``unk_token`` when one is set, else :class:`CorpusError` names the character and the fix.
+- **vocab_size** counts distinct ids (vocabulary + special tokens); for cl100k that is 100,261,
+  where tiktoken's ``n_vocab`` (largest id + 1) says 100,277.
+- **backend**: ``"python"`` always uses the pure-Python encoder; ``"tiktoken"`` uses tiktoken's
+  Rust core built from our ranks and fails if that is not proven identical
+  (:mod:`bpe_engine.tiktoken_bridge`); ``"auto"`` (default) uses tiktoken where proven.
+
+>>> from bpe_engine.pretokenizers import GPT2
+>>> tok = BpeTokenizer(name="tiny", vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")],
+...                    pre_tokenizer=GPT2, byte_level=False)
+>>> tok.encode("abab ab")
+Traceback (most recent call last):
+...
+bpe_engine.errors.CorpusError: character ' ' (U+0020) in ' ab' is not in the alphabet of tokenizer 'tiny'; retrain on text that contains it, use a byte-level tokenizer, or give the tokenizer an unk_token
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from functools import lru_cache
+from itertools import chain
+from typing import TYPE_CHECKING, Any, Literal
+
+import regex
+
+from .bpe_encode import PieceCache, RankTable, MergeTable
+from .errors import ConfigError, SpecialTokenError
+from .pretokenizers import PreTokenizer, compile_pattern, split_specials
+from .types import Encoding, SpecialMode
+
+if TYPE_CHECKING:
+    import tiktoken
+
+Backend = Literal["python", "tiktoken", "auto"]
+_MODES = ("refuse", "text", "special")
+
+
+class BpeTokenizer:
+    """A BPE tokenizer (see the module docstring for the rules it follows)."""
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        vocab: dict[str, int],
+        merges: list[tuple[str, str]],
+        pre_tokenizer: PreTokenizer,
+        byte_level: bool,
+        special_tokens: dict[str, int] | None = None,
+        unk_token: str | None = None,
+        backend: Backend = "auto",
+    ) -> None:
+        table = MergeTable(
+            name=name,
+            vocab=vocab,
+            merges=merges,
+            byte_level=byte_level,
+            end_of_word_suffix=pre_tokenizer.end_of_word_suffix,
+            unk_token=unk_token,
+        )
+        self._setup(name, table, pre_tokenizer, special_tokens or {}, table.n_merges, backend)
+        self.unk_token = unk_token
+
+    @classmethod
+    def from_ranks(
+        cls,
+        *,
+        name: str,
+        mergeable_ranks: dict[bytes, int],
+        pre_tokenizer: PreTokenizer,
+        special_tokens: dict[str, int] | None = None,
+        backend: Backend = "auto",
+    ) -> BpeTokenizer:
+        """A tokenizer from a tiktoken rank table (ids = ranks), encoding the tiktoken way."""
+        self = cls.__new__(cls)
+        table = RankTable(mergeable_ranks)
+        self._setup(name, table, pre_tokenizer, special_tokens or {}, table.n_merges, backend)
+        self.unk_token = None
+        return self
+
+    def _setup(
+        self,
+        name: str,
+        table: RankTable | MergeTable,
+        pre_tokenizer: PreTokenizer,
+        special_tokens: dict[str, int],
+        merge_count: int,
+        backend: Backend,
+    ) -> None:
+        if backend not in ("python", "tiktoken", "auto"):
+            raise ConfigError(f"unknown backend {backend!r}; choose python, tiktoken or auto")
+        self.name = name
+        self.pre_tokenizer = pre_tokenizer
+        self.backend: Backend = backend
+        self._table = table
+        self._specials = dict(special_tokens)
+        self._special_set = frozenset(special_tokens)
+        self._special_ids = {i: s for s, i in special_tokens.items()}
+        self._id_bytes = list(table.id_bytes)
+        for text, token_id in special_tokens.items():
+            if token_id >= len(self._id_bytes):
+                self._id_bytes.extend([None] * (token_id + 1 - len(self._id_bytes)))
+            self._id_bytes[token_id] = text.encode("utf-8")
+        self._merge_count = merge_count
+        self._limit = table.limit_for(merge_count)
+        self._cache: PieceCache[list[int]] = PieceCache(table.piece_encoder(self._limit))
+        self._vocab: dict[str, int] | None = None
+        self._tiktoken: tuple[tiktoken.Encoding | None, str] | None = None
+
+    def __repr__(self) -> str:
+        kind = "ranks" if isinstance(self._table, RankTable) else "merges"
+        return f"<BpeTokenizer {self.name!r} {kind} merges={self._merge_count} backend={self.backend}>"
+
+    # -- views sharing the same tables -----------------------------------------------------------
+    def with_merge_prefix(self, k: int) -> BpeTokenizer:
+        """The same tokenizer using only its first ``k`` merges (for a "merges so far" slider).
+
+        Tables are shared; only a fresh piece cache is made, so this is cheap to call often.
+        """
+        if k < 0:
+            raise ConfigError(f"merge prefix must be >= 0, got {k}")
+        return self._view(min(k, self._table.n_merges), self.backend)
+
+    def with_backend(self, backend: Backend) -> BpeTokenizer:
+        """The same tokenizer forced to another backend (``python`` for the reference encoder)."""
+        return self._view(self._merge_count, backend)
+
+    def _view(self, merge_count: int, backend: Backend) -> BpeTokenizer:
+        view = type(self).__new__(type(self))
+        view._setup(self.name, self._table, self.pre_tokenizer, self._specials, merge_count, backend)
+        view.unk_token = self.unk_token
+        if merge_count == self._merge_count and self._tiktoken is not None:
+            view._tiktoken = self._tiktoken
+        return view
+
+    # -- properties ------------------------------------------------------------------------------
+    @property
+    def byte_level(self) -> bool:
+        return self._table.byte_level
+
+    @property
+    def is_rank_table(self) -> bool:
+        """True for tiktoken rank tables (``from_ranks``), False for trained merge lists."""
+        return isinstance(self._table, RankTable)
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        return dict(self._specials)
+
+    @property
+    def merge_count(self) -> int:
+        """How many merges this view uses (all of them unless made by ``with_merge_prefix``)."""
+        return self._merge_count
+
+    @property
+    def n_merges(self) -> int:
+        """How many merges the underlying model has."""
+        return self._table.n_merges
+
+    @property
+    def vocab(self) -> dict[str, int]:
+        """token string (model alphabet) -> id, without special tokens unless the model put them
+        in its vocabulary. Built on first use for rank tables. Do not mutate."""
+        if self._vocab is None:
+            self._vocab = self._table.vocab(self._limit)
+        return self._vocab
+
+    @property
+    def merges(self) -> list[tuple[str, str]]:
+        """The merge list in rank order (recovered from the ranks on first use for rank tables)."""
+        return self._table.merges(self._merge_count)
+
+    @property
+    def vocab_size(self) -> int:
+        ids = set(self.vocab.values())
+        return len(ids) + sum(1 for i in self._special_ids if i not in ids)
+
+    def token_str(self, token_id: int) -> str:
+        """The token in the model's alphabet (``Ġthe``, ``▁the``); a special token's own text."""
+        special = self._special_ids.get(token_id)
+        if special is not None:
+            return special
+        token = self._table.token_str(token_id)
+        if token is None:
+            raise self._bad_id(token_id)
+        return token
+
+    def token_bytes(self, token_id: int) -> bytes:
+        """The bytes the token stands for (UTF-8 of its text for character-level models)."""
+        data = self._id_bytes[token_id] if 0 <= token_id < len(self._id_bytes) else None
+        if data is None:
+            raise self._bad_id(token_id)
+        return data
+
+    def id_of(self, token: str) -> int | None:
+        """The id of a token string (model alphabet) or special token, or None if absent."""
+        special = self._specials.get(token)
+        return special if special is not None else self._table.id_of(token)
+
+    # -- encoding --------------------------------------------------------------------------------
+    def encode(
+        self,
+        text: str,
+        *,
+        special_mode: SpecialMode = "refuse",
+        allowed_special: Literal["all"] | Collection[str] | None = None,
+        disallowed_special: Literal["all"] | Collection[str] | None = None,
+    ) -> list[int]:
+        """Token ids of ``text``.
+
+        ``special_mode`` is the short form: ``refuse`` (default: raise on special-token text),
+        ``text`` (encode it as ordinary text), ``special`` (as the special token).
+        ``allowed_special``/``disallowed_special`` refine it exactly as in tiktoken.
+
+        >>> from bpe_engine.references import load_reference
+        >>> load_reference("gpt2").encode("hello <|endoftext|>", special_mode="special")
+        [31373, 220, 50256]
+        """
+        allowed = self._check_specials(text, special_mode, allowed_special, disallowed_special)
+        encoding = self._fast_encoding()
+        if encoding is not None:
+            return encoding.encode(text, allowed_special=allowed, disallowed_special=())
+        try:
+            return self._encode_python(text, allowed)
+        except UnicodeEncodeError:
+            return self._encode_python(_fix_surrogates(text), allowed)
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Encode with every special token's text treated as ordinary text."""
+        encoding = self._fast_encoding()
+        if encoding is not None:
+            return encoding.encode_ordinary(text)
+        try:
+            return self._encode_ordinary_python(text)
+        except UnicodeEncodeError:
+            return self._encode_ordinary_python(_fix_surrogates(text))
+
+    def encode_detailed(
+        self,
+        text: str,
+        *,
+        special_mode: SpecialMode = "refuse",
+        allowed_special: Literal["all"] | Collection[str] | None = None,
+        disallowed_special: Literal["all"] | Collection[str] | None = None,
+    ) -> Encoding:
+        """Ids with tokens, byte spans in ``Encoding.text`` (UTF-8) and special flags.
+
+        For byte-level models ``Encoding.text`` is the text after the surrogate fix-up above.
+        """
+        allowed = self._check_specials(text, special_mode, allowed_special, disallowed_special)
+        if self.byte_level:
+            text = _fix_surrogates(text) if not _utf8_ok(text) else text
+        ids, spans, special = _detailed(self, text, allowed)
+        tokens = tuple(map(self.token_str, ids))
+        return Encoding(text=text, ids=tuple(ids), tokens=tokens, byte_spans=tuple(spans), special=tuple(special))
+
+    def _encode_python(self, text: str, allowed: frozenset[str]) -> list[int]:
+        if not allowed:
+            return self._encode_ordinary_python(text)
+        out: list[int] = []
+        for segment, is_special in split_specials(text, allowed):
+            if is_special:
+                out.append(self._specials[segment])
+            else:
+                out += self._encode_ordinary_python(segment)
+        return out
+
+    def _encode_ordinary_python(self, text: str) -> list[int]:
+        # The hot loop: regex findall, then one C-level dict lookup per piece (misses run BPE).
+        return list(chain.from_iterable(map(self._cache.__getitem__, self.pre_tokenizer.split(text))))
+
+    def _piece_ids(self, piece: str) -> list[int]:
+        """Ids of one pre-tokenized piece (cached)."""
+        return self._cache[piece]
+
+    def _check_specials(
+        self,
+        text: str,
+        mode: SpecialMode,
+        allowed_special: Literal["all"] | Collection[str] | None,
+        disallowed_special: Literal["all"] | Collection[str] | None,
+    ) -> frozenset[str]:
+        """Resolve the special-token options to the allowed set, raising on disallowed text."""
+        if mode not in _MODES:
+            raise ConfigError(f"special_mode must be one of {', '.join(_MODES)}, got {mode!r}")
+        every = self._special_set
+        allowed = every if mode == "special" else frozenset()
+        disallowed = every if mode == "refuse" else frozenset()
+        if allowed_special is not None:
+            allowed = every if allowed_special == "all" else frozenset(allowed_special)
+            unknown = sorted(allowed - every)
+            if unknown:
+                raise ConfigError(f"{unknown[0]!r} is not a special token of {self.name!r}; known: {sorted(every)}")
+            if disallowed_special is None and mode == "refuse":
+                disallowed = every - allowed
+        if disallowed_special is not None:
+            disallowed = every - allowed if disallowed_special == "all" else frozenset(disallowed_special)
+        if disallowed:
+            match = _special_regex(disallowed).search(text)
+            if match:
+                raise SpecialTokenError(_disallowed_message(match.group()))
+        return allowed
+
+    # -- decoding --------------------------------------------------------------------------------
+    def decode_tokens_bytes(self, ids: Sequence[int]) -> list[bytes]:
+        """Each token's bytes, like tiktoken's ``decode_tokens_bytes``.
+
+        >>> from bpe_engine.references import load_reference
+        >>> load_reference("gpt2").decode_tokens_bytes([31373, 995])
+        [b'hello', b' world']
+        """
+        return [self.token_bytes(i) for i in ids]
+
+    def decode_bytes(self, ids: Sequence[int]) -> bytes:
+        """The concatenated bytes of ``ids`` (byte-level models: the exact original text)."""
+        try:
+            return b"".join(map(self._id_bytes.__getitem__, ids))  # type: ignore[arg-type]
+        except (IndexError, TypeError):
+            for i in ids:
+                self.token_bytes(i)  # raises the clear error for the first bad id
+            raise
+
+    def decode(self, ids: Sequence[int], *, errors: Literal["replace", "strict"] = "replace") -> str:
+        """Text of ``ids``. Byte-level: exact bytes decoded as UTF-8 (``errors="replace"`` puts
+        U+FFFD where a token sequence stops inside a character). Character-level: tokens joined,
+        then ``▁`` back to spaces and ``</w>`` to word breaks."""
+        if self.byte_level:
+            return self.decode_bytes(ids).decode("utf-8", errors=errors)
+        return self.pre_tokenizer.decode_text("".join(map(self.token_str, ids)))
+
+    def decode_with_offsets(self, ids: Sequence[int]) -> tuple[str, list[int]]:
+        """The decoded text and each token's start character offset in it (like tiktoken).
+
+        Where a token starts inside a character, its offset is that character's. Strict UTF-8.
+
+        >>> from bpe_engine.references import load_reference
+        >>> load_reference("gpt2").decode_with_offsets([31373, 995])
+        ('hello world', [0, 5])
+        """
+        if self.byte_level:
+            offsets = []
+            text_len = 0
+            for token in self.decode_tokens_bytes(ids):
+                offsets.append(max(0, text_len - (bool(token) and 0x80 <= token[0] < 0xC0)))
+                text_len += sum(1 for c in token if not 0x80 <= c < 0xC0)
+            return self.decode_bytes(ids).decode("utf-8", errors="strict"), offsets
+        # character-level: each token's text after markers are undone, minus the dropped lead space
+        pieces = [self.pre_tokenizer.decode_text("x" + self.token_str(i))[1:] for i in ids]
+        text = self.decode(ids)
+        lead = len("".join(pieces)) - len(text) if self.pre_tokenizer.space_marker else 0
+        offsets, pos = [], 0
+        for piece in pieces:
+            offsets.append(min(max(pos - lead, 0), len(text)))
+            pos += len(piece)
+        return text, offsets
+
+    # -- tiktoken fast path ----------------------------------------------------------------------
+    def tiktoken_status(self) -> tuple[tiktoken.Encoding | None, str]:
+        """``(encoding, reason)``: tiktoken's core built from our ranks when proven identical,
+        else ``(None, why not)``. Computed once per view."""
+        if self._tiktoken is None:
+            from .tiktoken_bridge import build_tiktoken
+
+            self._tiktoken = build_tiktoken(self)
+        return self._tiktoken
+
+    def _fast_encoding(self) -> tiktoken.Encoding | None:
+        if self.backend == "python":
+            return None
+        encoding, reason = self.tiktoken_status()
+        if encoding is None and self.backend == "tiktoken":
+            raise ConfigError(f"tokenizer {self.name!r} cannot use the tiktoken backend: {reason}; use backend='python'")
+        return encoding
+
+    def _bad_id(self, token_id: Any) -> ConfigError:
+        return ConfigError(f"token id {token_id!r} is not in tokenizer {self.name!r} (ids run 0..{len(self._id_bytes) - 1})")
+
+
+def _utf8_ok(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _fix_surrogates(text: str) -> str:
+    """tiktoken's fix-up: surrogate pairs become their character, lone surrogates U+FFFD."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+@lru_cache(maxsize=64)
+def _special_regex(tokens: frozenset[str]) -> regex.Pattern[str]:
+    return compile_pattern("|".join(regex.escape(t) for t in sorted(tokens, key=lambda t: (-len(t), t))))
+
+
+def _disallowed_message(token: str) -> str:
+    return (
+        f"Encountered text corresponding to disallowed special token {token!r}. "
+        f"If you want this text to be encoded as a special token, pass special_mode='special' "
+        f"or allowed_special={{{token!r}, ...}}. "
+        f"If you want it encoded as normal text, pass special_mode='text' or disallowed_special=() "
+        f"(or disallowed_special=(special_tokens - {{{token!r}}}) for this token only)."
+    )
+
+
+# -- encode_detailed: where each token came from ----------------------------------------------------
+Span = tuple[int, int]
+
+
+def _detailed(tok: BpeTokenizer, text: str, allowed: frozenset[str]) -> tuple[list[int], list[Span], list[bool]]:
+    """Ids, byte spans in ``text.encode()`` and special flags, piece by piece.
+
+    Spans are mapped back through the pre-tokenizer's character spans, so they stay right when a
+    piece is not a plain slice of the text (``▁`` markers, a dropped ``</w>`` word break).
+    """
+    encoding = tok._fast_encoding()
+    byte_at = _byte_offsets(text)
+    if encoding is not None:  # byte-level and proven identical: tokens tile the bytes exactly
+        ids = encoding.encode(text, allowed_special=allowed, disallowed_special=())
+        spans, pos = [], 0
+        for i in ids:
+            spans.append((pos, pos + len(tok.token_bytes(i))))
+            pos = spans[-1][1]
+        return ids, spans, [i in tok._special_ids for i in ids]
+    ids, spans, special = [], [], []
+    start = 0
+    segments = split_specials(text, allowed) if allowed else ([(text, False)] if text else [])
+    for segment, is_special in segments:
+        if is_special:
+            ids.append(tok._specials[segment])
+            spans.append((byte_at(start), byte_at(start + len(segment))))
+            special.append(True)
+        else:
+            for piece, s, e in _pieces(tok.pre_tokenizer, segment):
+                piece_ids = tok._piece_ids(piece)
+                ids += piece_ids
+                spans += _piece_spans(tok, piece, piece_ids, start + s, start + e, byte_at)
+                special += [False] * len(piece_ids)
+        start += len(segment)
+    return ids, spans, special
+
+
+def _pieces(pre: PreTokenizer, text: str) -> list[tuple[str, int, int]]:
+    """Pieces with character spans, exactly the pieces ``pre.split`` encodes (end-of-word drops
+    the whitespace between words, which ``PreTokenizer.pieces`` keeps)."""
+    if pre.end_of_word_suffix is not None and pre.pattern is not None:
+        return [(m.group(), m.start(), m.end()) for m in compile_pattern(pre.pattern).finditer(text)]
+    return pre.pieces(text)
+
+
+def _piece_spans(tok: BpeTokenizer, piece: str, ids: list[int], s: int, e: int, byte_at: Any) -> list[Span]:
+    """Byte spans of one piece's tokens; ``[s, e)`` is the piece's character span in the text."""
+    unk = tok._table.unk_id if isinstance(tok._table, MergeTable) else None
+    # boundary[k] = text byte offset of the piece's k-th unit (bytes if byte-level, else chars)
+    offset = len(piece) - (e - s)  # 1 when the pre-tokenizer prepended a ▁ that covers no text
+    boundary: list[int] = []
+    for ci, ch in enumerate(piece):
+        x = s + ci - offset if ci >= offset else s
+        base = byte_at(x)
+        if tok.byte_level:
+            width = byte_at(x + 1) - base if ci >= offset else 0  # a ▁ standing for a 1-byte space
+            boundary += [base + min(d, width) for d in range(len(ch.encode("utf-8", "surrogatepass")))]
+        else:
+            boundary.append(base)
+    boundary.append(byte_at(e))
+    suffix = tok.pre_tokenizer.end_of_word_suffix or ""
+    spans, k = [], 0
+    for n, token_id in enumerate(ids):
+        if token_id == unk:
+            width = 1
+        elif tok.byte_level:
+            width = len(tok.token_bytes(token_id))
+        else:
+            width = len(tok.token_str(token_id)) - (len(suffix) if n == len(ids) - 1 else 0)
+        spans.append((boundary[k], boundary[min(k + width, len(boundary) - 1)]))
+        k += width
+    return spans
+
+
+def _byte_offsets(text: str) -> Any:
+    """A function: character offset -> UTF-8 byte offset in ``text`` (identity for ASCII)."""
+    if text.isascii():
+        return int
+    table = [0]
+    total = 0
+    for ch in text:
+        o = ord(ch)
+        total += 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
+        table.append(total)
+    return table.__getitem__
