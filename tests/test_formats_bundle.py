@@ -97,3 +97,15 @@ def test_failed_save_leaves_previous_files(tmp_path, monkeypatch):
     monkeypatch.undo()
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
     assert read_hf_json(tmp_path / "tokenizer.json").merges == byte_spec().merges
+
+
+def test_merge_counts_kept(tmp_path):
+    from bpe_engine.formats import load_merge_counts
+
+    save_spec(byte_spec(), tmp_path / "a", merge_counts=[9, 7, 5])
+    assert load_merge_counts(tmp_path / "a") == [9, 7, 5]
+    save_spec(byte_spec(), tmp_path / "b")
+    assert load_merge_counts(tmp_path / "b") is None
+    assert load_merge_counts(tmp_path) is None
+    with pytest.raises(ValueError):
+        save_spec(byte_spec(), tmp_path / "c", merge_counts=[1])

@@ -9,7 +9,7 @@ tokenizers included) is :func:`bpe_engine.registry.load_tokenizer`.
 
 from __future__ import annotations
 
-from .bundle import FORMAT_VERSION, METADATA_FILE, load_saved, save_spec, save_tokenizer, tiktoken_ranks
+from .bundle import FORMAT_VERSION, METADATA_FILE, load_merge_counts, load_saved, save_spec, save_tokenizer, tiktoken_ranks
 from .gpt2_files import (
     load_gpt2_files,
     read_merges_txt,
@@ -27,6 +27,7 @@ __all__ = [
     "BpeSpec",
     "hf_json_dict",
     "load_gpt2_files",
+    "load_merge_counts",
     "load_saved",
     "read_hf_json",
     "read_merges_txt",

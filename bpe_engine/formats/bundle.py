@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +36,22 @@ FORMAT_NAME = "bpe-explorer"
 FORMAT_VERSION = 1
 
 
-def save_tokenizer(tokenizer: Any, directory: str | Path) -> list[Path]:
-    """Save a BpeTokenizer (or a :class:`BpeSpec`) into ``directory``; returns the files written."""
+def save_tokenizer(
+    tokenizer: Any, directory: str | Path, *, merge_counts: Sequence[int] | None = None
+) -> list[Path]:
+    """Save a BpeTokenizer (or a :class:`BpeSpec`) into ``directory``; returns the files written.
+
+    ``merge_counts`` (the pair count of each merge when it was made, from training) is kept in
+    bpe-explorer.json so ``bpe-explorer merges DIR`` can show it later.
+    """
     spec = tokenizer if isinstance(tokenizer, BpeSpec) else spec_from_tokenizer(tokenizer)
-    return save_spec(spec, directory)
+    return save_spec(spec, directory, merge_counts=merge_counts)
 
 
-def save_spec(spec: BpeSpec, directory: str | Path) -> list[Path]:
+def save_spec(spec: BpeSpec, directory: str | Path, *, merge_counts: Sequence[int] | None = None) -> list[Path]:
     """Write every format ``spec`` fits (see module docstring), metadata last."""
+    if merge_counts is not None and len(merge_counts) != len(spec.merges):
+        raise ValueError(f"{len(merge_counts)} merge counts for {len(spec.merges)} merges")
     out = Path(directory)
     if out.exists() and not out.is_dir():
         raise TokenizerFileError(out, "exists and is not a directory; choose another --output")
@@ -64,7 +73,10 @@ def save_spec(spec: BpeSpec, directory: str | Path) -> list[Path]:
         written.append(out / name)
         files["tiktoken"] = name
 
-    atomic_write_text(out / METADATA_FILE, json.dumps(metadata(spec, files), ensure_ascii=False, indent=2) + "\n")
+    meta = metadata(spec, files)
+    if merge_counts is not None:
+        meta["merge_counts"] = [int(c) for c in merge_counts]
+    atomic_write_text(out / METADATA_FILE, json.dumps(meta, ensure_ascii=False, indent=2) + "\n")
     written.append(out / METADATA_FILE)
     return written
 
@@ -142,6 +154,21 @@ def load_saved(directory: str | Path) -> BpeSpec:
     return spec
 
 
+def load_merge_counts(directory: str | Path) -> list[int] | None:
+    """The training counts saved beside the merges, or None (not a saved directory, or no counts)."""
+    meta_path = Path(directory) / METADATA_FILE
+    if not meta_path.is_file():
+        return None
+    meta = load_json(meta_path)
+    _check_metadata(meta_path, meta)
+    counts = meta.get("merge_counts")
+    if counts is None:
+        return None
+    if not isinstance(counts, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in counts):
+        raise TokenizerFileError(meta_path, "merge_counts must be a list of integers")
+    return counts
+
+
 def _check_metadata(path: Path, meta: Any) -> None:
     if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
         raise TokenizerFileError(path, f"not a {FORMAT_NAME} metadata file (\"format\" should be {FORMAT_NAME!r})")
@@ -161,4 +188,4 @@ def _safe_file_stem(name: str) -> str:
     return stem or "tokenizer"
 
 
-__all__ = ["FORMAT_VERSION", "METADATA_FILE", "load_saved", "metadata", "save_spec", "save_tokenizer", "tiktoken_ranks"]
+__all__ = ["FORMAT_VERSION", "METADATA_FILE", "load_merge_counts", "load_saved", "metadata", "save_spec", "save_tokenizer", "tiktoken_ranks"]

@@ -10,13 +10,16 @@ Writing maps our pipeline onto HF's stages:
   Oniguruma (HF's regex engine) reads ``X{1,3}+`` as "``X{1,3}`` repeated", not as a possessive
   interval, so cl100k's ``\p{N}{1,3}+`` would glue long digit runs together; such intervals are
   written as the equivalent atomic group ``(?>X{1,3})`` and turned back on reading.
-* ``whitespace`` (``▁``) becomes ``Metaspace(prepend_scheme="always")``; ``end-of-word`` becomes
+* ``whitespace`` (``▁``) becomes the normaliser ``Prepend("▁") + Replace(" ", "▁")`` and
+  ``Split("▁", MergedWithNext)``: HF's ``Metaspace`` skips the prepended ``▁`` when the text
+  already starts with one (a leading space), which would give other pieces. ``end-of-word`` becomes
   ``WhitespaceSplit`` with the model's ``end_of_word_suffix="</w>"``; ``none`` writes no splitter.
 * special tokens are ``added_tokens`` (``special: true``, not normalised) and also listed in the
   model vocabulary, as HF's own trainer writes them, so HF keeps their ids.
 
 Reading accepts what HF writes for BPE (merges as ``"a b"`` strings or ``["a", "b"]`` pairs) and
-refuses, with the reason, the stages we cannot reproduce (normalisers, ``add_prefix_space``,
+reads a foreign ``Metaspace`` as ``whitespace`` (HF then differs from us only on text starting
+with a space), and refuses, with the reason, the stages we cannot reproduce (normalisers, ``add_prefix_space``,
 ``byte_fallback``, subword prefixes) rather than loading a tokenizer that silently gives other ids.
 """
 
@@ -79,7 +82,7 @@ def hf_json_dict(spec: BpeSpec) -> dict[str, Any]:
             }
             for token, i in sorted(spec.special_tokens.items(), key=lambda item: item[1])
         ],
-        "normalizer": None,
+        "normalizer": _MARKER_NORMALIZER if pre.space_marker is not None else None,
         "pre_tokenizer": _pre_tokenizer_json(pre, spec.byte_level),
         "post_processor": None,
         "decoder": _decoder_json(pre, spec.byte_level),
@@ -112,6 +115,18 @@ def _byte_level_json(*, use_regex: bool) -> dict[str, Any]:
     return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": use_regex}
 
 
+_MARKER_NORMALIZER: dict[str, Any] = {
+    "type": "Sequence",
+    "normalizers": [
+        {"type": "Prepend", "prepend": SPACE_MARKER},
+        {"type": "Replace", "pattern": {"String": " "}, "content": SPACE_MARKER},
+    ],
+}
+_MARKER_SPLIT: dict[str, Any] = {
+    "type": "Split", "pattern": {"String": SPACE_MARKER}, "behavior": "MergedWithNext", "invert": False
+}
+
+
 def _metaspace_json() -> dict[str, Any]:
     return {"type": "Metaspace", "replacement": SPACE_MARKER, "prepend_scheme": "always", "split": True}
 
@@ -121,7 +136,7 @@ def _pre_tokenizer_json(pre: PreTokenizer, byte_level: bool) -> dict[str, Any] |
         return _byte_level_json(use_regex=True)
     stages: list[dict[str, Any]] = []
     if pre.space_marker is not None:
-        stages.append(_metaspace_json())
+        stages.append(_MARKER_SPLIT)
     elif pre.end_of_word_suffix is not None:
         stages.append({"type": "WhitespaceSplit"})
     elif pre.pattern is not None:
@@ -137,7 +152,12 @@ def _decoder_json(pre: PreTokenizer, byte_level: bool) -> dict[str, Any] | None:
     stages: list[dict[str, Any]] = []
     if byte_level:
         stages.append(_byte_level_json(use_regex=True))
-    if pre.space_marker is not None:
+    if pre.space_marker is not None and byte_level:
+        # HF's Metaspace decoder works per token and loses the spaces once ByteLevel has joined
+        # the tokens into one string; replace the marker and drop the prepended one instead.
+        stages.append({"type": "Replace", "pattern": {"String": pre.space_marker}, "content": " "})
+        stages.append({"type": "Strip", "content": " ", "start": 1, "stop": 0})
+    elif pre.space_marker is not None:
         stages.append(_metaspace_json())
     if pre.end_of_word_suffix is not None:
         stages.append({"type": "BPEDecoder", "suffix": pre.end_of_word_suffix})
@@ -171,6 +191,8 @@ def hf_spec_from_dict(path: str | Path, data: Any, *, name: str) -> BpeSpec:
         )
     _refuse_unsupported(path, data, model)
     byte_level, pre = _read_pre_tokenizer(path, data.get("pre_tokenizer"), model.get("end_of_word_suffix"))
+    if (data.get("normalizer") == _MARKER_NORMALIZER) != (_MARKER_SPLIT in _stages(data.get("pre_tokenizer"))):
+        raise TokenizerFileError(path, "the Prepend('▁') + Replace(' ', '▁') normaliser goes with Split('▁') only")
 
     raw_vocab = model.get("vocab")
     if not isinstance(raw_vocab, dict):
@@ -197,7 +219,7 @@ def hf_spec_from_dict(path: str | Path, data: Any, *, name: str) -> BpeSpec:
 
 def _refuse_unsupported(path: str | Path, data: Mapping[str, Any], model: Mapping[str, Any]) -> None:
     """Stages that would change ids and that our pipeline does not have."""
-    if data.get("normalizer") is not None:
+    if data.get("normalizer") is not None and data["normalizer"] != _MARKER_NORMALIZER:
         kind = data["normalizer"].get("type") if isinstance(data["normalizer"], dict) else data["normalizer"]
         raise TokenizerFileError(path, f"normalizer {kind!r} is not supported; only files without a normalizer load")
     if model.get("continuing_subword_prefix"):
@@ -211,8 +233,7 @@ def _refuse_unsupported(path: str | Path, data: Mapping[str, Any], model: Mappin
 
 def _read_pre_tokenizer(path: str | Path, node: Any, suffix: str | None) -> tuple[bool, PreTokenizer]:
     """(byte_level, pre-tokenizer) for the stages we know; anything else is refused by name."""
-    stages = node.get("pretokenizers", []) if isinstance(node, dict) and node.get("type") == "Sequence" else [node]
-    stages = [s for s in stages if s is not None]
+    stages = _stages(node)
     byte_level = False
     splitter: PreTokenizer | None = None
     for stage in stages:
@@ -225,6 +246,8 @@ def _read_pre_tokenizer(path: str | Path, node: Any, suffix: str | None) -> tupl
             byte_level = True
             if stage.get("use_regex", True):
                 splitter = _one_splitter(path, splitter, HF_GPT2)
+        elif stage == _MARKER_SPLIT:
+            splitter = _one_splitter(path, splitter, WHITESPACE)
         elif kind == "Split":
             splitter = _one_splitter(path, splitter, _read_split(path, stage))
         elif kind == "Metaspace":
@@ -243,6 +266,11 @@ def _read_pre_tokenizer(path: str | Path, node: Any, suffix: str | None) -> tupl
     if suffix == END_OF_WORD_SUFFIX and splitter is not END_OF_WORD:
         raise TokenizerFileError(path, "end_of_word_suffix '</w>' needs a WhitespaceSplit pre-tokenizer")
     return byte_level, splitter or NONE
+
+
+def _stages(node: Any) -> list[Any]:
+    stages = node.get("pretokenizers", []) if isinstance(node, dict) and node.get("type") == "Sequence" else [node]
+    return [s for s in stages if s is not None]
 
 
 def _one_splitter(path: str | Path, current: PreTokenizer | None, new: PreTokenizer) -> PreTokenizer:

@@ -1,0 +1,198 @@
+"""Find a tokenizer by name or path: the one place the app, the CLI and the comparisons resolve specs.
+
+Accepted forms, tried in this order:
+
+1. a reference name: ``gpt2``, ``r50k_base``, ``p50k_base``, ``cl100k_base``, ``o200k_base`` (and
+   ``bert-base-uncased`` once the WordPiece package provides it);
+2. a directory: one we saved (``bpe-explorer.json``), or any holding ``tokenizer.json``, or
+   ``vocab.json`` + ``merges.txt``, or a WordPiece ``vocab.txt``, or exactly one ``*.tiktoken``;
+3. a file: ``*.tiktoken``, ``tokenizer.json`` (any HF JSON), ``vocab.json`` (with ``merges.txt``
+   beside it), ``vocab.txt``.
+
+``vocab.json`` + ``merges.txt`` without our metadata are read as GPT-2 does them: byte-level with
+the GPT-2 regex, tokens that are not byte strings (``<|endoftext|>``) as specials only when they are
+not made by any merge and do not fit the byte alphabet. A ``NAME.tiktoken`` whose NAME is a
+reference name gets that reference's regex and specials; any other rank file the GPT-2 regex.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+from .errors import BpeEngineError, TokenizerFileError
+from .formats import load_gpt2_files, load_saved, read_hf_json, read_tiktoken
+from .formats.bundle import METADATA_FILE
+from .formats.spec import BpeSpec
+from .pretokenizers import GPT2, PreTokenizer
+from .references import REFERENCE_NAMES, reference_pre_tokenizer, reference_special_tokens
+
+BERT_NAME = "bert-base-uncased"
+_FORMS = (
+    "a reference name ({names}), a directory saved by 'bpe-explorer train' or holding tokenizer.json, "
+    "vocab.json + merges.txt or vocab.txt, or a .tiktoken / tokenizer.json / vocab.json / vocab.txt file"
+)
+
+
+def available_tokenizers() -> list[str]:
+    """Names :func:`load_tokenizer` accepts without a path, in the order pickers should show them."""
+    names = list(REFERENCE_NAMES)
+    if _wordpiece_attr("bert_base_uncased") is not None:
+        names.append(BERT_NAME)
+    return names
+
+
+def load_tokenizer(spec: str | Path) -> Any:
+    """Load the tokenizer ``spec`` names (see the module docstring for the accepted forms).
+
+    Returns a :class:`~bpe_engine.bpe_model.BpeTokenizer` (or a WordPiece tokenizer for
+    ``bert-base-uncased`` / ``vocab.txt``). Unknown specs and malformed files raise
+    :class:`~bpe_engine.errors.BpeEngineError` subclasses whose message says what is accepted.
+    """
+    text = str(spec)
+    if text in REFERENCE_NAMES:
+        from .references import load_reference
+
+        return load_reference(text)
+    if text == BERT_NAME:
+        factory = _wordpiece_attr("bert_base_uncased")
+        if factory is None:
+            raise BpeEngineError(f"{BERT_NAME} needs the WordPiece engine, which this installation lacks")
+        return factory()
+    path = Path(text).expanduser()
+    if path.is_dir():
+        return _load_directory(path)
+    if path.is_file():
+        return _load_file(path)
+    raise BpeEngineError(f"unknown tokenizer {text!r}: expected {_forms()}")
+
+
+def load_spec(path: str | Path) -> BpeSpec:
+    """The :class:`BpeSpec` of a BPE directory or file (no model built; for inspection tools)."""
+    p = Path(path)
+    if p.is_dir():
+        found = _directory_source(p)
+        if found is None or found[0] in ("vocab.txt", "tiktoken"):
+            raise TokenizerFileError(p, "holds no BPE vocab/merges files (tokenizer.json or vocab.json + merges.txt)")
+        return _spec_from_source(*found)
+    if p.name.endswith(".json"):
+        kind = "vocab.json" if _is_vocab_json(p) else "tokenizer.json"
+        return _spec_from_source(kind, p)
+    raise TokenizerFileError(p, "not a BPE vocab/merges file")
+
+
+# --- directories and files ------------------------------------------------------------------------
+def _load_directory(path: Path) -> Any:
+    found = _directory_source(path)
+    if found is None:
+        raise TokenizerFileError(
+            path,
+            "holds no tokenizer files; expected bpe-explorer.json, tokenizer.json, vocab.json + merges.txt, "
+            "vocab.txt or one .tiktoken file",
+        )
+    return _load_source(*found)
+
+
+def _directory_source(path: Path) -> tuple[str, Path] | None:
+    """(kind, file) of the most faithful description a directory holds."""
+    if (path / METADATA_FILE).is_file():
+        return "saved", path
+    if (path / "tokenizer.json").is_file():
+        return "tokenizer.json", path / "tokenizer.json"
+    if (path / "vocab.json").is_file() and (path / "merges.txt").is_file():
+        return "vocab.json", path / "vocab.json"
+    if (path / "vocab.txt").is_file():
+        return "vocab.txt", path / "vocab.txt"
+    rank_files = sorted(path.glob("*.tiktoken"))
+    if len(rank_files) == 1:
+        return "tiktoken", rank_files[0]
+    return None
+
+
+def _load_file(path: Path) -> Any:
+    name = path.name
+    if name.endswith(".tiktoken"):
+        return _load_source("tiktoken", path)
+    if name.endswith(".txt") and name != "merges.txt":
+        return _load_source("vocab.txt", path)
+    if name == "merges.txt":
+        return _load_source("vocab.json", path.with_name("vocab.json"))
+    if name.endswith(".json"):
+        return _load_source("vocab.json" if _is_vocab_json(path) else "tokenizer.json", path)
+    raise BpeEngineError(f"cannot tell the format of {str(path)!r}: expected {_forms()}")
+
+
+def _is_vocab_json(path: Path) -> bool:
+    """A GPT-2 vocab.json, by name, or by a merges.txt beside a file that is not tokenizer.json."""
+    return path.name == "vocab.json" or (path.name != "tokenizer.json" and (path.parent / "merges.txt").is_file())
+
+
+def _load_source(kind: str, path: Path) -> Any:
+    if kind == "tiktoken":
+        return _tiktoken_tokenizer(path)
+    if kind == "vocab.txt":
+        loader = _wordpiece_attr("load_vocab_txt")
+        if loader is None:
+            raise TokenizerFileError(path, "WordPiece vocab.txt files need the WordPiece engine, which this installation lacks")
+        return loader(path)
+    return _spec_from_source(kind, path).build()
+
+
+def _spec_from_source(kind: str, path: Path) -> BpeSpec:
+    if kind == "saved":
+        return load_saved(path)
+    if kind == "tokenizer.json":
+        return read_hf_json(path)
+    merges = path.with_name("merges.txt")
+    if not merges.is_file():
+        raise TokenizerFileError(path, "a vocab.json needs merges.txt in the same directory")
+    vocab, merge_list = load_gpt2_files(path, merges)
+    made = {left + right for left, right in merge_list}
+    from .byte_table import is_byte_token_str
+
+    specials = {t: i for t, i in vocab.items() if t not in made and len(t) > 1 and _looks_special(t, is_byte_token_str)}
+    spec = BpeSpec(
+        name=path.parent.name or path.stem,
+        vocab={t: i for t, i in vocab.items() if t not in specials},
+        merges=merge_list,
+        pre_tokenizer=GPT2,
+        byte_level=True,
+        special_tokens=specials,
+    )
+    spec.validate(path)
+    return spec
+
+
+def _looks_special(token: str, is_byte_token_str: Any) -> bool:
+    """``<|endoftext|>``-style tokens, or anything outside the byte alphabet."""
+    return (token.startswith("<") and token.endswith(">")) or not is_byte_token_str(token)
+
+
+def _tiktoken_tokenizer(path: Path) -> Any:
+    from .bpe_model import BpeTokenizer
+
+    stem = path.name[: -len(".tiktoken")]
+    pre: PreTokenizer = GPT2
+    specials: dict[str, int] = {}
+    if stem in REFERENCE_NAMES:
+        pre, specials = reference_pre_tokenizer(stem), reference_special_tokens(stem)
+    return BpeTokenizer.from_ranks(
+        name=stem or path.name, mergeable_ranks=read_tiktoken(path), pre_tokenizer=pre, special_tokens=specials
+    )
+
+
+def _wordpiece_attr(name: str) -> Any:
+    """``bpe_engine.wordpiece.<name>`` when that package exists and provides it, else None."""
+    try:
+        module = importlib.import_module("bpe_engine.wordpiece")
+    except ImportError:
+        return None
+    return getattr(module, name, None)
+
+
+def _forms() -> str:
+    return _FORMS.format(names=", ".join(available_tokenizers()))
+
+
+__all__ = ["BERT_NAME", "available_tokenizers", "load_spec", "load_tokenizer"]
