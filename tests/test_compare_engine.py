@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
 from test_inspect_fixtures import EOT, hand_tokenizer
 
 from bpe_engine.compare import align_row, compare, count_words, disagreements, row_stats, unk_id_of
+from bpe_engine.compare.align import _owners
 from bpe_engine.simple_tokenizers import CharacterTokenizer, WhitespaceWordTokenizer
 from bpe_engine.types import Encoding
 
@@ -107,3 +110,18 @@ def test_empty_text_has_no_tokens_and_undefined_ratios() -> None:
 def test_count_words_and_disagreements_with_one_row() -> None:
     assert count_words(" a\tb\n\nc ") == 3 and count_words("") == 0
     assert disagreements([align_row(CharacterTokenizer().encode_detailed("ab"))]) == ()
+
+
+@given(st.data())
+def test_owner_runs_match_a_slow_per_character_fill(data: st.DataObject) -> None:
+    n = data.draw(st.integers(0, 12))
+    starts = sorted(data.draw(st.lists(st.integers(0, n), max_size=8)))
+    ends = [min(n, s + data.draw(st.integers(0, 3))) for s in starts]
+    slow = [-1] * n
+    for t in range(len(starts) - 1, -1, -1):  # first covering token wins
+        for c in range(starts[t], ends[t]):
+            slow[c] = t
+    assert _owners(starts, ends, n) == tuple(slow)
+    assert _owners(starts[::-1], ends[::-1], n) == tuple(
+        next((t for t, (s, e) in enumerate(zip(starts[::-1], ends[::-1])) if s <= c < e), -1) for c in range(n)
+    )

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain, count, repeat
+from operator import le
 
 from ..inspect.text_index import TextIndex
 from ..types import Encoding
@@ -41,27 +43,57 @@ class RowAlignment:
 def align_row(encoding: Encoding, index: TextIndex | None = None) -> RowAlignment:
     """Place one encoding's token boundaries on the character axis of its text."""
     index = index or TextIndex(encoding.text)
-    n = index.n_chars
-    owner = [-1] * n
-    bounds: set[int] = set()
-    split: set[int] = set()
-    ascii_text = index.n_bytes == n
-    b2c = index.byte_to_char
-    starts = index.char_byte_starts
-    for t, (s, e) in enumerate(encoding.byte_spans):
-        s = min(max(s, 0), index.n_bytes)
-        e = min(max(e, s), index.n_bytes)
-        cs = b2c[s]
-        ce = b2c[e - 1] + 1 if e > s else cs
-        for edge, c in ((s, cs), (e, b2c[e])):
-            if ascii_text or starts[c] == edge:
-                bounds.add(c)
-            else:
-                split.add(c)
-        for c in range(cs, ce):
-            if owner[c] < 0:
-                owner[c] = t
+    n_bytes = index.n_bytes
+    spans = encoding.byte_spans
+    if spans and (min(s for s, _ in spans) < 0 or max(e for _, e in spans) > n_bytes):
+        spans = tuple((min(max(s, 0), n_bytes), min(max(e, 0), n_bytes)) for s, e in spans)
+    if index.n_chars == n_bytes:  # ASCII: bytes are characters
+        starts_c = [s for s, _ in spans]
+        ends_c = [max(e, s) for s, e in spans]
+        bounds = set(starts_c)
+        bounds.update(ends_c)
+        split: set[int] = set()
+    else:
+        b2c = index.byte_to_char
+        first = index.char_byte_starts
+        starts_c = [b2c[s] for s, _ in spans]
+        ends_c = [b2c[e - 1] + 1 if e > s else b2c[s] for s, e in spans]
+        bounds, split = set(), set()
+        for edge in {x for span in spans for x in span}:
+            c = b2c[edge]
+            (bounds if first[c] == edge else split).add(c)
+    owner = _owners(starts_c, ends_c, index.n_chars)
     return RowAlignment(frozenset(bounds), frozenset(split), tuple(owner))
+
+
+def _owners(starts: list[int], ends: list[int], n: int) -> tuple[int, ...]:
+    """``owner[c]``: first token covering character ``c``, ``-1`` if none."""
+    if all(map(le, starts, starts[1:])):
+        # Tokens in text order (every tokenizer we know): each token owns the characters it
+        # reaches beyond the previous ones; built as runs, not one assignment per character.
+        values: list[int] = []
+        counts: list[int] = []
+        pos = 0
+        for t, cs, ce in zip(count(), starts, ends):
+            if cs > pos:
+                values.append(-1)
+                counts.append(cs - pos)
+                pos = cs
+            if ce > pos:
+                values.append(t)
+                counts.append(ce - pos)
+                pos = ce
+        if n > pos:
+            values.append(-1)
+            counts.append(n - pos)
+        return tuple(chain.from_iterable(map(repeat, values, counts)))
+    owner = [-1] * n
+    # Reverse order, so where spans overlap the first token covering a character wins.
+    for t in range(len(starts) - 1, -1, -1):
+        cs, ce = starts[t], ends[t]
+        if ce > cs:
+            owner[cs:ce] = [t] * (ce - cs)
+    return tuple(owner)
 
 
 def disagreements(rows: Sequence[RowAlignment]) -> tuple[int, ...]:

@@ -45,6 +45,15 @@ def partial_flags(encoding: Encoding, index: TextIndex | None = None, *, unit: U
     A token with an empty span holds nothing, so it is never partial.
     """
     index = index or TextIndex(encoding.text)
+    if unit == "codepoint":
+        if index.n_bytes == index.n_chars:
+            return (False,) * len(encoding.byte_spans)  # ASCII: every byte is a whole character
+        # Inlined boundary test: this runs for every token of every comparison row.
+        b2c, first, n = index.byte_to_char, index.char_byte_starts, index.n_bytes
+        return tuple(
+            e > s and not ((s <= 0 or s >= n or first[b2c[s]] == s) and (e <= 0 or e >= n or first[b2c[e]] == e))
+            for s, e in encoding.byte_spans
+        )
     is_boundary = _boundary_test(index, unit)
     return tuple(e > s and not (is_boundary(s) and is_boundary(e)) for s, e in encoding.byte_spans)
 

@@ -1,0 +1,155 @@
+"""The comparison drawn as text: every row on the same character axis, wrapped into blocks.
+
+All rows show the *same* visible characters in the same columns; between two characters sits a
+separator column wherever any row has a token boundary. A row that cuts there shows ``│``, one
+that does not shows a blank, so boundaries line up across rows and disagreements stand out
+(``▼`` in the marker line above the rows). Characters carry a style key the renderer maps to a
+colour: alternating ``tok0``/``tok1`` per token, ``split`` for a character whose bytes are
+divided between tokens, ``gap`` for text no token covers, ``special`` for special tokens.
+
+The layout is plain data (strings and style keys) so the CLI and the app render it alike and
+tests can read it. Cell widths follow East Asian Width (wide = 2 columns); they only decide
+where lines wrap, never the alignment, which holds because every row shows the same cells.
+
+>>> from bpe_engine.simple_tokenizers import CharacterTokenizer, WhitespaceWordTokenizer
+>>> from bpe_engine.compare.rows import compare
+>>> c = compare("ab c", [CharacterTokenizer(), WhitespaceWordTokenizer()])
+>>> block = layout(c, width=80)[0]
+>>> ["".join(text for text, _ in segs) for segs in (block.marker, *block.rows)]
+['  ▼      ', '│a│b│␣│c│', '│a b│␣│c│']
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..display import visible_text
+from .rows import Comparison
+
+Segment = tuple[str, str]
+"""``(text, style key)``; keys: tok0 tok1 split gap special cut cut! nocut mark space."""
+
+SPACE_MARK = "␣"
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One wrapped line of the axis: characters ``[start, end)``, the marker line, and each row's
+    segments (``None`` for a row that failed; its error is shown instead)."""
+
+    start: int
+    end: int
+    marker: tuple[Segment, ...]
+    rows: tuple[tuple[Segment, ...] | None, ...]
+
+
+def cell_text(ch: str) -> str:
+    """The visible form of one character on the axis (a space as ``␣``, a newline as ``↵``,
+    a combining mark on a dotted circle, controls and bidi/zero-width characters by name)."""
+    if ch == " ":
+        return SPACE_MARK
+    if unicodedata.category(ch).startswith("M"):
+        return "◌" + ch
+    return visible_text(ch)
+
+
+def cell_width(text: str) -> int:
+    """Terminal columns of a visible string (wide East Asian characters count 2, marks 0)."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me"):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def wrap_axis(text: str, cuts: frozenset[int] | set[int], width: int) -> list[tuple[int, int]]:
+    """Character ranges of the lines: as many cells (plus separators) as fit in ``width``, and a
+    new line after every newline character so the text keeps its shape."""
+    width = max(width, 8)
+    lines: list[tuple[int, int]] = []
+    start, used = 0, 0
+    for i, ch in enumerate(text):
+        need = cell_width(cell_text(ch)) + (1 if i in cuts else 0)
+        if used + need + 1 > width and i > start:  # +1 keeps room for a closing separator
+            lines.append((start, i))
+            start, used = i, 0
+            need = cell_width(cell_text(ch)) + (1 if i in cuts else 0)
+        used += need
+        if ch == "\n":
+            lines.append((start, i + 1))
+            start, used = i + 1, 0
+    if start < len(text) or not lines:
+        lines.append((start, len(text)))
+    return lines
+
+
+def layout(comparison: Comparison, width: int, *, max_lines: int | None = None) -> list[Block]:
+    """The comparison as blocks of at most ``width`` columns (``max_lines`` stops early)."""
+    cuts = _all_cuts(comparison)
+    ranges = wrap_axis(comparison.text, cuts, width)
+    if max_lines is not None:
+        ranges = ranges[:max_lines]
+    return [block(comparison, start, end, cuts) for start, end in ranges]
+
+
+def block(comparison: Comparison, start: int, end: int, cuts: frozenset[int] | None = None) -> Block:
+    """One line of the layout: characters ``[start, end)``."""
+    cuts = _all_cuts(comparison) if cuts is None else cuts
+    text = comparison.text
+    cells = [cell_text(ch) for ch in text[start:end]]
+    disagree = set(comparison.disagreements)
+    marker: list[Segment] = []
+    for i in range(start, end + 1):
+        if i in cuts:
+            marker.append(("▼", "mark") if i in disagree else (" ", "space"))
+        if i < end:
+            marker.append((" " * cell_width(cells[i - start]), "space"))
+    rows: list[tuple[Segment, ...] | None] = []
+    for row in comparison.rows:
+        if row.alignment is None or row.encoding is None:
+            rows.append(None)
+            continue
+        bounds = row.alignment.boundaries
+        split = row.alignment.split_chars
+        owner = row.alignment.token_of_char
+        special = row.encoding.special
+        segs: list[Segment] = []
+        for i in range(start, end + 1):
+            if i in cuts:
+                if i in bounds:
+                    segs.append(("│", "cut!" if i in disagree else "cut"))
+                else:
+                    segs.append((" ", "nocut"))
+            if i < end:
+                t = owner[i]
+                if t < 0:
+                    style = "gap"
+                elif i in split:
+                    style = "split"
+                elif special[t]:
+                    style = "special"
+                else:
+                    style = "tok1" if t % 2 else "tok0"
+                cell = cells[i - start]
+                segs.append((cell, style))
+        rows.append(tuple(_merge_runs(segs)))
+    return Block(start, end, tuple(_merge_runs(marker)), tuple(rows))
+
+
+def _all_cuts(comparison: Comparison) -> frozenset[int]:
+    rows = [r.alignment for r in comparison.rows if r.alignment is not None]
+    return frozenset().union(*(r.boundaries for r in rows)) if rows else frozenset()
+
+
+def _merge_runs(segs: Sequence[Segment]) -> list[Segment]:
+    """Join neighbouring segments of the same style (fewer spans for the renderer)."""
+    out: list[Segment] = []
+    for text, style in segs:
+        if out and out[-1][1] == style:
+            out[-1] = (out[-1][0] + text, style)
+        else:
+            out.append((text, style))
+    return out
