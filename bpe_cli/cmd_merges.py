@@ -1,0 +1,99 @@
+"""``bpe-explorer merges``: the merge list of a tokenizer, in rank order.
+
+Each row: rank, the pair, the token it makes (and its id), and the pair's count when it was
+merged -- known for directories written by ``bpe-explorer train``, which keeps the counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from bpe_engine.errors import ConfigError
+from bpe_engine.formats import load_merge_counts
+from bpe_engine.registry import load_tokenizer
+
+from .output import json_token_text, merges_table, model_token_label, print_json, stdout_console
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "merges",
+        help="list a tokenizer's merges",
+        description="List the merges of a saved tokenizer directory, file or reference name, in rank order.",
+    )
+    parser.add_argument("tokenizer", metavar="DIR|NAME|FILE", help="a directory written by 'train', a file or a reference name")
+    parser.add_argument("--limit", type=_non_negative, default=None, metavar="N", help="show only the first N merges")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per line: rank, left, right, new, id, count (token text; <0xED> for partial bytes)",
+    )
+    parser.set_defaults(func=run)
+
+
+def _non_negative(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return number
+
+
+def merge_rows(tokenizer: Any, counts: list[int] | None, limit: int | None) -> list[tuple[int, str, str, str, int, int | None]]:
+    """(rank, left, right, new, new id, count) in the model alphabet."""
+    merges = getattr(tokenizer, "merges", None)
+    if merges is None:
+        raise ConfigError(f"tokenizer {tokenizer.name!r} has no merge list (it is not a BPE model)")
+    vocab = tokenizer.vocab
+    rows = []
+    for rank, (left, right) in enumerate(merges[:limit] if limit is not None else merges):
+        new = left + right
+        count = counts[rank] if counts is not None and rank < len(counts) else None
+        rows.append((rank, left, right, new, vocab[new], count))
+    return rows
+
+
+def run(args: argparse.Namespace) -> int:
+    tokenizer = load_tokenizer(args.tokenizer)
+    path = Path(args.tokenizer)
+    counts = load_merge_counts(path) if path.is_dir() else None
+    rows = merge_rows(tokenizer, counts, args.limit)
+    byte_level = bool(getattr(tokenizer, "byte_level", False))
+    if args.json:
+        for rank, left, right, new, new_id, count in rows:
+            print_json(
+                {
+                    "rank": rank,
+                    "left": _json_token(left, byte_level),
+                    "right": _json_token(right, byte_level),
+                    "new": _json_token(new, byte_level),
+                    "id": new_id,
+                    "count": count,
+                }
+            )
+        return 0
+    labelled = [
+        (rank, *(model_token_label(t, byte_level=byte_level) for t in (left, right, new)), new_id, count)
+        for rank, left, right, new, new_id, count in rows
+    ]
+    console = stdout_console()
+    console.print(merges_table(labelled, with_counts=counts is not None))
+    total = len(tokenizer.merges)
+    shown = f"{len(rows):,} of {total:,}" if len(rows) != total else f"{total:,}"
+    console.print(f"{shown} merges ({tokenizer.name})", style="dim", markup=False)
+    return 0
+
+
+def _json_token(token: str, byte_level: bool) -> str:
+    if byte_level:
+        from bpe_engine.byte_table import token_str_to_bytes
+
+        try:
+            return json_token_text(token_str_to_bytes(token))
+        except KeyError:
+            return token
+    return token

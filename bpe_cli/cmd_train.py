@@ -1,0 +1,140 @@
+"""``bpe-explorer train``: train a tokenizer on files and save it in every format it fits.
+
+Each FILE is one document (``--lines``: each line is one, as Hugging Face's ``train(files)``
+reads them; ``-`` is standard input). The trainer is a generator, so the progress bar on stderr
+shows merges done / target and merges per second while it runs; its notes (alphabet size, early
+stop, ...) are printed at the end with the files written.
+
+``--model`` is the switch for other trainers (WordPiece); each model registers a runner in
+:data:`TRAINERS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bpe_engine.errors import ConfigError
+from bpe_engine.pretokenizers import BUILTIN, PreTokenizer, get_pretokenizer
+
+from .output import Throttle, merge_progress, stderr_console, stdout_console
+
+PRE_TOKENIZERS = ("gpt2", "cl100k", "o200k", "whitespace", "end-of-word", "none", "regex")
+TIE_BREAKS = ("hf", "lexicographic", "first-seen")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "train",
+        help="train a tokenizer on text files",
+        description="Train a BPE tokenizer on FILE... and write tokenizer.json, vocab.json, merges.txt "
+        "(and NAME.tiktoken for byte-level models) into --output.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="corpus files ('-' reads standard input)")
+    parser.add_argument("--vocab-size", type=_positive, required=True, metavar="N", help="target vocabulary size")
+    parser.add_argument("--output", "-o", required=True, metavar="DIR", help="directory to write the tokenizer into")
+    parser.add_argument("--model", choices=tuple(TRAINERS), default="bpe", help="the tokenizer model to train")
+    parser.add_argument(
+        "--pre-tokenizer",
+        choices=[p for p in PRE_TOKENIZERS if p == "regex" or p in BUILTIN],
+        default=None,
+        help="how text is cut into words before merging (default gpt2; 'regex' with --pattern)",
+    )
+    parser.add_argument("--pattern", metavar="REGEX", help="your own pre-tokenizer regex (implies --pre-tokenizer regex)")
+    level = parser.add_mutually_exclusive_group()
+    level.add_argument("--byte-level", dest="byte_level", action="store_true", default=True, help="merge bytes (default)")
+    level.add_argument("--char-level", dest="byte_level", action="store_false", help="merge characters")
+    parser.add_argument("--tie-break", choices=TIE_BREAKS, default="hf", help="which pair wins when counts tie")
+    parser.add_argument("--min-frequency", type=_non_negative, default=0, metavar="K", help="stop when the best pair occurs fewer than K times")
+    parser.add_argument("--special", action="append", default=[], metavar="TOKEN", help="a special token (repeatable)")
+    parser.add_argument("--lines", action="store_true", help="each line of each file is one document")
+    parser.add_argument("--name", default=None, help="tokenizer name (default: the output directory's name)")
+    parser.set_defaults(func=run)
+
+
+def _positive(value: str) -> int:
+    number = _integer(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return number
+
+
+def _non_negative(value: str) -> int:
+    number = _integer(value)
+    if number < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return number
+
+
+def _integer(value: str) -> int:
+    try:
+        return int(value.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from None
+
+
+def choose_pre_tokenizer(name: str | None, pattern: str | None) -> PreTokenizer:
+    """``--pattern`` alone means a regex; a pattern with another named pre-tokenizer is a mistake."""
+    if pattern is not None and name not in (None, "regex"):
+        raise ConfigError(f"--pattern only goes with --pre-tokenizer regex (got --pre-tokenizer {name})")
+    if pattern is not None:
+        name = "regex"
+    return get_pretokenizer(name or "gpt2", pattern)
+
+
+def run(args: argparse.Namespace) -> int:
+    pre = choose_pre_tokenizer(args.pre_tokenizer, args.pattern)
+    return TRAINERS[args.model](args, pre)
+
+
+def train_bpe(args: argparse.Namespace, pre: PreTokenizer) -> int:
+    """Read, count, merge with a progress bar, save; print files and notes."""
+    from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
+    from bpe_engine.corpus import count_words, read_documents
+    from bpe_engine.formats import save_spec, spec_from_tokenizer
+
+    out = Path(args.output)
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--output {out} exists and is not a directory")
+    config = BpeTrainerConfig(
+        vocab_size=args.vocab_size,
+        byte_level=args.byte_level,
+        pre_tokenizer=pre,
+        min_frequency=args.min_frequency,
+        special_tokens=tuple(args.special),
+        tie_break=args.tie_break,
+    )
+    err = stderr_console()
+    with err.status("reading and counting words...", spinner="dots"):
+        documents = read_documents(args.files, lines=args.lines)
+        counts = count_words(documents, pre, tuple(args.special), byte_level=args.byte_level)
+    training = BpeTraining(counts, config)
+    merge_counts: list[int] = []
+    throttle = Throttle()
+    with merge_progress(err) as progress:
+        task = progress.add_task("merging", total=max(training.target_merges, 0))
+        for step in training.steps():
+            merge_counts.append(step.count)
+            if throttle.ready():
+                progress.update(task, completed=len(merge_counts))
+        progress.update(task, completed=len(merge_counts), total=max(len(merge_counts), training.target_merges))
+    spec = spec_from_tokenizer(training.tokenizer())
+    spec.name = args.name or out.resolve().name
+    written = save_spec(spec, out, merge_counts=merge_counts)
+    _report(spec.name, len(spec.vocab) + len(spec.special_tokens), len(merge_counts), written, list(training.notes))
+    return 0
+
+
+def _report(name: str, vocab_size: int, merges: int, written: list[Path], notes: list[str]) -> None:
+    console = stdout_console()
+    console.print(f"trained {name!r}: {vocab_size:,} tokens, {merges:,} merges", markup=False)
+    for path in written:
+        console.print(f"  wrote {path}", markup=False)
+    for note in notes:
+        console.print(f"note: {note}", style="yellow", markup=False)
+
+
+TRAINERS: dict[str, Callable[[argparse.Namespace, PreTokenizer], int]] = {"bpe": train_bpe}
+"""Model name -> runner. WordPiece adds its own entry here."""
