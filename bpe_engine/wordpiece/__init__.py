@@ -1,0 +1,57 @@
+"""WordPiece, next to BPE: likelihood-score training, BERT's front end, ``bert-base-uncased``.
+
+Everything public is re-exported here::
+
+    from bpe_engine.wordpiece import bert_base_uncased, train_wordpiece, WordPieceTrainerConfig
+
+    tok = bert_base_uncased()
+    tok.encode("unaffable")                          # [14477, 20961, 3468] = una ##ffa ##ble
+    tok.encode("hi", add_special_tokens=True)        # [101, 7632, 102]
+
+    training = WordPieceTraining(["some text ..."], WordPieceTrainerConfig(vocab_size=1000))
+    for step in training.steps(): ...                # MergeStep with .score
+    training.tokenizer()
+
+Modules: :mod:`.bert_normalizer`, :mod:`.bert_pretokenizer` (front end), :mod:`.model`
+(encoder), :mod:`.trainer` / :mod:`.reference_trainer` (fast and naive training),
+:mod:`.vocab_files` / :mod:`.hf_json` (files), :mod:`.stats`.
+"""
+
+from .bert_normalizer import BertNormalizer
+from .bert_pretokenizer import bert_pieces, bert_words
+from .hf_json import hf_json_text, load_hf_json, save_hf_json
+from .model import BERT_SPECIALS, WordPieceTokenizer
+from .stats import TextStats, text_stats, tokens_per_word, unk_rate
+from .trainer import (
+    BERT_SPECIAL_TOKENS,
+    WordPieceTrainerConfig,
+    WordPieceTraining,
+    count_bert_words,
+    train_wordpiece,
+)
+from .vocab_files import BERT_BASE_UNCASED, BERT_VOCAB_SHA256, bert_base_uncased, load_vocab_txt, save_vocab_txt
+
+__all__ = [
+    "BERT_BASE_UNCASED",
+    "BERT_SPECIALS",
+    "BERT_SPECIAL_TOKENS",
+    "BERT_VOCAB_SHA256",
+    "BertNormalizer",
+    "TextStats",
+    "WordPieceTokenizer",
+    "WordPieceTrainerConfig",
+    "WordPieceTraining",
+    "bert_base_uncased",
+    "bert_pieces",
+    "bert_words",
+    "count_bert_words",
+    "hf_json_text",
+    "load_hf_json",
+    "load_vocab_txt",
+    "save_hf_json",
+    "save_vocab_txt",
+    "text_stats",
+    "tokens_per_word",
+    "train_wordpiece",
+    "unk_rate",
+]

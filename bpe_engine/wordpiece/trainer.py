@@ -1,0 +1,411 @@
+"""Incremental WordPiece training with the likelihood score.
+
+Words start as characters: the first plain, every later one prefixed with ``##`` (``hug`` ->
+``h ##u ##g``). Each step merges the adjacent pair with the highest
+
+    score(a, b) = count(ab) / (count(a) * count(b))
+
+-- how much more often ``a`` and ``b`` occur together than chance would say, the likelihood gain
+of the original WordPiece, where BPE takes the raw count(ab). Merging ``a ##b`` gives ``ab``,
+``##a ##b`` gives ``##ab``.
+
+Tie-break ("score, count, lexicographic"): scores are compared as Python floats (the correctly
+rounded quotient of the integer counts, so every process gets the same bits); between equal
+scores the pair with the higher count(ab) wins, then the smaller ``(left, right)`` by code point.
+No hash order or thread timing enters, so the same corpus and config give the same vocabulary
+in any process (HF's WordPieceTrainer does not promise that: tokenizers#1794).
+
+Incremental bookkeeping -- why a merge touches only a little:
+
+* ``pair -> words`` finds the words to rewrite (stale entries are skipped when met);
+* merging reports pair-count deltas per word (as HF's ``Word::merge``), so pair counts are never
+  recounted;
+* a merge also changes count(a), count(b) and count(ab), and with them the score of *every*
+  pair containing one of those symbols -- some go up, which a lazy heap cannot discover on its
+  own. ``symbol -> pairs`` lists exactly those pairs, and they are pushed again with fresh keys;
+* the heap is lazy: a popped entry whose key no longer matches the pair's current key is dropped
+  (every change pushed a current one).
+
+The naive oracle in :mod:`.reference_trainer` recounts everything per step; the tests require
+identical steps.
+
+Alphabet: every character kept after ``limit_alphabet`` (most frequent first, ties by code point)
+enters the vocabulary in both forms, ``c`` and ``##c``, so any word over the alphabet encodes.
+Words with a character outside the alphabet, or longer than ``max_input_chars_per_word``, encode
+to ``[UNK]`` whatever the vocabulary, so they are left out of training (the notes say how many).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from heapq import heapify, heappop, heappush
+from typing import TYPE_CHECKING
+
+from ..corpus import WordCounts
+from ..errors import ConfigError
+from ..pretokenizers import PreTokenizer
+from ..types import MergeStep
+from .bert_normalizer import BertNormalizer
+from .bert_pretokenizer import bert_words
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .model import WordPieceTokenizer
+
+BERT_SPECIAL_TOKENS: tuple[str, ...] = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+
+
+@dataclass(frozen=True)
+class WordPieceTrainerConfig:
+    """Everything that decides the vocabulary. Same config + same corpus -> the same vocabulary.
+
+    ``pre_tokenizer=None`` (the default) is BERT's front end: ``normalizer`` then BERT's
+    whitespace/punctuation split, the same front end the trained tokenizer encodes with. Any
+    :class:`~bpe_engine.pretokenizers.PreTokenizer` may be given instead (the app does, to step
+    through merges on its own pieces); then no normaliser runs.
+    """
+
+    vocab_size: int = 30_000
+    min_frequency: int = 2
+    limit_alphabet: int | None = None
+    special_tokens: tuple[str, ...] = BERT_SPECIAL_TOKENS
+    unk_token: str = "[UNK]"
+    continuing_prefix: str = "##"
+    max_input_chars_per_word: int = 100
+    pre_tokenizer: PreTokenizer | None = None
+    normalizer: BertNormalizer = field(default_factory=BertNormalizer)
+
+    def __post_init__(self) -> None:
+        if self.vocab_size < 0:
+            raise ConfigError(f"vocab_size must be >= 0, got {self.vocab_size}")
+        if self.min_frequency < 0:
+            raise ConfigError(f"min_frequency must be >= 0, got {self.min_frequency}")
+        if self.limit_alphabet is not None and self.limit_alphabet < 0:
+            raise ConfigError(f"limit_alphabet must be >= 0 or None, got {self.limit_alphabet}")
+        if self.max_input_chars_per_word < 1:
+            raise ConfigError(f"max_input_chars_per_word must be >= 1, got {self.max_input_chars_per_word}")
+        if not self.continuing_prefix:
+            raise ConfigError("continuing_prefix must not be empty (WordPiece marks word-inner pieces with it, e.g. '##')")
+        if isinstance(self.special_tokens, str):
+            raise ConfigError("special_tokens must be a sequence of strings, not one string")
+        object.__setattr__(self, "special_tokens", tuple(dict.fromkeys(self.special_tokens)))
+        if self.unk_token not in self.special_tokens:
+            raise ConfigError(
+                f"the unknown token {self.unk_token!r} must be one of special_tokens "
+                f"{list(self.special_tokens)}: WordPiece encodes unmatchable words to it"
+            )
+
+
+@dataclass(frozen=True)
+class InitialState:
+    """What both trainers start from: the vocabulary before any merge and the words as symbols."""
+
+    tokens: tuple[str, ...]
+    words: tuple[tuple[str, ...], ...]
+    counts: tuple[int, ...]
+    notes: tuple[str, ...]
+
+
+def count_bert_words(texts: Iterable[str], normalizer: BertNormalizer | None = None) -> dict[str, int]:
+    """Normalise and BERT-pre-tokenize ``texts``; word -> count in order of first appearance.
+
+    >>> count_bert_words(["Hello, hello!"])
+    {'hello': 2, ',': 1, '!': 1}
+    """
+    norm = normalizer or BertNormalizer()
+    counts: dict[str, int] = {}
+    for text in texts:
+        for line in text.splitlines(keepends=True) if len(text) > 1 << 16 else (text,):
+            for word in bert_words(norm.normalize(line)):
+                counts[word] = counts.get(word, 0) + 1
+    return counts
+
+
+def word_counts_for(corpus: WordCounts | Mapping[str, int] | Iterable[str], config: WordPieceTrainerConfig) -> Mapping[str, int]:
+    """Word -> count from counts already made, or from raw texts with the config's front end."""
+    if isinstance(corpus, WordCounts):
+        if corpus.byte_level:
+            raise ConfigError("WordPiece trains on characters: count the words with byte_level=False")
+        return corpus.counts
+    if isinstance(corpus, Mapping):
+        return corpus
+    if isinstance(corpus, str):
+        corpus = [corpus]
+    if config.pre_tokenizer is None:
+        return count_bert_words(corpus, config.normalizer)
+    counts: dict[str, int] = {}
+    for text in corpus:
+        for piece in config.pre_tokenizer.split(text):
+            counts[piece] = counts.get(piece, 0) + 1
+    return counts
+
+
+def initial_state(word_counts: Mapping[str, int], config: WordPieceTrainerConfig) -> InitialState:
+    """Specials, then the alphabet (both forms, sorted by code point), and every usable word."""
+    prefix = config.continuing_prefix
+    char_counts: dict[str, int] = {}
+    for word, n in word_counts.items():
+        for ch in word:
+            char_counts[ch] = char_counts.get(ch, 0) + n
+    ranked = sorted(char_counts, key=lambda ch: (-char_counts[ch], ch))
+    limit = config.limit_alphabet
+    kept = set(ranked if limit is None else ranked[:limit])
+    notes: list[str] = []
+    if len(kept) < len(ranked):
+        notes.append(f"limit_alphabet={limit}: dropped {len(ranked) - len(kept)} rare characters")
+    words: list[tuple[str, ...]] = []
+    counts: list[int] = []
+    skipped_chars = skipped_long = 0
+    for word, n in word_counts.items():
+        if not word or n <= 0:
+            continue
+        if len(word) > config.max_input_chars_per_word:
+            skipped_long += 1
+            continue
+        if any(ch not in kept for ch in word):
+            skipped_chars += 1
+            continue
+        words.append((word[0], *(prefix + ch for ch in word[1:])))
+        counts.append(n)
+    if skipped_chars:
+        notes.append(f"{skipped_chars} distinct words hold a character outside the alphabet: they encode to {config.unk_token}, not trained on")
+    if skipped_long:
+        notes.append(
+            f"{skipped_long} distinct words are longer than {config.max_input_chars_per_word} characters: "
+            f"they encode to {config.unk_token}, not trained on"
+        )
+    tokens = list(config.special_tokens)
+    seen = set(tokens)
+    for tok in sorted(s for ch in kept for s in (ch, prefix + ch)):
+        if tok not in seen:
+            seen.add(tok)
+            tokens.append(tok)
+    return InitialState(tuple(tokens), tuple(words), tuple(counts), tuple(notes))
+
+
+def merged_token(left: str, right: str, prefix: str) -> str:
+    """``a`` + ``##b`` -> ``ab``; ``##a`` + ``##b`` -> ``##ab``."""
+    return left + (right[len(prefix):] if right.startswith(prefix) else right)
+
+
+def train_wordpiece(
+    corpus: WordCounts | Mapping[str, int] | Iterable[str], config: WordPieceTrainerConfig | None = None, *, name: str | None = None
+) -> WordPieceTokenizer:
+    """Train to the end and return the tokenizer (texts are counted with the config's front end)."""
+    training = WordPieceTraining(corpus, config or WordPieceTrainerConfig())
+    for _ in training.steps():
+        pass
+    return training.tokenizer(name)
+
+
+class WordPieceTraining:
+    """One training run, advanced one merge at a time by :meth:`steps` (a UI can stop anywhere).
+
+    Mirrors :class:`bpe_engine.bpe_trainer.BpeTraining`: ``vocab``, ``merges``, ``notes``,
+    ``target_merges``, ``finished`` and :meth:`tokenizer` always reflect the merges made so far.
+    """
+
+    def __init__(self, corpus: WordCounts | Mapping[str, int] | Iterable[str], config: WordPieceTrainerConfig | None = None) -> None:
+        self.config = config or WordPieceTrainerConfig()
+        state = initial_state(word_counts_for(corpus, self.config), self.config)
+        self.notes: list[str] = list(state.notes)
+        self.merges: list[tuple[str, str]] = []
+        self.steps_done: list[MergeStep] = []
+        self._finished = False
+        self._id_to_tok: list[str] = list(state.tokens)
+        self._tok_to_id: dict[str, int] = {t: i for i, t in enumerate(self._id_to_tok)}
+        self._initial_size = len(self._id_to_tok)
+        self._build(state)
+
+    # -- public API ------------------------------------------------------------------------------
+    @property
+    def vocab(self) -> dict[str, int]:
+        """Token -> id for the merges made so far (a copy)."""
+        return dict(self._tok_to_id)
+
+    @property
+    def target_merges(self) -> int:
+        """An upper bound of the merges done plus still to come (for progress bars)."""
+        return max(0, self.config.vocab_size - self._initial_size)
+
+    @property
+    def finished(self) -> bool:
+        return self._finished
+
+    def __iter__(self) -> Iterator[MergeStep]:
+        return self.steps()
+
+    def steps(self) -> Iterator[MergeStep]:
+        """Yield one :class:`MergeStep` (``score`` set) per merge until training stops; resumable."""
+        while not self._finished:
+            step = self._next()
+            if step is None:
+                self._finished = True
+                self._note_stop()
+                return
+            self.steps_done.append(step)
+            self.merges.append((step.left, step.right))
+            yield step
+
+    def tokenizer(self, name: str | None = None) -> WordPieceTokenizer:
+        """A tokenizer over the vocabulary so far, with the front end the training used."""
+        from .model import WordPieceTokenizer  # late: model imports nothing from here at load time
+
+        cfg = self.config
+        return WordPieceTokenizer(
+            dict(self._tok_to_id),
+            name=name or f"wordpiece-{len(self._tok_to_id)}",
+            unk_token=cfg.unk_token,
+            continuing_prefix=cfg.continuing_prefix,
+            max_input_chars_per_word=cfg.max_input_chars_per_word,
+            normalizer=cfg.normalizer if cfg.pre_tokenizer is None else None,
+            pre_tokenizer=cfg.pre_tokenizer,
+            special_tokens=cfg.special_tokens,
+        )
+
+    # -- setup -----------------------------------------------------------------------------------
+    def _build(self, state: InitialState) -> None:
+        ids = self._tok_to_id
+        self._words: list[list[int]] = [[ids[s] for s in w] for w in state.words]
+        self._counts: list[int] = list(state.counts)
+        sym = [0] * len(self._id_to_tok)
+        pairs: dict[tuple[int, int], int] = {}
+        where: dict[tuple[int, int], set[int]] = {}
+        for w, (symbols, n) in enumerate(zip(self._words, self._counts)):
+            for s in symbols:
+                sym[s] += n
+            for pair in zip(symbols, symbols[1:]):
+                pairs[pair] = pairs.get(pair, 0) + n
+                where.setdefault(pair, set()).add(w)
+        self._sym = sym
+        self._pairs = pairs
+        self._where = where
+        self._pairs_of: dict[int, set[tuple[int, int]]] = {}
+        for pair in pairs:
+            self._pairs_of.setdefault(pair[0], set()).add(pair)
+            self._pairs_of.setdefault(pair[1], set()).add(pair)
+        self._min = max(1, self.config.min_frequency)
+        self._heap = [self._entry(p, c) for p, c in pairs.items() if c >= self._min]
+        heapify(self._heap)
+
+    def _entry(self, pair: tuple[int, int], count: int) -> tuple[float, int, str, str, int, int]:
+        a, b = pair
+        tok = self._id_to_tok
+        return (-count / (self._sym[a] * self._sym[b]), -count, tok[a], tok[b], a, b)
+
+    # -- one merge -------------------------------------------------------------------------------
+    def _next(self) -> MergeStep | None:
+        if len(self._tok_to_id) >= self.config.vocab_size:
+            return None
+        best = self._pop_best()
+        if best is None:
+            return None
+        (a, b), count, score = best
+        left, right = self._id_to_tok[a], self._id_to_tok[b]
+        new_tok = merged_token(left, right, self.config.continuing_prefix)
+        new = self._tok_to_id.get(new_tok)
+        if new is None:
+            new = len(self._id_to_tok)
+            self._id_to_tok.append(new_tok)
+            self._tok_to_id[new_tok] = new
+            self._sym.append(0)
+        words_changed, fused = self._apply_merge(a, b, new)
+        return MergeStep(
+            rank=len(self.steps_done), left=left, right=right, new=new_tok, left_id=a, right_id=b, new_id=new,
+            count=count, words_changed=words_changed, occurrences=fused, score=score,
+        )
+
+    def _pop_best(self) -> tuple[tuple[int, int], int, float] | None:
+        heap, pairs, sym = self._heap, self._pairs, self._sym
+        while heap:
+            neg_score, neg_count, _, _, a, b = heappop(heap)
+            count = pairs.get((a, b), 0)
+            if count < self._min or count != -neg_count or -neg_score != count / (sym[a] * sym[b]):
+                continue  # stale: the pair's current key was pushed when it changed
+            return (a, b), count, -neg_score
+        return None
+
+    def _apply_merge(self, a: int, b: int, new: int) -> tuple[int, int]:
+        words, counts, where = self._words, self._counts, self._where
+        delta: dict[tuple[int, int], int] = {}
+        words_changed = fused_total = 0
+        for w in where.pop((a, b), ()):
+            symbols = words[w]
+            n = len(symbols)
+            out: list[int] = []
+            i = 0
+            changed: list[tuple[tuple[int, int], int]] = []
+            while i < n:
+                if i + 1 < n and symbols[i] == a and symbols[i + 1] == b:
+                    if out:
+                        prev = out[-1]
+                        changed.append(((prev, a), -1))
+                        changed.append(((prev, new), 1))
+                    out.append(new)
+                    if i + 2 < n:
+                        nxt = symbols[i + 2]
+                        changed.append(((b, nxt), -1))
+                        changed.append(((new, nxt), 1))
+                    i += 2
+                else:
+                    out.append(symbols[i])
+                    i += 1
+            fused = n - len(out)
+            if not fused:
+                continue  # stale index entry: an earlier merge already took the pair from this word
+            words[w] = out
+            wc = counts[w]
+            words_changed += 1
+            fused_total += fused * wc
+            for pair, d in changed:
+                delta[pair] = delta.get(pair, 0) + d * wc
+                if d > 0:
+                    where.setdefault(pair, set()).add(w)
+        self._sym[a] -= fused_total
+        self._sym[b] -= fused_total
+        self._sym[new] += fused_total
+        delta.pop((a, b), None)
+        self._set_pair((a, b), 0)
+        for pair, d in delta.items():
+            if d:
+                self._set_pair(pair, self._pairs.get(pair, 0) + d)
+        self._repush(a, b, new, delta)
+        return words_changed, fused_total
+
+    def _set_pair(self, pair: tuple[int, int], count: int) -> None:
+        pairs, pairs_of = self._pairs, self._pairs_of
+        if count > 0:
+            if pair not in pairs:
+                pairs_of.setdefault(pair[0], set()).add(pair)
+                pairs_of.setdefault(pair[1], set()).add(pair)
+            pairs[pair] = count
+        elif pair in pairs:
+            del pairs[pair]
+            pairs_of[pair[0]].discard(pair)
+            pairs_of[pair[1]].discard(pair)
+
+    def _repush(self, a: int, b: int, new: int, delta: Mapping[tuple[int, int], int]) -> None:
+        """Push a fresh key for every pair whose score moved: count changed, or a symbol's count did."""
+        affected = set(delta)
+        for s in (a, b, new):
+            affected.update(self._pairs_of.get(s, ()))
+        pairs, heap, minimum = self._pairs, self._heap, self._min
+        for pair in affected:
+            count = pairs.get(pair, 0)
+            if count >= minimum:
+                heappush(heap, self._entry(pair, count))
+        if len(heap) > 4 * len(pairs) + 1024:  # drop stale entries now and then
+            self._heap = [self._entry(p, c) for p, c in pairs.items() if c >= minimum]
+            heapify(self._heap)
+
+    def _note_stop(self) -> None:
+        size = len(self._tok_to_id)
+        if self._initial_size >= self.config.vocab_size:
+            self.notes.append(f"the specials and alphabet alone ({self._initial_size}) fill vocab_size {self.config.vocab_size}: no merges")
+        elif size >= self.config.vocab_size:
+            self.notes.append(f"reached vocab_size {self.config.vocab_size} after {len(self.steps_done)} merges")
+        else:
+            self.notes.append(
+                f"stopped at {size} tokens after {len(self.steps_done)} merges: no pair occurs at least "
+                f"min_frequency={self.config.min_frequency} times"
+            )
