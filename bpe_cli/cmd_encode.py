@@ -61,7 +61,14 @@ def read_input(value: str) -> str:
     """TEXT itself, or all of standard input for ``-`` (kept exactly, trailing newline included)."""
     if value != "-":
         return value
-    return sys.stdin.buffer.read().decode("utf-8")
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"standard input is not valid UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start}); "
+            "encode takes text -- convert it first, e.g. with iconv"
+        ) from None
 
 
 def encode_ids(tokenizer: Any, text: str, *, backend: str, special_mode: str) -> list[int]:
