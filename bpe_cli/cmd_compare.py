@@ -1,0 +1,171 @@
+"""``bpe-explorer compare``: one text through several tokenizers, statistics and aligned rows.
+
+The table gives each row's token count and ratios; below it every row is drawn on the same
+character axis (``│`` where a row cuts, ``▼`` where rows disagree, red where a character's bytes
+are split between tokens). ``--json`` prints every row's tokens and statistics instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from bpe_engine.compare import Comparison, compare, layout
+from bpe_engine.compare.resolve import default_specs, parse_specs, resolve_tokenizer
+from bpe_engine.display import decode_bytes_visibly
+
+from .cmd_encode import SPECIAL_MODES, read_input
+from .output import print_json, safe_text, stdout_console
+
+SEGMENT_STYLES: dict[str, str] = {
+    "tok0": "black on #89b4fa",
+    "tok1": "black on #a6e3a1",
+    "split": "bold white on #d20f39",
+    "special": "bold black on #f9e2af",
+    "gap": "dim",
+    "cut": "dim",
+    "cut!": "bold #fab387",
+    "nocut": "",
+    "mark": "bold #fab387",
+    "space": "",
+}
+LEGEND = "│ token boundary   ▼ rows disagree   red: a character split between tokens   dim: not in any token"
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "compare",
+        help="compare tokenizers on one text",
+        description="Tokenize TEXT (or stdin with '-') with several tokenizers; show statistics and the "
+        "rows aligned on one character axis.",
+    )
+    parser.add_argument(
+        "--tokenizers",
+        metavar="LIST",
+        default=None,
+        help="comma-separated: characters, words, wordpiece, gpt2, p50k_base, cl100k_base, o200k_base, or "
+        "tokenizer files/directories (default: characters,words,[bert-base-uncased,]gpt2,cl100k_base,o200k_base)",
+    )
+    parser.add_argument("--json", action="store_true", help="print every row's tokens and statistics as JSON")
+    parser.add_argument(
+        "--special-mode",
+        choices=SPECIAL_MODES,
+        default="refuse",
+        help="text that spells a special token: refuse (that row shows an error), text, or special",
+    )
+    parser.add_argument("--no-align", action="store_true", help="print the statistics table only")
+    parser.add_argument("--width", type=int, default=None, help="columns for the aligned rows (default: terminal)")
+    parser.add_argument("text", nargs="?", default="-", metavar="TEXT", help="text to compare, or '-' for stdin")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    specs = parse_specs(args.tokenizers) if args.tokenizers is not None else default_specs()
+    tokenizers = [resolve_tokenizer(s) for s in specs]
+    result = compare(read_input(args.text), tokenizers, special_mode=args.special_mode)
+    if args.json:
+        print_json(comparison_json(result))
+        return 0
+    console = stdout_console()
+    for note in result.notes:
+        console.print(Text(note, style="yellow"))
+    console.print(stats_table(result))
+    for row in result.rows:
+        if row.error is not None:
+            line = safe_text(f"{row.name}: ", "bold red")
+            line.append_text(safe_text(row.error, "red"))
+            console.print(line)
+    if not args.no_align:
+        width = args.width or console.width
+        label_width = max(len(r.name) for r in result.rows) + 1
+        console.print(Text(LEGEND, style="dim"))
+        for line in aligned_lines(result, max(width - label_width, 20), label_width):
+            console.print(line, overflow="ignore", crop=False, no_wrap=True)
+    return 0
+
+
+def stats_table(result: Comparison) -> Table:
+    """One line per row: counts and ratios, or the row's error."""
+    table = Table(show_edge=False, pad_edge=False, header_style="bold")
+    for name in ("tokenizer", "tokens", "chars/tok", "bytes/tok", "tok/word", "partial", "UNK"):
+        table.add_column(name, justify="left" if name == "tokenizer" else "right", no_wrap=True)
+    for row in result.rows:
+        name = safe_text(row.name, "bold")
+        if row.stats is None:
+            table.add_row(name, Text("error", style="red"), "", "", "", "", "")
+            continue
+        s = row.stats
+        table.add_row(
+            name,
+            Text(f"{s.tokens:,}"),
+            Text(_num(s.chars_per_token)),
+            Text(_num(s.bytes_per_token)),
+            Text(_num(s.tokens_per_word)),
+            Text(_pct(s.partial_share)),
+            Text(_pct(s.unk_rate) if s.unk_tokens is not None else "–"),
+        )
+    return table
+
+
+def aligned_lines(result: Comparison, width: int, label_width: int) -> list[Text]:
+    """The layout blocks as rich Text lines, each row prefixed by its name."""
+    lines: list[Text] = []
+    for block in layout(result, width):
+        marker = Text(" " * label_width)
+        for seg, style in block.marker:
+            marker.append(seg, style=SEGMENT_STYLES[style])
+        lines.append(marker)
+        for row, segs in zip(result.rows, block.rows, strict=True):
+            line = safe_text(row.name.ljust(label_width)[:label_width], "bold")
+            if segs is None:
+                line.append("(failed: see the error above)", style="red")
+            else:
+                for seg, style in segs:
+                    line.append(seg, style=SEGMENT_STYLES[style])
+            lines.append(line)
+        lines.append(Text(""))
+    return lines
+
+
+def comparison_json(result: Comparison) -> dict[str, Any]:
+    """Every row's tokens (id, model form, input text, spans, flags) and statistics."""
+    raw = result.text.encode("utf-8")
+    rows = []
+    for row in result.rows:
+        entry: dict[str, Any] = {"name": row.name, "error": row.error, "stats": None, "tokens": []}
+        if row.encoding is not None and row.stats is not None and row.alignment is not None:
+            enc = row.encoding
+            entry["stats"] = row.stats.as_dict()
+            entry["tokens"] = [
+                {
+                    "id": tid,
+                    "token": token,
+                    "text": decode_bytes_visibly(raw[s:e]),
+                    "byte_span": [s, e],
+                    "char_span": list(result.index.char_span(s, e)),
+                    "partial": partial,
+                    "special": special,
+                }
+                for tid, token, (s, e), partial, special in zip(
+                    enc.ids, enc.tokens, enc.byte_spans, row.partial, enc.special, strict=True
+                )
+            ]
+        rows.append(entry)
+    return {
+        "text": result.text,
+        "special_mode": result.special_mode,
+        "notes": list(result.notes),
+        "disagreements": list(result.disagreements),
+        "rows": rows,
+    }
+
+
+def _num(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}%"
