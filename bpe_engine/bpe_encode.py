@@ -13,7 +13,7 @@ Ties go to the leftmost pair in both rules, as in tiktoken and HF ``Word::merge_
 
 Short pieces keep a list of pair ranks and update only the two neighbours of each merge: ``min``
 and ``list.index`` run in C, so this beats anything cleverer below ~100 symbols. Long pieces
-(``"x" * 1_000_000``) use a heap of ``(rank, position, version)`` over a doubly linked list:
+(``"x" * 1_000_000``) use a heap of ``rank * n + position`` over a doubly linked list:
 O(n log n), so doubling the length costs ~2.1x, where the list version is quadratic.
 
 Pieces repeat a lot in natural text, so :class:`PieceCache` memoises piece -> ids; a cache hit is
@@ -78,48 +78,48 @@ def merge_byte_ranks(data: bytes, ranks: dict[bytes, int], limit: int = NEVER) -
 def _byte_ranks_heap(data: bytes, ranks: dict[bytes, int], limit: int) -> list[int]:
     """O(n log n) version of :func:`merge_byte_ranks` for long pieces.
 
-    ``version[i]`` changes whenever the pair starting at ``i`` changes (its left symbol grew, or
-    its right neighbour did), so a heap entry whose version is stale is skipped on pop.
+    Heap entries are single ints ``rank * n + position`` (cheaper to compare than tuples).
+    An entry is stale when its position was merged away or its pair changed; a pair only ever
+    changes by growing, and ranks are unique per byte string, so "the pair at ``i`` still has
+    rank ``r``" is an exact validity test.
     """
     get = ranks.get
     n = len(data)
-    parts: list[bytes] = list(map(SINGLE_BYTES.__getitem__, data))
+    parts: list[bytes | None] = list(map(SINGLE_BYTES.__getitem__, data))
     nxt = list(range(1, n + 1))
     prv = list(range(-1, n - 1))
-    version = [0] * n
     heap = []
     for i in range(n - 1):
-        r = get(parts[i] + parts[i + 1])
+        r = get(parts[i] + parts[i + 1])  # type: ignore[operator]
         if r is not None and r < limit:
-            heap.append((r, i, 0))
+            heap.append(r * n + i)
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
     while heap:
-        _, i, ver = pop(heap)
-        if version[i] != ver:
-            continue
+        r, i = divmod(pop(heap), n)
+        left = parts[i]
         j = nxt[i]
-        merged = parts[i] + parts[j]
+        if left is None or j >= n or get(left + parts[j]) != r:  # type: ignore[operator]
+            continue
+        merged = left + parts[j]  # type: ignore[operator]
         parts[i] = merged
-        version[j] = -1  # j is gone: none of its entries can match any more
+        parts[j] = None
         k = nxt[j]
         nxt[i] = k
-        version[i] = ver = ver + 1
         if k < n:
             prv[k] = i
-            r = get(merged + parts[k])
+            r = get(merged + parts[k])  # type: ignore[operator]
             if r is not None and r < limit:
-                push(heap, (r, i, ver))
+                push(heap, r * n + i)
         p = prv[i]
         if p >= 0:
-            version[p] += 1
-            r = get(parts[p] + merged)
+            r = get(parts[p] + merged)  # type: ignore[operator]
             if r is not None and r < limit:
-                push(heap, (r, p, version[p]))
+                push(heap, r * n + p)
     out = []
     i = 0
     while i < n:
-        out.append(ranks[parts[i]])
+        out.append(ranks[parts[i]])  # type: ignore[index]
         i = nxt[i]
     return out
 
@@ -160,48 +160,47 @@ def merge_pair_ranks(
 def _pair_ranks_heap(
     ids: list[int], pair_rank: dict[int, int], new_id: Sequence[int], stride: int, limit: int
 ) -> list[int]:
-    """O(n log n) version of :func:`merge_pair_ranks` (same linked list + versioned heap)."""
+    """O(n log n) version of :func:`merge_pair_ranks` (same int-encoded heap and validity test:
+    a merge rank names exactly one pair, and a changed pair never gets its old rank back)."""
     get = pair_rank.get
     n = len(ids)
-    syms = list(ids)
+    syms: list[int | None] = list(ids)
     nxt = list(range(1, n + 1))
     prv = list(range(-1, n - 1))
-    version = [0] * n
     heap = []
     for i in range(n - 1):
-        r = get(syms[i] * stride + syms[i + 1])
+        r = get(syms[i] * stride + syms[i + 1])  # type: ignore[operator]
         if r is not None and r < limit:
-            heap.append((r, i, 0))
+            heap.append(r * n + i)
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
     while heap:
-        r, i, ver = pop(heap)
-        if version[i] != ver:
-            continue
+        r, i = divmod(pop(heap), n)
+        left = syms[i]
         j = nxt[i]
+        if left is None or j >= n or get(left * stride + syms[j]) != r:  # type: ignore[operator]
+            continue
         merged = new_id[r]
         syms[i] = merged
-        version[j] = -1
+        syms[j] = None
         k = nxt[j]
         nxt[i] = k
-        version[i] = ver = ver + 1
         if k < n:
             prv[k] = i
-            r = get(merged * stride + syms[k])
+            r = get(merged * stride + syms[k])  # type: ignore[operator]
             if r is not None and r < limit:
-                push(heap, (r, i, ver))
+                push(heap, r * n + i)
         p = prv[i]
         if p >= 0:
-            version[p] += 1
-            r = get(syms[p] * stride + merged)
+            r = get(syms[p] * stride + merged)  # type: ignore[operator]
             if r is not None and r < limit:
-                push(heap, (r, p, version[p]))
+                push(heap, r * n + p)
     out = []
     i = 0
     while i < n:
         out.append(syms[i])
         i = nxt[i]
-    return out
+    return out  # type: ignore[return-value]
 
 
 # -- per-piece cache -----------------------------------------------------------------------------
