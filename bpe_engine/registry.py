@@ -2,12 +2,12 @@
 
 Accepted forms, tried in this order:
 
-1. a reference name: ``gpt2``, ``r50k_base``, ``p50k_base``, ``cl100k_base``, ``o200k_base`` (and
-   ``bert-base-uncased`` once the WordPiece package provides it);
+1. a reference name: ``gpt2``, ``r50k_base``, ``p50k_base``, ``cl100k_base``, ``o200k_base``, and
+   ``bert-base-uncased`` (from :mod:`bpe_engine.wordpiece`, imported only when asked for);
 2. a directory: one we saved (``bpe-explorer.json``), or any holding ``tokenizer.json``, or
    ``vocab.json`` + ``merges.txt``, or a WordPiece ``vocab.txt``, or exactly one ``*.tiktoken``;
-3. a file: ``*.tiktoken``, ``tokenizer.json`` (any HF JSON), ``vocab.json`` (with ``merges.txt``
-   beside it), ``vocab.txt``.
+3. a file: ``*.tiktoken``, ``tokenizer.json`` (HF JSON: BPE here, WordPiece handed to
+   :mod:`bpe_engine.wordpiece`), ``vocab.json`` (with ``merges.txt`` beside it), ``vocab.txt``.
 
 ``vocab.json`` + ``merges.txt`` without our metadata are read as GPT-2 does them: byte-level with
 the GPT-2 regex, tokens that are not byte strings (``<|endoftext|>``) as specials only when they are
@@ -23,6 +23,7 @@ from typing import Any
 
 from .errors import BpeEngineError, TokenizerFileError
 from .formats import load_gpt2_files, load_saved, read_hf_json, read_tiktoken
+from .formats._json import load_json
 from .formats.bundle import METADATA_FILE
 from .formats.spec import BpeSpec
 from .pretokenizers import GPT2, PreTokenizer
@@ -114,7 +115,7 @@ def _load_file(path: Path) -> Any:
     name = path.name
     if name.endswith(".tiktoken"):
         return _load_source("tiktoken", path)
-    if name.endswith(".txt") and name != "merges.txt":
+    if name.endswith("vocab.txt"):
         return _load_source("vocab.txt", path)
     if name == "merges.txt":
         return _load_source("vocab.json", path.with_name("vocab.json"))
@@ -136,7 +137,19 @@ def _load_source(kind: str, path: Path) -> Any:
         if loader is None:
             raise TokenizerFileError(path, "WordPiece vocab.txt files need the WordPiece engine, which this installation lacks")
         return loader(path)
+    if kind == "tokenizer.json" and _hf_model_type(path) == "WordPiece":
+        loader = _wordpiece_attr("load_hf_json")
+        if loader is None:
+            raise TokenizerFileError(path, "WordPiece tokenizer.json files need the WordPiece engine, which this installation lacks")
+        return loader(path)
     return _spec_from_source(kind, path).build()
+
+
+def _hf_model_type(path: Path) -> str | None:
+    """``model.type`` of a tokenizer.json (None when absent); malformed JSON raises with its line."""
+    data = load_json(path)
+    model = data.get("model") if isinstance(data, dict) else None
+    return model.get("type") if isinstance(model, dict) else None
 
 
 def _spec_from_source(kind: str, path: Path) -> BpeSpec:

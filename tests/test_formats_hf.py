@@ -122,3 +122,43 @@ def test_truncated_hf_json(tmp_path):
     with pytest.raises(TokenizerFileError, match="truncated") as err:
         read_hf_json(path)
     assert err.value.line is not None and err.value.line > 1
+
+
+@pytest.fixture(scope="module")
+def our_trained(alice_text, korean_text):
+    from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
+
+    training = BpeTraining(
+        [alice_text, korean_text], BpeTrainerConfig(vocab_size=2000, special_tokens=("<|endoftext|>",))
+    )
+    for _ in training.steps():
+        pass
+    return training.tokenizer("ours")
+
+
+def test_hf_loads_our_byte_level_tokenizer_with_our_ids(our_trained, alice_text, korean_text, tmp_path):
+    from bpe_engine.formats import save_tokenizer
+
+    save_tokenizer(our_trained, tmp_path)
+    hf = Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    for text in (alice_text, korean_text):
+        ours = our_trained.encode(text)
+        assert hf.encode(text).ids == ours
+        assert hf.decode(ours) == text
+    assert hf.encode("x <|endoftext|> y").ids == our_trained.encode("x <|endoftext|> y", special_mode="special")
+
+
+@pytest.mark.parametrize("pre", [CL100K, O200K, WHITESPACE], ids=lambda p: p.name)
+def test_hf_matches_other_pre_tokenizers(pre, alice_text, korean_text, tmp_path):
+    from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
+    from bpe_engine.formats import save_tokenizer
+
+    byte_level = pre is not WHITESPACE
+    training = BpeTraining([alice_text, korean_text], BpeTrainerConfig(vocab_size=800, pre_tokenizer=pre, byte_level=byte_level))
+    for _ in training.steps():
+        pass
+    tok = training.tokenizer("t")
+    save_tokenizer(tok, tmp_path)
+    hf = Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    for text in (alice_text[:20000], korean_text[:8000], " leading space", "  two  spaces 1234567 "):
+        assert hf.encode(text).ids == tok.encode(text)

@@ -1,0 +1,213 @@
+"""The headless CLI: train / encode / decode / merges through ``bpe_cli.main.main``."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+
+import pytest
+
+from bpe_cli.main import main
+from bpe_engine.registry import load_tokenizer
+
+DATA_ALICE = "tests/data/alice29.txt"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    root = tmp_path_factory.mktemp("corpus")
+    (root / "a.txt").write_text("the cat sat on the mat\nthe hat sat\n" * 20, encoding="utf-8")
+    (root / "b.txt").write_text("한국어 텍스트 한국어\n" * 10, encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def trained_dir(corpus, tmp_path_factory):
+    out = tmp_path_factory.mktemp("tok") / "tiny"
+    assert main(["train", str(corpus / "a.txt"), str(corpus / "b.txt"), "--vocab-size", "300",
+                 "--special", "<|endoftext|>", "--output", str(out)]) == 0
+    return out
+
+
+def run(capsys, *argv, stdin: str | None = None, monkeypatch=None):
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8"))
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_train_writes_every_format(trained_dir):
+    names = sorted(p.name for p in trained_dir.iterdir())
+    assert names == ["bpe-explorer.json", "merges.txt", "tiny.tiktoken", "tokenizer.json", "vocab.json"]
+    tok = load_tokenizer(trained_dir)
+    assert tok.name == "tiny" and tok.special_tokens == {"<|endoftext|>": 0}
+    assert tok.decode(tok.encode("the cat 한국어")) == "the cat 한국어"
+
+
+def test_train_reports_files_and_progress(corpus, tmp_path, capsys):
+    code, out, err = run(capsys, "train", str(corpus / "a.txt"), "--vocab-size", "270", "-o", str(tmp_path / "t"))
+    assert code == 0
+    assert "trained 't'" in out and "tokenizer.json" in out
+    assert "merging" in err and "merges/s" in err
+
+
+def test_train_char_level_lines_and_stdin(tmp_path, capsys, monkeypatch):
+    code, out, _ = run(capsys, "train", "-", "--lines", "--char-level", "--pre-tokenizer", "whitespace",
+                       "--vocab-size", "40", "-o", str(tmp_path / "c"), stdin="low lower\nnewest widest\n" * 5,
+                       monkeypatch=monkeypatch)
+    assert code == 0
+    tok = load_tokenizer(tmp_path / "c")
+    assert not tok.byte_level and tok.pre_tokenizer.name == "whitespace"
+    assert tok.decode(tok.encode("lower newest")) == "lower newest"
+
+
+def test_train_min_frequency_and_tie_break_reach_the_trainer(corpus, tmp_path, capsys):
+    code, out, _ = run(capsys, "train", str(corpus / "a.txt"), "--vocab-size", "5000", "--min-frequency", "15",
+                       "--tie-break", "lexicographic", "-o", str(tmp_path / "m"))
+    assert code == 0
+    merges = load_tokenizer(tmp_path / "m").merges
+    assert 0 < len(merges) < 5000 - 256
+
+
+def test_train_custom_pattern(corpus, tmp_path, capsys):
+    code, _, _ = run(capsys, "train", str(corpus / "a.txt"), "--vocab-size", "280", "--pattern", r"\S+|\s+",
+                     "-o", str(tmp_path / "p"))
+    assert code == 0
+    assert load_tokenizer(tmp_path / "p").pre_tokenizer.pattern == r"\S+|\s+"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["train", "missing.txt", "--vocab-size", "300", "-o", "{tmp}/x"], "cannot read corpus file missing.txt"),
+        (["train", "{corpus}/a.txt", "--vocab-size", "300", "--pattern", "(", "-o", "{tmp}/x"], "invalid pre-tokenizer regex"),
+        (["train", "{corpus}/a.txt", "--vocab-size", "300", "--pre-tokenizer", "cl100k", "--pattern", "x",
+          "-o", "{tmp}/x"], "--pattern only goes with --pre-tokenizer regex"),
+        (["train", "{corpus}/a.txt", "--vocab-size", "300", "-o", "{corpus}/a.txt"], "not a directory"),
+        (["encode", "-t", "no-such-tokenizer", "hi"], "unknown tokenizer 'no-such-tokenizer'"),
+        (["decode", "-t", "gpt2", "1", "x2"], "'x2' is not a token id"),
+        (["decode", "-t", "gpt2", "99999"], "token id 99999 is not in 'gpt2'"),
+        (["merges", "{tmp}/nothing-here"], "unknown tokenizer"),
+    ],
+)
+def test_user_errors_exit_2_with_one_line(argv, message, corpus, tmp_path, capsys):
+    argv = [a.format(tmp=tmp_path, corpus=corpus) for a in argv]
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith("bpe-explorer: error: ") and err.count("\n") == 1
+    assert message in err
+
+
+def test_argparse_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["train", "x.txt", "--vocab-size", "-3", "-o", "out"])
+    assert exc.value.code == 2
+    assert "--vocab-size: must be 1 or more" in capsys.readouterr().err
+
+
+def test_encode_json_golden_gpt2(capsys):
+    code, out, _ = run(capsys, "encode", "--tokenizer", "gpt2", "--json", "hello world")
+    assert code == 0
+    assert json.loads(out) == {"ids": [31373, 995], "tokens": ["hello", " world"]}
+
+
+def test_encode_json_partial_bytes_as_hex(capsys):
+    _, out, _ = run(capsys, "encode", "-t", "gpt2", "--json", "한")
+    assert json.loads(out) == {"ids": [47991, 250], "tokens": ["<0xED><0x95>", "<0x9C>"]}
+
+
+@pytest.mark.parametrize("backend", ["python", "tiktoken", "auto"])
+def test_encode_backends_agree(capsys, backend):
+    _, out, _ = run(capsys, "encode", "-t", "cl100k_base", "--json", "--backend", backend, "hello world")
+    assert json.loads(out)["ids"] == [15339, 1917]
+
+
+def test_encode_special_modes(capsys):
+    code, _, err = run(capsys, "encode", "-t", "gpt2", "hello <|endoftext|>")
+    assert code == 2 and "--special-mode special" in err
+    _, out, _ = run(capsys, "encode", "-t", "gpt2", "--json", "--special-mode", "special", "hello <|endoftext|>")
+    assert json.loads(out)["ids"] == [31373, 220, 50256]
+    _, out, _ = run(capsys, "encode", "-t", "gpt2", "--json", "--special-mode", "text", "<|endoftext|>")
+    assert 50256 not in json.loads(out)["ids"]
+
+
+def test_encode_readable_output_is_inert(capsys):
+    code, out, _ = run(capsys, "encode", "-t", "gpt2", "a\x1b[31mred\u202e [bold]x")
+    assert code == 0
+    assert "\x1b" not in out and "\u202e" not in out
+    assert "Ġ[ bold ] x" in out  # markup in user text is shown as tokens, never applied
+    assert "␛" in out and "<0xE2><0x80> <0xAE>" in out
+    lines = out.splitlines()
+    assert lines[1].split() == [str(i) for i in load_tokenizer("gpt2").encode("a\x1b[31mred\u202e [bold]x")]
+    assert "tokens" in lines[2]
+
+
+def test_encode_coloured_output_keeps_user_escapes_inert(capsys, monkeypatch):
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    code, out, _ = run(capsys, "encode", "-t", "gpt2", "a\x1b[31mred [bold]x")
+    assert code == 0 and "\x1b[" in out  # our token backgrounds
+    assert "\x1b[31m" not in out
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", out)
+    assert "\x1b" not in plain and "a␛[31mredĠ[bold]x" in plain  # shown, neither run nor applied
+
+
+def test_encode_stdin_keeps_text_exactly(capsys, monkeypatch):
+    _, out, _ = run(capsys, "encode", "-t", "gpt2", "--json", stdin="hello\n", monkeypatch=monkeypatch)
+    assert json.loads(out)["ids"] == load_tokenizer("gpt2").encode("hello\n")
+
+
+def test_encode_with_trained_directory_and_file(trained_dir, capsys):
+    tok = load_tokenizer(trained_dir)
+    for spec in (trained_dir, trained_dir / "tokenizer.json", trained_dir / "tiny.tiktoken"):
+        _, out, _ = run(capsys, "encode", "-t", str(spec), "--json", "the cat sat")
+        assert json.loads(out)["ids"] == tok.encode("the cat sat")
+
+
+def test_decode_round_trip_through_json(capsys, monkeypatch):
+    _, out, _ = run(capsys, "encode", "-t", "cl100k_base", "--json", "안녕 world\n")
+    code, text, _ = run(capsys, "decode", "-t", "cl100k_base", "-", stdin=out, monkeypatch=monkeypatch)
+    assert code == 0 and text == "안녕 world\n"
+
+
+@pytest.mark.parametrize("ids", [["31373", "995"], ["31373,995"], ["[31373,", "995]"]])
+def test_decode_id_forms(capsys, ids):
+    _, out, _ = run(capsys, "decode", "-t", "gpt2", *ids)
+    assert out == "hello world"
+
+
+def test_decode_errors_strict(capsys):
+    code, _, err = run(capsys, "decode", "-t", "gpt2", "--errors", "strict", "47991")
+    assert code == 2 and "--errors replace" in err
+    _, out, _ = run(capsys, "decode", "-t", "gpt2", "47991")
+    assert out == "\ufffd"
+
+
+def test_merges_of_trained_dir_with_counts(trained_dir, capsys):
+    code, out, _ = run(capsys, "merges", str(trained_dir), "--limit", "3", "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    tok = load_tokenizer(trained_dir)
+    assert code == 0 and [r["rank"] for r in rows] == [0, 1, 2]
+    for row, (left, right) in zip(rows, tok.merges):
+        assert row["id"] == tok.vocab[left + right]
+        assert isinstance(row["count"], int) and row["count"] > 0
+    assert rows[0]["count"] >= rows[1]["count"] >= rows[2]["count"]
+    _, table, _ = run(capsys, "merges", str(trained_dir), "--limit", "2")
+    assert "count" in table and f"2 of {len(tok.merges):,} merges" in table
+
+
+def test_merges_of_reference(capsys):
+    _, out, _ = run(capsys, "merges", "gpt2", "--limit", "1", "--json")
+    assert json.loads(out) == {"rank": 0, "left": " ", "right": "t", "new": " t", "id": 256, "count": None}
+    _, table, _ = run(capsys, "merges", "gpt2", "--limit", "3")
+    assert "Ġt" in table and "count" not in table
+
+
+def test_encode_stdin_not_utf8(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"ab\xff"), encoding="utf-8"))
+    code = main(["encode", "-t", "gpt2", "-"])
+    err = capsys.readouterr().err
+    assert code == 2 and "not valid UTF-8 (byte 0xff at offset 2)" in err
