@@ -127,15 +127,19 @@ def merge_tree_for(tokenizer: Any, token_id: int, *, special: bool = False) -> M
         return None  # an id outside the vocabulary has no history to show
     if special:
         return MergeNode(_label(tokenizer, token_id, data), data, "special")
+    ranks = getattr(tokenizer, "_mergeable_ranks", None)  # a plain tiktoken.Encoding
+    if ranks is None and getattr(tokenizer, "is_rank_table", False):
+        # Our BpeTokenizer over a rank table: recovering its whole merge list (``merges``) costs
+        # seconds for cl100k, while one token's tree needs only the ranks.
+        ranks = getattr(getattr(tokenizer, "_table", None), "ranks", None)
+    if isinstance(ranks, Mapping):
+        return tree_from_ranks(data, ranks)
     merges = getattr(tokenizer, "merges", None)
     if merges is not None and not callable(merges):
         index = _cached_index(tokenizer, merges)
         token = tokenizer.token_str(token_id)
         byte_level = bool(getattr(tokenizer, "byte_level", False))
         return index.tree(token, base=_byte_base if byte_level else None)
-    ranks = getattr(tokenizer, "_mergeable_ranks", None)
-    if isinstance(ranks, Mapping):
-        return tree_from_ranks(data, ranks)
     return None
 
 

@@ -88,3 +88,23 @@ def test_our_bpe_merges_are_read_in_the_model_alphabet() -> None:
     assert node is not None and node.rank == 1
     assert [c.data for c in node.children] == [b" w", b"o"]
     assert [leaf.kind for leaf in node.leaves()] == ["base", "base", "base"]
+
+
+def test_reference_trees_are_recovered_from_ranks_and_consistent() -> None:
+    from bpe_engine.references import load_reference
+
+    gpt2 = load_reference("gpt2")
+    ids = gpt2.encode(" tokenization")
+    node = merge_tree_for(gpt2, ids[0])
+    assert node is not None and node.token == "Ġtoken"
+
+    def check(n) -> None:  # type: ignore[no-untyped-def]
+        if n.kind == "merge":
+            left, right = n.children
+            assert left.data + right.data == n.data
+            assert all(c.rank is None or c.rank < n.rank for c in n.children if c.kind == "merge")
+            check(left)
+            check(right)
+
+    check(node)
+    assert b"".join(leaf.data for leaf in node.leaves()) == b" token"
