@@ -102,16 +102,21 @@ class MergeIndex:
 
 
 def tree_from_ranks(token: bytes, ranks: Mapping[bytes, int]) -> MergeNode:
-    """Recover the merge tree of ``token`` from a byte-level rank table (tiktoken style)."""
+    """Recover the merge tree of ``token`` from a byte-level rank table (tiktoken style).
+
+    Node ranks are merge numbers, as for trained merges: a table's first 256 ranks are the single
+    bytes, so merge ``k`` has rank (and id) ``256 + k``.
+    """
     label = bytes_to_token_str(token)
     if len(token) <= 1:
-        return MergeNode(label, token, "base", ranks.get(token))
+        return MergeNode(label, token, "base")
     rank = ranks.get(token)
     parts = _bpe(token, ranks, rank) if rank is not None else []
+    merge_no = rank - 256 if rank is not None and rank >= 256 else rank
     if len(parts) != 2:
-        return MergeNode(label, token, "added", rank)
+        return MergeNode(label, token, "added", merge_no)
     kids = (tree_from_ranks(parts[0], ranks), tree_from_ranks(parts[1], ranks))
-    return MergeNode(label, token, "merge", rank, kids)
+    return MergeNode(label, token, "merge", merge_no, kids)
 
 
 def merge_tree_for(tokenizer: Any, token_id: int, *, special: bool = False) -> MergeNode | None:
