@@ -1,0 +1,110 @@
+"""Reading documents and counting words: order, specials, invalid UTF-8, parallel == serial."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bpe_engine import corpus
+from bpe_engine.byte_table import token_str_to_bytes
+from bpe_engine.corpus import Document, corpus_stats, count_words, read_documents
+from bpe_engine.errors import CorpusError
+from bpe_engine.pretokenizers import CL100K, END_OF_WORD, GPT2, HF_GPT2, NONE, O200K, WHITESPACE
+
+
+def test_read_documents_files_and_lines(tmp_path) -> None:
+    a = tmp_path / "a.txt"
+    a.write_bytes(b"one\ntwo\r\nthree")
+    b = tmp_path / "b.txt"
+    b.write_bytes(b"\xffraw")
+    docs = read_documents([a, b])
+    assert [d.data for d in docs] == [b"one\ntwo\r\nthree", b"\xffraw"]
+    lines = read_documents([a], lines=True)
+    assert [d.data for d in lines] == [b"one\n", b"two\r\n", b"three"]  # endings kept, as HF reads
+    assert [(d.line, d.offset) for d in lines] == [(1, 0), (2, 4), (3, 9)]
+
+
+def test_read_documents_stdin(monkeypatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"from stdin")))
+    (doc,) = read_documents(["-"])
+    assert doc.source == "<stdin>" and doc.data == b"from stdin"
+
+
+def test_missing_file_is_a_corpus_error(tmp_path) -> None:
+    with pytest.raises(CorpusError, match="cannot read corpus file"):
+        read_documents([tmp_path / "nope.txt"])
+
+
+def test_words_in_order_of_first_appearance() -> None:
+    wc = count_words(["b a b", "c a"], GPT2, byte_level=False)
+    assert list(wc.counts.items()) == [("b", 1), (" a", 2), (" b", 1), ("c", 1)]
+    assert wc.total_words == 5 and wc.documents == 2
+
+
+def test_byte_level_words_are_in_the_gpt2_alphabet() -> None:
+    wc = count_words(["hi 한"], GPT2, byte_level=True)
+    assert list(wc.counts) == ["hi", "Ġíķľ"]
+
+
+def test_special_tokens_are_cut_out_before_pre_tokenizing() -> None:
+    wc = count_words(["a<|x|>b a<|x|>"], GPT2, ["<|x|>"], byte_level=False)
+    assert dict(wc.counts) == {"a": 1, "b": 1, " a": 1}
+
+
+def test_invalid_utf8_byte_level_keeps_the_bytes() -> None:
+    data = b"ab\xff\xfe cd \xc3"
+    wc = count_words([Document("bad.bin", data)], GPT2, byte_level=True)
+    restored = b"".join(token_str_to_bytes(w) * n for w, n in wc.counts.items())
+    assert sorted(restored) == sorted(data)
+    assert token_str_to_bytes("".join(wc.counts)) == data  # each word once here, in order
+
+
+def test_invalid_utf8_char_level_names_file_and_offset() -> None:
+    doc = Document("corpus.txt", b"line\nbad \xff here", offset=100, line=7)
+    with pytest.raises(CorpusError, match=r"corpus\.txt, line 7, byte offset 109.*byte-level.*errors='replace'"):
+        count_words([doc], GPT2, byte_level=False)
+    wc = count_words([doc], GPT2, byte_level=False, errors="replace")
+    assert " \ufffd" in wc.counts
+
+
+def test_str_documents_with_lone_surrogates_are_refused_for_byte_level() -> None:
+    with pytest.raises(CorpusError, match="lone surrogate"):
+        count_words(["a\ud800b"], GPT2, byte_level=True)
+
+
+def test_parallel_counting_equals_serial(monkeypatch) -> None:
+    text = " ".join(f"w{i % 97} x{i % 13}, y{i}" for i in range(20_000)) + "\n\n  tail  "
+    docs = [text, "second doc here", text[:5000]]
+    serial = count_words(docs, HF_GPT2, byte_level=True, workers=1)
+    monkeypatch.setattr(corpus, "PARALLEL_THRESHOLD", 1000)
+    monkeypatch.setattr(corpus, "_CHUNK_CHARS", 20_000)
+    parallel = count_words(docs, HF_GPT2, byte_level=True, workers=2)
+    assert list(parallel.counts.items()) == list(serial.counts.items())
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(list("ab1 .\n\t'sé한") + ["  ", "\r\n", "'ll"]), max_size=150).map("".join),
+       st.integers(min_value=1, max_value=40))
+def test_cutting_points_never_change_the_pieces(text: str, size: int) -> None:
+    for pre in (GPT2, HF_GPT2, CL100K, O200K, END_OF_WORD):
+        parts = corpus._cut(text, size)
+        assert "".join(parts) == text
+        assert [p for part in parts for p in pre.split(part)] == pre.split(text), pre.name
+
+
+def test_only_safe_pre_tokenizers_are_cut() -> None:
+    text = "word " * 100
+    for pre in (WHITESPACE, NONE):
+        assert list(corpus._tasks([text], pre, 10)) == [[text]]
+    assert len(list(corpus._tasks([text], GPT2, 10))) > 10
+
+
+def test_corpus_stats() -> None:
+    stats = corpus_stats("hi hi 한", GPT2)
+    assert stats.characters == 7 and stats.bytes == 9
+    assert stats.words == 3 and stats.unique_words == 3  # 'hi', ' hi', ' 한'
+    assert stats.distinct_characters == 4 and stats.distinct_bytes == 6  # h i space ED 95 9C
