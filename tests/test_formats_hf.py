@@ -162,3 +162,17 @@ def test_hf_matches_other_pre_tokenizers(pre, alice_text, korean_text, tmp_path)
     hf = Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
     for text in (alice_text[:20000], korean_text[:8000], " leading space", "  two  spaces 1234567 "):
         assert hf.encode(text).ids == tok.encode(text)
+
+
+def test_hf_gpt2_style_file(tmp_path):
+    """HF's own GPT-2 tokenizer.json: ByteLevel with its regex, "" suffixes, string merges."""
+    tok = Tokenizer(models.BPE(vocab={"a": 0, "b": 1, "ab": 2, "Ġ": 3}, merges=[("a", "b")]))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    data = json.loads(tok.to_str())
+    data["model"].update(continuing_subword_prefix="", end_of_word_suffix="", merges=["a b"])
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    spec = read_hf_json(path)
+    assert spec.pre_tokenizer is HF_GPT2 and spec.byte_level and spec.merges == [("a", "b")]
+    assert spec.build().encode("ab ab") == Tokenizer.from_file(str(path)).encode("ab ab").ids == [2, 3, 2]

@@ -102,8 +102,26 @@ def hf_json_dict(spec: BpeSpec) -> dict[str, Any]:
 
 
 def hf_json_text(spec: BpeSpec) -> str:
-    """tokenizer.json text: indented like HF's own pretty output, non-ASCII kept readable."""
-    return json.dumps(hf_json_dict(spec), ensure_ascii=False, indent=2) + "\n"
+    """tokenizer.json text: indented like HF's pretty output, one vocab entry / merge per line.
+
+    ``json.dumps(indent=...)`` falls back to the pure-Python encoder (seconds for cl100k), so the
+    two big tables are joined here from C-encoded strings and spliced into the indented rest.
+    """
+    data = hf_json_dict(spec)
+    model = data["model"]
+    vocab, merges = model["vocab"], model["merges"]
+    model["vocab"], model["merges"] = _VOCAB_SLOT, _MERGES_SLOT
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    enc = _encode_str
+    vocab_text = "{\n" + ",\n".join(f"      {enc(t)}: {i}" for t, i in vocab.items()) + "\n    }" if vocab else "{}"
+    merges_text = "[\n" + ",\n".join(f"      [{enc(a)}, {enc(b)}]" for a, b in merges) + "\n    ]" if merges else "[]"
+    text = text.replace(json.dumps(_VOCAB_SLOT), vocab_text, 1).replace(json.dumps(_MERGES_SLOT), merges_text, 1)
+    return text + "\n"
+
+
+_VOCAB_SLOT = "\x00vocab-slot\x00"
+_MERGES_SLOT = "\x00merges-slot\x00"
+_encode_str = json.encoder.encode_basestring  # type: ignore[attr-defined]  # C speed-up, same escaping as ensure_ascii=False
 
 
 def write_hf_json(path: str | Path, spec: BpeSpec) -> None:
@@ -190,7 +208,8 @@ def hf_spec_from_dict(path: str | Path, data: Any, *, name: str) -> BpeSpec:
             path, f"model type {kind!r} is not a BPE model; this loader reads BPE tokenizer.json files only"
         )
     _refuse_unsupported(path, data, model)
-    byte_level, pre = _read_pre_tokenizer(path, data.get("pre_tokenizer"), model.get("end_of_word_suffix"))
+    # HF's own GPT-2/RoBERTa files write "" for "no suffix".
+    byte_level, pre = _read_pre_tokenizer(path, data.get("pre_tokenizer"), model.get("end_of_word_suffix") or None)
     if (data.get("normalizer") == _MARKER_NORMALIZER) != (_MARKER_SPLIT in _stages(data.get("pre_tokenizer"))):
         raise TokenizerFileError(path, "the Prepend('▁') + Replace(' ', '▁') normaliser goes with Split('▁') only")
 
@@ -226,7 +245,7 @@ def _refuse_unsupported(path: str | Path, data: Mapping[str, Any], model: Mappin
         raise TokenizerFileError(path, "model.continuing_subword_prefix is not supported by this BPE loader")
     if model.get("byte_fallback"):
         raise TokenizerFileError(path, "model.byte_fallback (SentencePiece-style <0x..> tokens) is not supported")
-    suffix = model.get("end_of_word_suffix")
+    suffix = model.get("end_of_word_suffix") or None
     if suffix not in (None, END_OF_WORD_SUFFIX):
         raise TokenizerFileError(path, f"end_of_word_suffix {suffix!r} is not supported; only {END_OF_WORD_SUFFIX!r}")
 
@@ -310,6 +329,10 @@ def _read_added_tokens(path: str | Path, added: Any, vocab: Mapping[str, int]) -
 def _read_merges(path: str | Path, merges: Any) -> list[tuple[str, str]]:
     if not isinstance(merges, list):
         raise TokenizerFileError(path, "model.merges must be a list")
+    if {type(m) for m in merges} <= {list} and {len(m) for m in merges} <= {2}:
+        parts = {p for m in merges for p in m}
+        if {type(p) for p in parts} <= {str} and "" not in parts:
+            return [(a, b) for a, b in merges]  # the common, well-formed case at comprehension speed
     out: list[tuple[str, str]] = []
     for rank, item in enumerate(merges):
         if isinstance(item, str):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..byte_table import is_byte_token_str
+from ..byte_table import CHAR_TO_BYTE, is_byte_token_str
 from ..errors import TokenizerFileError
 from ..pretokenizers import BUILTIN, PreTokenizer, custom
 
@@ -39,7 +39,7 @@ class BpeSpec:
 
     def validate(self, path: str | Path) -> None:
         """Byte-level tokens must use the byte table; ids must not collide with specials."""
-        if self.byte_level:
+        if self.byte_level and not set("".join(self.vocab)) <= CHAR_TO_BYTE.keys():
             for token in self.vocab:
                 if not is_byte_token_str(token):
                     raise TokenizerFileError(
