@@ -1,0 +1,52 @@
+"""Command-palette provider (ctrl+p) with the explorer's main actions.
+
+The list is built from the app's current state on every search, so "Cancel training" only
+appears while a run is going and stepping commands only once there are merges to step through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+if TYPE_CHECKING:
+    from .app import ExplorerApp
+
+
+class ExplorerCommands(Provider):
+    """Train, cancel, step, jump, play, open, load, save, help."""
+
+    def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
+        app: ExplorerApp = self.app  # type: ignore[assignment]
+        commands: list[tuple[str, str, Callable[[], object]]] = [
+            ("Train", "train a tokenizer on the corpus with the current settings", app.action_train),
+            ("Open corpus file…", "replace the corpus with a text file", app.action_open_corpus),
+            ("Load tokenizer file…", "explore the merges of a saved or reference tokenizer", app.action_load_tokenizer),
+            ("Save tokenizer…", "write the trained tokenizer (all formats) to a directory", app.action_save),
+            ("Help: keys", "list every key", app.action_help),
+        ]
+        if app.training:
+            commands.append(("Cancel training", "stop the running training (merges so far stay)", app.action_cancel))
+        if app.stepper is not None and app.stepper.available:
+            commands += [
+                ("Next merge", "apply one more merge", app.action_next),
+                ("Previous merge", "undo the last applied merge", app.action_prev),
+                ("First step (no merges)", "back to the initial alphabet", app.action_first),
+                ("Last merge", "apply every merge", app.action_last),
+                ("Jump to merge…", "go to a merge rank", app.action_jump),
+                ("Play / pause", "animate forward through the merges", app.action_play),
+            ]
+        return commands
+
+    async def discover(self) -> Hits:
+        for name, help_text, callback in self._commands():
+            yield DiscoveryHit(name, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, help_text, callback in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), callback, help=help_text)

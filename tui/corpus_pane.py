@@ -1,0 +1,113 @@
+"""The corpus editor with live facts (characters, bytes, words, unique words, distinct symbols).
+
+Facts are recomputed off the UI thread, debounced, because pre-tokenizing a 10 MB corpus takes
+longer than a keystroke. The pane tells the app about edits with :class:`CorpusPane.Edited` so
+the app can offer to retrain.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Static, TextArea
+from textual.worker import get_current_worker
+
+from bpe_engine.corpus import corpus_stats
+from bpe_engine.display import visible_text
+from bpe_engine.pretokenizers import GPT2, PreTokenizer
+
+from .safe_text_area import SafeTextArea
+
+FACTS_DELAY = 0.3
+
+
+class CorpusFacts(Message):
+    """Facts computed by the worker for one version of the text (dropped if the text moved on)."""
+
+    def __init__(self, version: int, line: Text) -> None:
+        super().__init__()
+        self.version = version
+        self.line = line
+
+
+class CorpusPane(Vertical):
+    """TextArea holding the corpus plus a one-line summary of what the trainer will see."""
+
+    class Edited(Message):
+        """The user changed the corpus text (typing, pasting, opening a file)."""
+
+    def __init__(self, text: str = "", *, source: str = "sample corpus", id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._initial = text
+        self.source = source
+        self.pre_tokenizer: PreTokenizer = GPT2
+        self._version = 0
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        area = SafeTextArea(self._initial, id="corpus-text", soft_wrap=True, tab_behavior="focus")
+        area.border_title = visible_text(self.source)
+        yield area
+        yield Static("", id="corpus-facts", markup=False)
+
+    def on_mount(self) -> None:
+        self.refresh_facts()
+
+    @property
+    def text(self) -> str:
+        return self.query_one("#corpus-text", TextArea).text
+
+    def load(self, text: str, source: str) -> None:
+        """Replace the corpus (opening a file): counts as an edit."""
+        self.source = source
+        area = self.query_one("#corpus-text", TextArea)
+        area.border_title = visible_text(source)
+        area.load_text(text)  # posts TextArea.Changed: Edited and the facts follow from there
+
+    def set_pre_tokenizer(self, pre_tokenizer: PreTokenizer) -> None:
+        """Words depend on the pre-tokenizer; the facts follow the settings form."""
+        if pre_tokenizer != self.pre_tokenizer:
+            self.pre_tokenizer = pre_tokenizer
+            self.refresh_facts()
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        self.post_message(self.Edited())
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(FACTS_DELAY, self.refresh_facts)
+
+    def refresh_facts(self) -> None:
+        self._version += 1
+        self.query_one("#corpus-facts", Static).update(Text("counting…", style="dim"))
+        self._compute_facts(self.text, self.pre_tokenizer, self._version)
+
+    @work(thread=True, exclusive=True, group="corpus-facts", exit_on_error=False)
+    def _compute_facts(self, text: str, pre_tokenizer: PreTokenizer, version: int) -> None:
+        stats = corpus_stats(text, pre_tokenizer)
+        if get_current_worker().is_cancelled:
+            return
+        line = Text.assemble(
+            (f"{stats.characters:,}", "bold"),
+            " chars · ",
+            (f"{stats.bytes:,}", "bold"),
+            " bytes · ",
+            (f"{stats.words:,}", "bold"),
+            " words · ",
+            (f"{stats.unique_words:,}", "bold"),
+            " unique · ",
+            (f"{stats.distinct_characters:,}", "bold"),
+            " distinct chars · ",
+            (f"{stats.distinct_bytes:,}", "bold"),
+            " distinct bytes",
+        )
+        self.post_message(CorpusFacts(version, line))
+
+    def on_corpus_facts(self, message: CorpusFacts) -> None:
+        message.stop()
+        if message.version == self._version:
+            self.query_one("#corpus-facts", Static).update(message.line)

@@ -1,0 +1,74 @@
+"""Training progress: a bar with merges done / target and merges per second, the run's state,
+the retrain offer, and Train / Cancel buttons for mouse users."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, ProgressBar, Static
+
+
+class ProgressPanel(Vertical):
+    """Shows what the current run is doing; the app calls the ``show_*`` methods."""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="progress-row"):
+            yield ProgressBar(total=None, show_eta=False, show_percentage=True, id="progress-bar")
+            yield Button("Train", id="train-button", variant="primary", compact=True)
+            yield Button("Cancel", id="cancel-button", variant="error", compact=True, disabled=True)
+        yield Static("", id="progress-status", markup=False)
+        yield Static("", id="retrain-offer", markup=False)
+
+    def _status(self, text: Text) -> None:
+        self.query_one("#progress-status", Static).update(text)
+
+    def _set_running(self, running: bool) -> None:
+        self.query_one("#cancel-button", Button).disabled = not running
+
+    def show_idle(self, message: str = "ready: press ctrl+t (or Train) to train") -> None:
+        self._set_running(False)
+        self.query_one("#progress-bar", ProgressBar).update(total=1, progress=0)
+        self._status(Text(message, style="dim"))
+
+    def show_started(self, target: int) -> None:
+        self._set_running(True)
+        bar = self.query_one("#progress-bar", ProgressBar)
+        bar.update(total=max(target, 1), progress=0)
+        self._status(Text(f"training: 0 / {target:,} merges", style="bold"))
+        self.offer_retrain(False)
+
+    def show_counting(self) -> None:
+        self._set_running(True)
+        self.query_one("#progress-bar", ProgressBar).update(total=None, progress=0)
+        self._status(Text("counting words…", style="bold"))
+        self.offer_retrain(False)
+
+    def show_progress(self, done: int, target: int, rate: float) -> None:
+        self.query_one("#progress-bar", ProgressBar).update(total=max(target, 1), progress=done)
+        self._status(Text.assemble(("training: ", "bold"), f"{done:,} / {target:,} merges · {rate:,.0f} merges/s"))
+
+    def show_finished(self, done: int, target: int, seconds: float) -> None:
+        self._set_running(False)
+        self.query_one("#progress-bar", ProgressBar).update(total=max(done, 1), progress=done)
+        short = "" if done >= target else f" (stopped early: no pair left to merge, target {target:,})"
+        self._status(Text(f"done: {done:,} merges in {seconds:.1f} s{short}", style="green"))
+
+    def show_cancelled(self, done: int) -> None:
+        self._set_running(False)
+        self._status(Text(f"cancelled after {done:,} merges (ctrl+t trains again)", style="yellow"))
+
+    def show_failed(self, message: str) -> None:
+        self._set_running(False)
+        self.query_one("#progress-bar", ProgressBar).update(total=None, progress=0)
+        self._status(Text(message, style="bold red"))
+
+    def show_loaded(self, label: str, merges: int) -> None:
+        self._set_running(False)
+        self.query_one("#progress-bar", ProgressBar).update(total=max(merges, 1), progress=merges)
+        self._status(Text(f"exploring {label}: {merges:,} merges", style="green"))
+
+    def offer_retrain(self, show: bool, why: str = "corpus or settings changed") -> None:
+        offer = self.query_one("#retrain-offer", Static)
+        offer.update(Text(f"{why}: press ctrl+t to retrain", style="bold yellow") if show else "")
+        offer.set_class(show, "-visible")

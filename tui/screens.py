@@ -1,0 +1,129 @@
+"""Small modal screens: help, path prompts (open corpus, load tokenizer, save), jump to a rank.
+
+Each modal returns its answer through ``dismiss`` (None when the user presses escape), so the
+app's actions read as ``self.push_screen(PathScreen(...), callback)``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import DirectoryTree, Input, Label, Static
+
+# Keys handled by widgets rather than app bindings, listed in the help screen too.
+WIDGET_KEYS = [
+    ("↑ / ↓ (merge list)", "select a merge: the corpus shows that step"),
+    ("tab / shift+tab", "move focus between corpus, settings, merge list"),
+    ("ctrl+z / ctrl+y (corpus)", "undo / redo typing"),
+    ("enter (path / jump prompt)", "confirm"),
+    ("escape (any prompt)", "close without doing anything"),
+    ("mouse", "click any field, row, tab or button; scroll with the wheel"),
+]
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key the app understands, generated from the bindings so it cannot drift."""
+
+    BINDINGS = [Binding("escape,q,f1,question_mark", "dismiss", "Close")]
+
+    def __init__(self, bindings: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self._rows = bindings
+
+    def compose(self) -> ComposeResult:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold cyan", no_wrap=True)
+        table.add_column()
+        for key, description in [*self._rows, *WIDGET_KEYS]:
+            table.add_row(Text(key), Text(description))
+        with Vertical(id="help-box", classes="modal-box"):
+            yield Label("Keys — bpe-explorer (escape closes)", classes="modal-title")
+            with VerticalScroll():
+                yield Static(table)
+            yield Static(
+                Text(
+                    "Train on the corpus at the left, then step through the merges: the corpus view "
+                    "shows the text split into tokens after the first k merges, the token merge k "
+                    "created highlighted. Stepping keys act when the corpus editor does not have focus.",
+                    style="dim",
+                )
+            )
+
+
+class PathScreen(ModalScreen[str | None]):
+    """Ask for a path: type it, or pick it in the directory tree (files fill the input)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, *, initial: str = "", hint: str = "", root: str | Path = ".") -> None:
+        super().__init__()
+        self._title = title
+        self._initial = initial
+        self._hint = hint
+        self._root = Path(root)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="modal-box path-box"):
+            yield Label(self._title, classes="modal-title")
+            yield Input(self._initial, placeholder="path (enter confirms, escape cancels)", id="path-input")
+            if self._hint:
+                yield Static(Text(self._hint, style="dim"))
+            yield DirectoryTree(self._root, id="path-tree")
+
+    def on_mount(self) -> None:
+        self.query_one("#path-input", Input).focus()
+
+    def on_directory_tree_file_selected(self, event: DirectoryTree.FileSelected) -> None:
+        event.stop()
+        self.dismiss(str(event.path))
+
+    def on_directory_tree_directory_selected(self, event: DirectoryTree.DirectorySelected) -> None:
+        event.stop()
+        self.query_one("#path-input", Input).value = str(event.path)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        value = event.value.strip()
+        if value:
+            self.dismiss(value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class JumpScreen(ModalScreen[int | None]):
+    """Ask for a merge rank (1-based, as the list shows it); 0 goes back to the alphabet."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, available: int) -> None:
+        super().__init__()
+        self._available = available
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="modal-box jump-box"):
+            yield Label(f"Jump to merge # (0–{self._available:,})", classes="modal-title")
+            yield Input(type="integer", placeholder="rank, e.g. 100", id="jump-input")
+            yield Static("", id="jump-error", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#jump-input", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        raw = event.value.strip()
+        if not raw.isdigit() or int(raw) > self._available:
+            self.query_one("#jump-error", Static).update(
+                Text(f"enter a number from 0 to {self._available:,}", style="bold red")
+            )
+            return
+        self.dismiss(int(raw))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,93 @@
+"""The corpus drawn token by token at step k, with the step's numbers above it.
+
+Only a window of the corpus is drawn (a few thousand characters) so a step costs the same on a
+10 MB corpus as on the sample: the window starts at the line of the first word the selected
+merge changed, unless that word is already inside the window being shown.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Static
+
+from bpe_engine.stepper import Stepper
+
+from .render import segmented_text, token_text
+
+WINDOW_CHARS = 4000
+
+
+class SegmentedView(Vertical):
+    """Header (step, tokens, tokens per character) + the segmented corpus window."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.window_start = 0
+        self.window_chars = WINDOW_CHARS
+        self._shown = (0, 0)
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="step-status", markup=False)
+        with VerticalScroll(id="segmented-scroll"):
+            yield Static("", id="segmented-text", markup=False)
+
+    def show_empty(self, message: str) -> None:
+        self.query_one("#step-status", Static).update(Text(message, style="dim"))
+        self.query_one("#segmented-text", Static).update("")
+
+    def show_status(self, stepper: Stepper, text: str, *, byte_level: bool, playing: bool = False) -> None:
+        """Only the header (merges keep arriving while the step stays put: no corpus redraw)."""
+        self.query_one("#step-status", Static).update(
+            self._status(stepper, len(text), byte_level=byte_level, playing=playing)
+        )
+
+    def show(self, stepper: Stepper, text: str, *, byte_level: bool, playing: bool = False) -> None:
+        """Redraw for the stepper's current step (the last applied merge is highlighted)."""
+        step = stepper.step
+        change = stepper.last_change()
+        highlight = stepper.merge_at(change.rank)[2] if change is not None else None
+        if change is not None and change.changes:
+            first = stepper.first_piece_of([c.word_id for c in change.changes])
+            if first is not None:
+                at = stepper.piece_starts[first]
+                if not self.window_start <= at < self.window_start + self.window_chars - 200:
+                    self.window_start = text.rfind("\n", 0, at) + 1
+                    if at - self.window_start > 500:
+                        self.window_start = at
+        elif step == 0:
+            self.window_start = 0
+        start = min(self.window_start, len(text))
+        end = min(start + self.window_chars, len(text))
+        self._shown = (start, end)
+        self.query_one("#step-status", Static).update(
+            self._status(stepper, len(text), byte_level=byte_level, playing=playing)
+        )
+        self.query_one("#segmented-text", Static).update(
+            segmented_text(stepper, text, start, end, byte_level=byte_level, highlight=highlight)
+        )
+
+    def _status(self, stepper: Stepper, length: int, *, byte_level: bool, playing: bool) -> Text:
+        step = stepper.step
+        change = stepper.last_change()
+        highlight = stepper.merge_at(change.rank)[2] if change is not None else None
+        start, end = self._shown
+        status = Text.assemble(
+            ("step ", "dim"),
+            (f"{step:,}", "bold"),
+            (f" / {stepper.available:,}", "dim"),
+            ("  ·  tokens ", "dim"),
+            (f"{stepper.token_count:,}", "bold"),
+            (f" (from {stepper.initial_token_count:,})", "dim"),
+            ("  ·  tokens/char ", "dim"),
+            (f"{stepper.tokens_per_char:.3f}", "bold"),
+        )
+        if highlight is not None:
+            status.append("  ·  new ", "dim")
+            status.append(token_text(highlight, byte_level=byte_level), "bold black on #e0b040")
+        if playing:
+            status.append("  ▶ playing", "bold green")
+        if end - start < length:
+            status.append(f"\nshowing characters {start:,}–{end:,} of {length:,}", "dim")
+        return status

@@ -1,0 +1,185 @@
+"""The trainer settings form: compact fields, each with its validation message right under it.
+
+The form never raises: :meth:`SettingsForm.request_for` returns a :class:`TrainRequest` or
+``None`` after showing what is wrong next to the offending field (vocab size below the alphabet,
+a bad regex, a non-number). Every change posts :class:`SettingsForm.Changed` so the app can
+offer to retrain.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Grid, Horizontal, Vertical
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Input, Label, Select, Static
+
+from bpe_engine.errors import ConfigError
+from bpe_engine.pretokenizers import CL100K, END_OF_WORD, GPT2, NONE, O200K, WHITESPACE, PreTokenizer, custom
+
+from .training import TrainRequest, wordpiece_available
+
+PRE_TOKENIZERS: dict[str, PreTokenizer] = {
+    "gpt2": GPT2,
+    "cl100k": CL100K,
+    "o200k": O200K,
+    "whitespace": WHITESPACE,
+    "end-of-word": END_OF_WORD,
+    "none": NONE,
+}
+PRE_TOKENIZER_CHOICES = [
+    ("gpt2 regex", "gpt2"),
+    ("cl100k regex", "cl100k"),
+    ("o200k regex", "o200k"),
+    ("whitespace ▁", "whitespace"),
+    ("end-of-word </w>", "end-of-word"),
+    ("none (whole text)", "none"),
+    ("custom regex…", "regex"),
+]
+BYTE_ALPHABET = 256
+
+
+def _field(label: str, widget: Widget, field_id: str) -> Vertical:
+    return Vertical(
+        Horizontal(Label(label, classes="field-label"), widget, classes="field-row"),
+        Static("", id=f"{field_id}-error", classes="field-error", markup=False),
+        classes="field",
+        id=f"{field_id}-field",
+    )
+
+
+class SettingsForm(Vertical):
+    """Model, byte/character level, pre-tokenizer (+ custom regex), vocab size, min frequency, tie-break."""
+
+    class Changed(Message):
+        """Some setting changed (valid or not)."""
+
+    def __init__(self, *, vocab_size: int = 1000, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._vocab_size = vocab_size
+        self.distinct_chars = 0  # the app keeps this in step with the corpus facts
+
+    def compose(self) -> ComposeResult:
+        models = [("BPE", "bpe")] + ([("WordPiece", "wordpiece")] if wordpiece_available() else [])
+        with Grid(id="settings-grid"):
+            yield _field("model", Select(models, value="bpe", allow_blank=False, compact=True, id="model"), "model")
+            yield _field(
+                "level",
+                Select(
+                    [("byte-level", "byte"), ("character", "char")],
+                    value="byte",
+                    allow_blank=False,
+                    compact=True,
+                    id="level",
+                ),
+                "level",
+            )
+            yield _field(
+                "pre-tok",
+                Select(PRE_TOKENIZER_CHOICES, value="gpt2", allow_blank=False, compact=True, id="pretok"),
+                "pretok",
+            )
+            yield _field(
+                "regex", Input(placeholder="custom pattern", compact=True, id="regex", disabled=True), "regex"
+            )
+            yield _field(
+                "vocab",
+                Input(str(self._vocab_size), type="integer", compact=True, id="vocab"),
+                "vocab",
+            )
+            yield _field("min freq", Input("0", type="integer", compact=True, id="minfreq"), "minfreq")
+            yield _field(
+                "tie-break",
+                Select(
+                    [("HF (count, pair)", "hf"), ("lexicographic", "lexicographic"), ("first seen", "first-seen")],
+                    value="hf",
+                    allow_blank=False,
+                    compact=True,
+                    id="tiebreak",
+                ),
+                "tiebreak",
+            )
+
+    # -- reading ---------------------------------------------------------------------------------
+    def pre_tokenizer(self) -> PreTokenizer | None:
+        """The chosen pre-tokenizer, or None when the custom regex is invalid/empty."""
+        name = self.query_one("#pretok", Select).value
+        if name == "regex":
+            pattern = self.query_one("#regex", Input).value
+            if not pattern:
+                return None
+            try:
+                return custom(pattern)
+            except ConfigError:
+                return None
+        return PRE_TOKENIZERS[str(name)]
+
+    def byte_level(self) -> bool:
+        return self.query_one("#level", Select).value == "byte" and self.query_one("#model", Select).value == "bpe"
+
+    def validate_all(self) -> bool:
+        """Show a message next to every invalid field; True when all are valid."""
+        errors: dict[str, str] = {"regex": "", "vocab": "", "minfreq": ""}
+        name = self.query_one("#pretok", Select).value
+        if name == "regex":
+            pattern = self.query_one("#regex", Input).value
+            if not pattern:
+                errors["regex"] = "type a regex (each match becomes a word)"
+            else:
+                try:
+                    custom(pattern)
+                except ConfigError as exc:
+                    errors["regex"] = str(exc).split(": ", 1)[-1]
+        vocab_raw = self.query_one("#vocab", Input).value.strip()
+        alphabet = BYTE_ALPHABET if self.byte_level() else self.distinct_chars
+        if not vocab_raw.lstrip("-").isdigit():
+            errors["vocab"] = "a whole number, e.g. 1000"
+        elif int(vocab_raw) <= alphabet:
+            errors["vocab"] = f"must be above the alphabet ({alphabet:,} symbols)"
+        elif int(vocab_raw) > 1_000_000:
+            errors["vocab"] = "at most 1,000,000"
+        freq_raw = self.query_one("#minfreq", Input).value.strip()
+        if not freq_raw.isdigit():
+            errors["minfreq"] = "a whole number ≥ 0"
+        for field_id, message in errors.items():
+            self.show_error(field_id, message)
+        return not any(errors.values())
+
+    def show_error(self, field_id: str, message: str) -> None:
+        """Put ``message`` under the field (empty clears it); used for trainer ConfigErrors too."""
+        box = self.query_one(f"#{field_id}-error", Static)
+        box.update(Text(message, style="bold red") if message else "")
+        box.set_class(bool(message), "-visible")
+
+    def request_for(self, text: str) -> TrainRequest | None:
+        """The run these settings describe for ``text``; None (with messages shown) when invalid."""
+        if not self.validate_all():
+            return None
+        pre = self.pre_tokenizer()
+        assert pre is not None  # validate_all checked the regex
+        return TrainRequest(
+            text=text,
+            model=str(self.query_one("#model", Select).value),  # type: ignore[arg-type]
+            byte_level=self.byte_level(),
+            pre_tokenizer=pre,
+            vocab_size=int(self.query_one("#vocab", Input).value),
+            min_frequency=int(self.query_one("#minfreq", Input).value),
+            tie_break=str(self.query_one("#tiebreak", Select).value),  # type: ignore[arg-type]
+        )
+
+    # -- events ----------------------------------------------------------------------------------
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        if event.select.id == "pretok":
+            self.query_one("#regex", Input).disabled = event.value != "regex"
+        if event.select.id == "model":
+            level = self.query_one("#level", Select)
+            level.disabled = event.value != "bpe"
+        self.validate_all()
+        self.post_message(self.Changed())
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.validate_all()
+        self.post_message(self.Changed())

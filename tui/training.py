@@ -1,0 +1,196 @@
+"""The body of the training worker, kept apart from the app so it reads (and tests) as plain code.
+
+The app calls :func:`run_training` inside ``@work(thread=True, exclusive=True, exit_on_error=False)``.
+It iterates the engine's one-merge-at-a-time generator and posts a :class:`TrainingBatch` about
+every ``batch_seconds``; between merges it polls ``is_cancelled`` so cancelling (or quitting)
+stops the thread after at most one merge. It only ever *posts* messages: the UI is touched on the
+UI thread by the app's handlers, which drop messages of stale runs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from textual.message import Message
+
+from bpe_engine.errors import BpeEngineError, ConfigError
+from bpe_engine.pretokenizers import PreTokenizer
+from bpe_engine.stepper import Stepper
+from bpe_engine.types import MergeStep
+
+from .messages import TrainingBatch, TrainingFailed, TrainingFinished, TrainingStarted
+
+ModelName = Literal["bpe", "wordpiece"]
+TieBreak = Literal["hf", "lexicographic", "first-seen"]
+
+
+@dataclass(frozen=True)
+class TrainRequest:
+    """Everything one run needs, copied out of the widgets so the thread never reads the UI."""
+
+    text: str
+    model: ModelName = "bpe"
+    byte_level: bool = True
+    pre_tokenizer: PreTokenizer = field(default_factory=lambda: _gpt2())
+    vocab_size: int = 1000
+    min_frequency: int = 0
+    tie_break: TieBreak = "hf"
+    stop_after: int | None = None  # test hook: stop consuming after this many merges (mid-training state)
+    throttle: float = 0.0  # test hook: sleep this long after each merge (a long run on a tiny corpus)
+
+
+def _gpt2() -> PreTokenizer:
+    from bpe_engine.pretokenizers import GPT2
+
+    return GPT2
+
+
+def wordpiece_available() -> bool:
+    """WordPiece joins the model selector once its engine package is importable."""
+    try:
+        import bpe_engine.wordpiece.trainer  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def make_training(request: TrainRequest):  # -> BpeTraining | WordPieceTraining
+    """Build the engine's trainer for ``request`` (raises ConfigError on bad settings)."""
+    from bpe_engine.corpus import count_words
+
+    if request.model == "wordpiece":
+        if not wordpiece_available():
+            raise ConfigError("WordPiece is not available in this build; choose the BPE model")
+        from bpe_engine.wordpiece.trainer import WordPieceTrainerConfig, WordPieceTraining
+
+        counts = count_words([request.text], request.pre_tokenizer, byte_level=False, workers=1)
+        config = WordPieceTrainerConfig(
+            vocab_size=request.vocab_size, pre_tokenizer=request.pre_tokenizer, min_frequency=request.min_frequency
+        )
+        return WordPieceTraining(counts, config)
+    from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
+
+    counts = count_words([request.text], request.pre_tokenizer, byte_level=request.byte_level, workers=1)
+    config = BpeTrainerConfig(
+        vocab_size=request.vocab_size,
+        byte_level=request.byte_level,
+        pre_tokenizer=request.pre_tokenizer,
+        min_frequency=request.min_frequency,
+        tie_break=request.tie_break,
+    )
+    return BpeTraining(counts, config)
+
+
+def run_training(
+    request: TrainRequest,
+    run_id: int,
+    post: Callable[[Message], object],
+    is_cancelled: Callable[[], bool],
+    *,
+    batch_seconds: float = 0.1,
+    clock: Callable[[], float] = time.monotonic,
+) -> None:
+    """Train, posting Started, Batch..., then Finished or Failed (never raises for user errors)."""
+    try:
+        start = clock()
+        training = make_training(request)
+        prefix = "##" if request.model == "wordpiece" else None
+        stepper = Stepper.from_text(
+            request.text,
+            request.pre_tokenizer,
+            byte_level=request.byte_level and request.model == "bpe",
+            merges=[],
+            continuing_prefix=prefix,
+        )
+        if is_cancelled():
+            return
+        target = int(training.target_merges)
+        post(TrainingStarted(run_id, stepper, target, tuple(getattr(training, "notes", ()))))
+        batch: list[MergeStep] = []
+        done = 0
+        last_post = clock()
+        for step in training.steps():
+            batch.append(step)
+            done += 1
+            if is_cancelled():
+                return
+            now = clock()
+            if now - last_post >= batch_seconds:
+                post(TrainingBatch(run_id, tuple(batch), done, target, done / max(now - start, 1e-9)))
+                batch = []
+                last_post = now
+            if request.stop_after is not None and done >= request.stop_after:
+                break
+            if request.throttle:
+                time.sleep(request.throttle)
+        now = clock()
+        post(TrainingBatch(run_id, tuple(batch), done, target, done / max(now - start, 1e-9)))
+        if request.stop_after is not None and done >= request.stop_after:
+            return  # the test hook leaves the run "in progress" forever
+        post(TrainingFinished(run_id, training.tokenizer(), done, now - start))
+    except BpeEngineError as exc:
+        post(TrainingFailed(run_id, str(exc)))
+    except Exception as exc:  # a bug: shown in the app, never a crash of the UI
+        post(TrainingFailed(run_id, f"internal error ({type(exc).__name__}): {exc}"))
+
+
+def run_replay(
+    tokenizer: object,
+    text: str,
+    run_id: int,
+    post: Callable[[Message], object],
+    is_cancelled: Callable[[], bool],
+    *,
+    batch_seconds: float = 0.1,
+    clock: Callable[[], float] = time.monotonic,
+) -> None:
+    """Replay a loaded tokenizer's merges over ``text`` as if it were training.
+
+    A file has no counts, so a second stepper walks the merges over the corpus and measures each
+    one (pair count, words changed, tokens fused); the app then receives ordinary batches and the
+    merge list, stepping and derivations work exactly as after training.
+    """
+    try:
+        start = clock()
+        merges = [(str(a), str(b), str(a) + str(b)) for a, b in getattr(tokenizer, "merges")]
+        vocab = getattr(tokenizer, "vocab", {})
+        byte_level = bool(getattr(tokenizer, "byte_level", True))
+        pre = getattr(tokenizer, "pre_tokenizer")
+        stepper = Stepper.from_text(text, pre, byte_level=byte_level, merges=[])
+        counter = Stepper.from_text(text, pre, byte_level=byte_level, merges=merges)
+        post(TrainingStarted(run_id, stepper, len(merges)))
+        batch: list[MergeStep] = []
+        last_post = clock()
+        for rank, (left, right, new) in enumerate(merges):
+            if is_cancelled():
+                return
+            change = counter.forward()
+            batch.append(
+                MergeStep(
+                    rank,
+                    left,
+                    right,
+                    new,
+                    vocab.get(left, -1),
+                    vocab.get(right, -1),
+                    vocab.get(new, -1),
+                    change.pair_count,
+                    change.words_changed,
+                    change.occurrences,
+                )
+            )
+            now = clock()
+            if now - last_post >= batch_seconds:
+                post(TrainingBatch(run_id, tuple(batch), rank + 1, len(merges), (rank + 1) / max(now - start, 1e-9)))
+                batch = []
+                last_post = now
+        now = clock()
+        post(TrainingBatch(run_id, tuple(batch), len(merges), len(merges), len(merges) / max(now - start, 1e-9)))
+        post(TrainingFinished(run_id, tokenizer, len(merges), now - start))  # type: ignore[arg-type]
+    except BpeEngineError as exc:
+        post(TrainingFailed(run_id, str(exc)))
+    except Exception as exc:  # a bug: shown in the app, never a crash of the UI
+        post(TrainingFailed(run_id, f"internal error ({type(exc).__name__}): {exc}"))
