@@ -55,8 +55,9 @@ def train_naive(corpus: WordCounts | Mapping[str, int], config: BpeTrainerConfig
         stats: dict[tuple[str, str], int] = {}
         for symbols, n in words:
             for pair in zip(symbols, symbols[1:]):
-                if eligible(*pair):
-                    stats[pair] = stats.get(pair, 0) + n
+                stats[pair] = stats.get(pair, 0) + n
+        if config.max_token_length is not None:
+            stats = {pair: c for pair, c in stats.items() if eligible(*pair)}
         if not stats:
             break
         if config.tie_break == "first-seen":

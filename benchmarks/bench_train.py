@@ -1,0 +1,125 @@
+"""Train byte-level BPE on a corpus: our pure-Python trainer vs Hugging Face ``tokenizers`` (2 threads).
+
+Each run happens in a fresh subprocess so that wall time and peak memory are the whole job's:
+reading the file, pre-tokenizing and counting, and every merge. Both sides use the GPT-2 regex,
+the full 256-byte alphabet, no prefix space and HF's tie-break, so the merge lists must be
+identical (checked).
+
+Fairness: HF pre-tokenizes documents in parallel, one document per task, so it gets the corpus cut
+into ~100 kB documents at points where no GPT-2 piece is split (the same pieces as the whole text);
+ours gets the file as one document and splits it over its own 2 worker processes.
+
+    python benchmarks/bench_train.py [CORPUS] [--vocab 8000 32000] [--repeat 1]
+
+Default corpus: ../shared/corpora/bench/en_10mb.txt (relative to the repository, or /work/shared).
+Peak RSS is ``ru_maxrss`` of the child; ours also reports its counting workers' peak.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = "corpora/bench/en_10mb.txt"
+
+
+def default_corpus() -> Path:
+    for base in (REPO.parent / "shared", Path("/work/shared")):
+        if (base / DEFAULT_CORPUS).exists():
+            return base / DEFAULT_CORPUS
+    raise SystemExit(f"no corpus given and ../shared/{DEFAULT_CORPUS} not found; pass a path")
+
+
+# -- children ---------------------------------------------------------------------------------
+def child_ours(path: str, vocab_size: int, out: str) -> dict:
+    from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
+    from bpe_engine.corpus import count_words, read_documents
+    from bpe_engine.pretokenizers import HF_GPT2
+
+    start = time.perf_counter()
+    counts = count_words(read_documents([path]), HF_GPT2, byte_level=True, workers=2)
+    counted = time.perf_counter()
+    training = BpeTraining(counts, BpeTrainerConfig(vocab_size=vocab_size, pre_tokenizer=HF_GPT2, tie_break="hf"))
+    for _ in training.steps():
+        pass
+    end = time.perf_counter()
+    last = {pair: rank for rank, pair in enumerate(training.merges)}
+    merges = [pair for rank, pair in enumerate(training.merges) if last[pair] == rank]
+    Path(out).write_text(json.dumps(merges), encoding="utf-8")
+    return {"wall": end - start, "count": counted - start, "merge": end - counted, "words": len(counts)}
+
+
+def child_hf(path: str, vocab_size: int, out: str) -> dict:
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    from bpe_engine.corpus import _cut
+
+    start = time.perf_counter()
+    with open(path, encoding="utf-8", newline="") as handle:  # keep \r\n as ours does
+        text = handle.read()
+    documents = _cut(text, 100_000)
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False
+    )
+    tok.train_from_iterator(documents, trainer)
+    end = time.perf_counter()
+    merges = json.loads(tok.to_str())["model"]["merges"]
+    merges = [list(m) if isinstance(m, list) else m.split(" ") for m in merges]
+    Path(out).write_text(json.dumps(merges), encoding="utf-8")
+    return {"wall": end - start}
+
+
+def run_child(side: str, path: Path, vocab_size: int, out: Path) -> dict:
+    env = {**os.environ, "RAYON_NUM_THREADS": "2", "PYTHONPATH": str(REPO)}
+    cmd = [sys.executable, __file__, "--child", side, str(path), "--vocab", str(vocab_size), "--out", str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        raise SystemExit(f"{side} child failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("corpus", nargs="?", type=Path)
+    parser.add_argument("--vocab", type=int, nargs="+", default=[8000, 32000])
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--child", choices=["ours", "hf"], help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        import resource
+
+        result = (child_ours if args.child == "ours" else child_hf)(str(args.corpus), args.vocab[0], args.out)
+        result["peak_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        result["workers_peak_kib"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        print(json.dumps(result))
+        return
+    corpus = args.corpus or default_corpus()
+    size = corpus.stat().st_size
+    print(f"corpus {corpus} ({size / 1e6:.1f} MB), {os.cpu_count()} cores, HF with RAYON_NUM_THREADS=2")
+    with tempfile.TemporaryDirectory() as tmp:
+        for vocab_size in args.vocab:
+            for rep in range(args.repeat):
+                hf = run_child("hf", corpus, vocab_size, Path(tmp) / "hf.json")
+                ours = run_child("ours", corpus, vocab_size, Path(tmp) / "ours.json")
+                same = json.loads((Path(tmp) / "hf.json").read_text()) == json.loads((Path(tmp) / "ours.json").read_text())
+                print(
+                    f"vocab {vocab_size:>6} run {rep + 1}: HF {hf['wall']:.2f} s, {hf['peak_kib'] / 1024:.0f} MiB | "
+                    f"ours {ours['wall']:.2f} s (count {ours['count']:.2f} s + merges {ours['merge']:.2f} s), "
+                    f"{ours['peak_kib'] / 1024:.0f} MiB (+ workers {ours['workers_peak_kib'] / 1024:.0f} MiB each) | "
+                    f"ratio wall {ours['wall'] / hf['wall']:.2f}x, memory {ours['peak_kib'] / hf['peak_kib']:.2f}x | "
+                    f"merges {'identical' if same else 'DIFFERENT'}"
+                )
+
+
+if __name__ == "__main__":
+    main()
