@@ -176,3 +176,20 @@ def test_hf_gpt2_style_file(tmp_path):
     spec = read_hf_json(path)
     assert spec.pre_tokenizer is HF_GPT2 and spec.byte_level and spec.merges == [("a", "b")]
     assert spec.build().encode("ab ab") == Tokenizer.from_file(str(path)).encode("ab ab").ids == [2, 3, 2]
+
+
+def test_reference_rank_table_round_trips_through_tokenizer_json(alice_text, korean_text, tmp_path):
+    """gpt2 saved as tokenizer.json (ignore_merges) : HF gives tiktoken's ids, and it reloads as a rank table."""
+    from bpe_engine.formats import save_tokenizer
+    from bpe_engine.registry import load_tokenizer
+
+    gpt2 = load_tokenizer("gpt2")
+    save_tokenizer(gpt2, tmp_path)
+    assert json.loads((tmp_path / "tokenizer.json").read_text(encoding="utf-8"))["model"]["ignore_merges"] is True
+    hf = Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    back = load_tokenizer(tmp_path / "tokenizer.json")
+    assert back.is_rank_table and back.special_tokens == {"<|endoftext|>": 50256}
+    for text in (alice_text, korean_text):
+        ids = gpt2.encode(text)
+        assert hf.encode(text).ids == ids
+        assert back.encode(text) == ids

@@ -116,6 +116,7 @@ def metadata(spec: BpeSpec, files: dict[str, str | None]) -> dict[str, Any]:
         "pre_tokenizer": {"name": pre.name, "pattern": pre.pattern},
         "special_tokens": dict(sorted(spec.special_tokens.items(), key=lambda item: item[1])),
         "unk_token": spec.unk_token,
+        "rank_table": spec.rank_table,
         "vocab_size": len(spec.vocab) + len(spec.special_tokens),
         "merges": len(spec.merges),
         "files": files,
@@ -153,6 +154,7 @@ def load_saved(directory: str | Path) -> BpeSpec:
         byte_level=bool(meta.get("byte_level", True)),
         special_tokens=dict(specials),
         unk_token=meta.get("unk_token"),
+        rank_table=bool(meta.get("rank_table", False)),
     )
     spec.validate(meta_path)  # the specials from the metadata may differ from the file's added tokens
     return spec

@@ -14,6 +14,9 @@ Writing maps our pipeline onto HF's stages:
   ``Split("▁", MergedWithNext)``: HF's ``Metaspace`` skips the prepended ``▁`` when the text
   already starts with one (a leading space), which would give other pieces. ``end-of-word`` becomes
   ``WhitespaceSplit`` with the model's ``end_of_word_suffix="</w>"``; ``none`` writes no splitter.
+* a tiktoken rank table (a reference such as cl100k) is written with ``ignore_merges: true``, HF's
+  name for tiktoken's "a piece that is a token stays whole"; reading such a file gives a rank
+  table again (ids = ranks), which is how these files are made (converted from tiktoken).
 * special tokens are ``added_tokens`` (``special: true``, not normalised) and also listed in the
   model vocabulary, as HF's own trainer writes them, so HF keeps their ids.
 
@@ -94,7 +97,7 @@ def hf_json_dict(spec: BpeSpec) -> dict[str, Any]:
             "end_of_word_suffix": pre.end_of_word_suffix,
             "fuse_unk": False,
             "byte_fallback": False,
-            "ignore_merges": False,
+            "ignore_merges": spec.rank_table,
             "vocab": dict(sorted(spec.full_vocab().items(), key=lambda item: item[1])),
             "merges": [[left, right] for left, right in spec.merges],
         },
@@ -231,6 +234,7 @@ def hf_spec_from_dict(path: str | Path, data: Any, *, name: str) -> BpeSpec:
         byte_level=byte_level,
         special_tokens=specials,
         unk_token=unk,
+        rank_table=bool(model.get("ignore_merges")),
     )
     spec.validate(path)
     return spec

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..byte_table import CHAR_TO_BYTE, is_byte_token_str
+from ..byte_table import CHAR_TO_BYTE, is_byte_token_str, token_str_to_bytes
 from ..errors import TokenizerFileError
 from ..pretokenizers import BUILTIN, PreTokenizer, custom
 
@@ -32,6 +32,9 @@ class BpeSpec:
     byte_level: bool
     special_tokens: dict[str, int] = field(default_factory=dict)
     unk_token: str | None = None
+    rank_table: bool = False
+    """Encode the tiktoken way (whole piece first, then lowest rank of the concatenated bytes;
+    ids are ranks) -- HF's ``ignore_merges`` -- instead of applying merges in list order."""
 
     def full_vocab(self) -> dict[str, int]:
         """Ordinary tokens and specials together (what vocab.json and HF's model.vocab list)."""
@@ -47,6 +50,8 @@ class BpeSpec:
                         f"token {token!r} is not in GPT-2's byte alphabet, but the model is byte-level; "
                         "mark it as a special/added token or load the file as character-level",
                     )
+        if self.rank_table and not self.byte_level:
+            raise TokenizerFileError(path, "ignore_merges (a tiktoken-style rank table) needs a byte-level model")
         ids = {i: t for t, i in self.vocab.items()}
         for token, i in self.special_tokens.items():
             if i in ids and ids[i] != token:
@@ -58,6 +63,13 @@ class BpeSpec:
         """The :class:`~bpe_engine.bpe_model.BpeTokenizer` this spec describes."""
         from ..bpe_model import BpeTokenizer
 
+        if self.rank_table:
+            return BpeTokenizer.from_ranks(
+                name=self.name,
+                mergeable_ranks={token_str_to_bytes(t): i for t, i in self.vocab.items()},
+                pre_tokenizer=self.pre_tokenizer,
+                special_tokens=dict(self.special_tokens) or None,
+            )
         return BpeTokenizer(
             name=self.name,
             vocab=dict(self.vocab),
@@ -81,6 +93,7 @@ def spec_from_tokenizer(tokenizer: Any) -> BpeSpec:
         byte_level=bool(tokenizer.byte_level),
         special_tokens=specials,
         unk_token=getattr(tokenizer, "unk_token", None),
+        rank_table=bool(getattr(tokenizer, "is_rank_table", False)),
     )
 
 
