@@ -8,10 +8,12 @@ checks those code points and a sample of the rest; the slow one every code point
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bpe_engine.wordpiece import unicode_tables as tables
 from bpe_engine.wordpiece.bert_normalizer import BertNormalizer
-from bpe_engine.wordpiece.bert_pretokenizer import bert_pieces
+from bpe_engine.wordpiece.bert_pretokenizer import bert_pieces, bert_words, bert_words_spaced
 
 tokenizers = pytest.importorskip("tokenizers")
 CONFIGS = [
@@ -69,3 +71,15 @@ def test_multi_character_sequences_match_hf() -> None:
 @pytest.mark.slow
 def test_every_code_point_matches_hf() -> None:
     assert _check(_all_code_points(1)) == []
+
+
+def test_no_punctuation_is_alphanumeric() -> None:
+    """bert_words_spaced passes chunks with str.isalnum() through unsplit; that needs this."""
+    assert not [hex(cp) for lo, hi in tables.PUNCT_RANGES for cp in range(lo, hi + 1) if chr(cp).isalnum()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60))
+def test_spaced_split_equals_the_regex_split_on_cleaned_text(text: str) -> None:
+    norm = BertNormalizer().normalize(text)
+    assert bert_words_spaced(norm) == bert_words(norm)

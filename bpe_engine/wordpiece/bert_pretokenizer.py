@@ -13,20 +13,21 @@ symbols) plus Unicode's P* categories as HF's tables have them.
 
 from __future__ import annotations
 
-import regex
+import re
 
 from .bert_normalizer import WHITE_SPACE
 from .unicode_tables import PUNCT_RANGES
 
 
 def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
-    return "".join(regex.escape(chr(lo)) + ("-" + regex.escape(chr(hi)) if hi > lo else "") for lo, hi in ranges)
+    return "".join(re.escape(chr(lo)) + ("-" + re.escape(chr(hi)) if hi > lo else "") for lo, hi in ranges)
 
 
 _PUNCT = _char_class(PUNCT_RANGES)
-_SPACE = "".join(regex.escape(c) for c in sorted(WHITE_SPACE))
+_SPACE = "".join(re.escape(c) for c in sorted(WHITE_SPACE))
 # A word is a run of characters that are neither whitespace nor punctuation, or one punctuation mark.
-_WORD = regex.compile(f"[^{_SPACE}{_PUNCT}]+|[{_PUNCT}]")
+# The standard library's re is used on purpose: with a class this large it is ~3x faster than regex.
+_WORD = re.compile(f"[^{_SPACE}{_PUNCT}]+|[{_PUNCT}]")
 _PUNCT_SET = frozenset(chr(cp) for lo, hi in PUNCT_RANGES for cp in range(lo, hi + 1))
 
 
@@ -38,6 +39,20 @@ def is_bert_punctuation(ch: str) -> bool:
 def bert_words(text: str) -> list[str]:
     """The words of (normalised) ``text``, in order."""
     return _WORD.findall(text)
+
+
+def bert_words_spaced(text: str) -> list[str]:
+    """:func:`bert_words` for text whose only whitespace is the plain space -- what BERT's
+    clean-text step leaves -- about 2x faster on long text: most space-separated chunks are all
+    letters and digits and need no regex."""
+    out: list[str] = []
+    findall = _WORD.findall
+    for chunk in text.split(" "):
+        if chunk.isalnum():  # letters/digits only: never punctuation (see test_wordpiece_unicode)
+            out.append(chunk)
+        elif chunk:
+            out.extend(findall(chunk))
+    return out
 
 
 def bert_pieces(text: str) -> list[tuple[str, int, int]]:

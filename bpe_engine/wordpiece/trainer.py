@@ -37,6 +37,7 @@ to ``[UNK]`` whatever the vocabulary, so they are left out of training (the note
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from heapq import heapify, heappop, heappush
@@ -47,7 +48,7 @@ from ..errors import ConfigError
 from ..pretokenizers import PreTokenizer
 from ..types import MergeStep
 from .bert_normalizer import BertNormalizer
-from .bert_pretokenizer import bert_words
+from .bert_pretokenizer import bert_words, bert_words_spaced
 
 if TYPE_CHECKING:  # pragma: no cover
     from .model import WordPieceTokenizer
@@ -113,12 +114,11 @@ def count_bert_words(texts: Iterable[str], normalizer: BertNormalizer | None = N
     {'hello': 2, ',': 1, '!': 1}
     """
     norm = normalizer or BertNormalizer()
-    counts: dict[str, int] = {}
+    counts: Counter[str] = Counter()
+    split = bert_words_spaced if norm.clean_text else bert_words
     for text in texts:
-        for line in text.splitlines(keepends=True) if len(text) > 1 << 16 else (text,):
-            for word in bert_words(norm.normalize(line)):
-                counts[word] = counts.get(word, 0) + 1
-    return counts
+        counts.update(split(norm.normalize(text)))
+    return dict(counts)
 
 
 def word_counts_for(corpus: WordCounts | Mapping[str, int] | Iterable[str], config: WordPieceTrainerConfig) -> Mapping[str, int]:
