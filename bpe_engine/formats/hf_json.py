@@ -108,22 +108,20 @@ def hf_json_text(spec: BpeSpec) -> str:
     """tokenizer.json text: indented like HF's pretty output, one vocab entry / merge per line.
 
     ``json.dumps(indent=...)`` falls back to the pure-Python encoder (seconds for cl100k), so the
-    two big tables are joined here from C-encoded strings and spliced into the indented rest.
+    two big tables -- the last keys of the last object -- are joined from C-encoded strings and
+    appended to the indented rest.
     """
     data = hf_json_dict(spec)
-    model = data["model"]
-    vocab, merges = model["vocab"], model["merges"]
-    model["vocab"], model["merges"] = _VOCAB_SLOT, _MERGES_SLOT
-    text = json.dumps(data, ensure_ascii=False, indent=2)
+    vocab, merges = data["model"].pop("vocab"), data["model"].pop("merges")
+    head = json.dumps(data, ensure_ascii=False, indent=2)
+    closing = "\n  }\n}"
+    assert head.endswith(closing)  # "model" is the last key and is not empty
     enc = _encode_str
     vocab_text = "{\n" + ",\n".join(f"      {enc(t)}: {i}" for t, i in vocab.items()) + "\n    }" if vocab else "{}"
     merges_text = "[\n" + ",\n".join(f"      [{enc(a)}, {enc(b)}]" for a, b in merges) + "\n    ]" if merges else "[]"
-    text = text.replace(json.dumps(_VOCAB_SLOT), vocab_text, 1).replace(json.dumps(_MERGES_SLOT), merges_text, 1)
-    return text + "\n"
+    return f'{head[: -len(closing)]},\n    "vocab": {vocab_text},\n    "merges": {merges_text}{closing}\n'
 
 
-_VOCAB_SLOT = "\x00vocab-slot\x00"
-_MERGES_SLOT = "\x00merges-slot\x00"
 _encode_str = json.encoder.encode_basestring  # type: ignore[attr-defined]  # C speed-up, same escaping as ensure_ascii=False
 
 
