@@ -138,3 +138,11 @@ def test_random_text_file_is_not_guessed(tmp_path):
     (tmp_path / "notes.txt").write_text("hello\n", encoding="utf-8")
     with pytest.raises(BpeEngineError, match="cannot tell the format"):
         load_tokenizer(tmp_path / "notes.txt")
+
+
+def test_save_tokenizer_hands_wordpiece_to_its_package(tmp_path):
+    wordpiece = pytest.importorskip("bpe_engine.wordpiece")
+    bert = wordpiece.bert_base_uncased()
+    written = save_tokenizer(bert, tmp_path / "bert")
+    assert sorted(p.name for p in written) == ["tokenizer.json", "vocab.txt"]
+    assert load_tokenizer(tmp_path / "bert").encode("unaffable") == [14477, 20961, 3468]

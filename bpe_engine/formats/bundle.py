@@ -23,7 +23,7 @@ from typing import Any
 
 from ..atomic import atomic_write_text
 from ..byte_table import CHAR_TO_BYTE
-from ..errors import TokenizerFileError
+from ..errors import ConfigError, TokenizerFileError
 from ..pretokenizers import PreTokenizer
 from ._json import load_json
 from .gpt2_files import load_gpt2_files, merges_text, merges_writable, write_vocab_json
@@ -48,8 +48,26 @@ def save_tokenizer(
     ``merge_counts`` (the pair count of each merge when it was made, from training) is kept in
     bpe-explorer.json so ``bpe-explorer merges DIR`` can show it later.
     """
+    if not isinstance(tokenizer, BpeSpec) and not hasattr(tokenizer, "merges"):
+        return _save_wordpiece(tokenizer, Path(directory))
     spec = tokenizer if isinstance(tokenizer, BpeSpec) else spec_from_tokenizer(tokenizer)
     return save_spec(spec, directory, merge_counts=merge_counts)
+
+
+def _save_wordpiece(tokenizer: Any, out: Path) -> list[Path]:
+    """WordPiece models have no merges: their own package writes tokenizer.json and vocab.txt."""
+    try:
+        from .. import wordpiece
+    except ImportError:  # pragma: no cover - the package ships with the engine
+        wordpiece = None
+    if wordpiece is None or not isinstance(tokenizer, wordpiece.WordPieceTokenizer):
+        raise ConfigError(f"cannot save {type(tokenizer).__name__}: only BPE and WordPiece tokenizers can be saved")
+    if out.exists() and not out.is_dir():
+        raise TokenizerFileError(out, "exists and is not a directory; choose another --output")
+    out.mkdir(parents=True, exist_ok=True)
+    wordpiece.save_hf_json(tokenizer, out / "tokenizer.json")
+    wordpiece.save_vocab_txt(tokenizer, out / "vocab.txt")
+    return [out / "tokenizer.json", out / "vocab.txt"]
 
 
 def save_spec(spec: BpeSpec, directory: str | Path, *, merge_counts: Sequence[int] | None = None) -> list[Path]:
