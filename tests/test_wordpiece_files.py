@@ -15,6 +15,7 @@ from bpe_engine.wordpiece import (
     load_vocab_txt,
     save_hf_json,
     save_vocab_txt,
+    save_wordpiece_dir,
     train_wordpiece,
 )
 from bpe_engine.wordpiece import vocab_files
@@ -124,3 +125,15 @@ def test_builtin_checksum_is_enforced(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.undo()
         vocab_files._bert_base_uncased.cache_clear()
     assert bert_base_uncased().vocab_size == 30522
+
+
+def test_save_directory_reloads_through_the_registry(tmp_path: Path, trained) -> None:
+    from bpe_engine.registry import load_tokenizer
+
+    written = save_wordpiece_dir(trained, tmp_path / "wp")
+    assert [p.name for p in written] == ["vocab.txt", "tokenizer.json"]
+    again = load_tokenizer(tmp_path / "wp")
+    assert again.encode(SAMPLE, special_mode="special") == trained.encode(SAMPLE, special_mode="special")
+    assert load_tokenizer("bert-base-uncased").encode("unaffable") == [14477, 20961, 3468]
+    marker = train_wordpiece(["a b"], WordPieceTrainerConfig(vocab_size=20, pre_tokenizer=WHITESPACE))
+    assert [p.name for p in save_wordpiece_dir(marker, tmp_path / "m")] == ["vocab.txt"]

@@ -19,7 +19,7 @@ Modules: :mod:`.bert_normalizer`, :mod:`.bert_pretokenizer` (front end), :mod:`.
 
 from .bert_normalizer import BertNormalizer
 from .bert_pretokenizer import bert_pieces, bert_words
-from .hf_json import hf_json_text, load_hf_json, save_hf_json
+from .hf_json import hf_json_text, load_hf_json, save_hf_json, save_wordpiece_dir
 from .model import BERT_SPECIALS, WordPieceTokenizer
 from .stats import TextStats, text_stats, tokens_per_word, unk_rate
 from .trainer import (
@@ -50,6 +50,7 @@ __all__ = [
     "load_vocab_txt",
     "save_hf_json",
     "save_vocab_txt",
+    "save_wordpiece_dir",
     "text_stats",
     "tokens_per_word",
     "train_wordpiece",

@@ -185,3 +185,23 @@ def _read_added_tokens(path: str | Path, added: Any, vocab: dict[str, int]) -> l
 def _default_name(path: str | Path) -> str:
     p = Path(path)
     return p.parent.name if p.name == "tokenizer.json" and p.parent.name else p.stem
+
+
+def save_wordpiece_dir(tokenizer: WordPieceTokenizer, directory: str | Path) -> list[Path]:
+    """Write ``vocab.txt`` and, when the front end allows, ``tokenizer.json`` into ``directory``.
+
+    Returns the files written. ``load_tokenizer(directory)`` reads the tokenizer.json back (it
+    carries the normaliser and pre-tokenizer; vocab.txt alone implies BERT's front end).
+    """
+    from .vocab_files import save_vocab_txt
+
+    out = Path(directory)
+    written = [out / "vocab.txt"]
+    save_vocab_txt(tokenizer, written[0])
+    try:
+        text = hf_json_text(tokenizer)
+    except ConfigError:
+        return written  # a ▁ / </w> pre-tokenizer has no tokenizer.json form; vocab.txt still holds the vocabulary
+    atomic_write_text(out / "tokenizer.json", text)
+    written.append(out / "tokenizer.json")
+    return written

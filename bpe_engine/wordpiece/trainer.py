@@ -389,11 +389,12 @@ class WordPieceTraining:
         affected = set(delta)
         for s in (a, b, new):
             affected.update(self._pairs_of.get(s, ()))
-        pairs, heap, minimum = self._pairs, self._heap, self._min
+        pairs, heap, minimum, sym, tok = self._pairs, self._heap, self._min, self._sym, self._id_to_tok
         for pair in affected:
             count = pairs.get(pair, 0)
-            if count >= minimum:
-                heappush(heap, self._entry(pair, count))
+            if count >= minimum:  # inlined _entry: this loop is the trainer's hot path
+                a, b = pair
+                heappush(heap, (-count / (sym[a] * sym[b]), -count, tok[a], tok[b], a, b))
         if len(heap) > 4 * len(pairs) + 1024:  # drop stale entries now and then
             self._heap = [self._entry(p, c) for p, c in pairs.items() if c >= minimum]
             heapify(self._heap)
