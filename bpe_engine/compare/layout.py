@@ -95,6 +95,13 @@ def layout(comparison: Comparison, width: int, *, max_lines: int | None = None) 
     return [block(comparison, start, end, cuts) for start, end in ranges]
 
 
+def layout_page(comparison: Comparison, width: int, max_lines: int) -> tuple[list[Block], int]:
+    """The first ``max_lines`` blocks and how many lines the whole text needs (for "… more")."""
+    cuts = _all_cuts(comparison)
+    ranges = wrap_axis(comparison.text, cuts, width)
+    return [block(comparison, start, end, cuts) for start, end in ranges[:max_lines]], len(ranges)
+
+
 def block(comparison: Comparison, start: int, end: int, cuts: frozenset[int] | None = None) -> Block:
     """One line of the layout: characters ``[start, end)``."""
     cuts = _all_cuts(comparison) if cuts is None else cuts

@@ -1,16 +1,7 @@
-"""The Inspect tab (issue 5 replaces this placeholder with the real inspector)."""
+"""The Inspect tab: every token of a text down to its bytes (issue 5)."""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.widget import Widget
-from textual.widgets import Static
+from .pane import InspectorPane
 
-
-class InspectorPane(Widget):
-    """Placeholder pane; see tui/messages.py for StepChanged and app.tokenizer_at_step()."""
-
-    DEFAULT_CSS = "InspectorPane { height: 1fr; }"
-
-    def compose(self) -> ComposeResult:
-        yield Static("The token inspector arrives with issue 5.", markup=False)
+__all__ = ["InspectorPane"]

