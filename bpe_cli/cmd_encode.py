@@ -75,9 +75,10 @@ def encode_ids(tokenizer: Any, text: str, *, backend: str, special_mode: str) ->
     """Encode through the chosen backend; one the tokenizer cannot offer is a ConfigError."""
     if backend != "auto":
         with_backend = getattr(tokenizer, "with_backend", None)
-        if with_backend is None:
-            raise ConfigError(f"--backend applies to BPE tokenizers; {tokenizer.name!r} has only one encoder")
-        tokenizer = with_backend(backend)
+        if with_backend is not None:
+            tokenizer = with_backend(backend)
+        elif backend == "tiktoken":
+            raise ConfigError(f"{tokenizer.name!r} has no tiktoken backend (only BPE models do); use --backend python")
     return list(tokenizer.encode(text, special_mode=special_mode))
 
 

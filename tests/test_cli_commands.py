@@ -211,3 +211,12 @@ def test_encode_stdin_not_utf8(capsys, monkeypatch):
     code = main(["encode", "-t", "gpt2", "-"])
     err = capsys.readouterr().err
     assert code == 2 and "not valid UTF-8 (byte 0xff at offset 2)" in err
+
+
+def test_wordpiece_through_the_same_commands(capsys):
+    _, out, _ = run(capsys, "encode", "-t", "bert-base-uncased", "--json", "--backend", "python", "unaffable")
+    assert json.loads(out) == {"ids": [14477, 20961, 3468], "tokens": ["una", "ffa", "ble"]}
+    code, _, err = run(capsys, "encode", "-t", "bert-base-uncased", "--backend", "tiktoken", "x")
+    assert code == 2 and "no tiktoken backend" in err
+    _, out, _ = run(capsys, "decode", "-t", "bert-base-uncased", "7592", "2088")
+    assert out == "hello world"
