@@ -220,3 +220,10 @@ def test_wordpiece_through_the_same_commands(capsys):
     assert code == 2 and "no tiktoken backend" in err
     _, out, _ = run(capsys, "decode", "-t", "bert-base-uncased", "7592", "2088")
     assert out == "hello world"
+
+
+def test_train_prints_trainer_notes(tmp_path, capsys):
+    (tmp_path / "tiny.txt").write_text("aaa bbb", encoding="utf-8")
+    code, out, _ = run(capsys, "train", str(tmp_path / "tiny.txt"), "--vocab-size", "300", "-o", str(tmp_path / "t"))
+    assert code == 0
+    assert "note: no pair left after" in out and "asked 300" in out
