@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from ..types import MergeStep
-from .trainer import WordPieceTrainerConfig, initial_state, merged_token
+from .training_setup import WordPieceTrainerConfig, initial_state, merged_token
 
 
 def reference_steps(word_counts: Mapping[str, int], config: WordPieceTrainerConfig) -> Iterator[MergeStep]:
