@@ -148,19 +148,26 @@ def test_hf_loads_our_byte_level_tokenizer_with_our_ids(our_trained, alice_text,
     assert hf.encode("x <|endoftext|> y").ids == our_trained.encode("x <|endoftext|> y", special_mode="special")
 
 
-@pytest.mark.parametrize("pre", [CL100K, O200K, WHITESPACE], ids=lambda p: p.name)
-def test_hf_matches_other_pre_tokenizers(pre, alice_text, korean_text, tmp_path):
+@pytest.mark.parametrize(
+    ("pre", "byte_level"),
+    [(CL100K, True), (O200K, True), (WHITESPACE, False), (WHITESPACE, True), (END_OF_WORD, False),
+     (custom(r"\w+"), True), (custom(r"\p{N}{1,2}+|[a-z]+"), True)],
+    ids=lambda v: getattr(v, "name", str(v)),
+)
+def test_hf_matches_other_pre_tokenizers(pre, byte_level, alice_text, korean_text, tmp_path):
     from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
     from bpe_engine.formats import save_tokenizer
 
-    byte_level = pre is not WHITESPACE
     training = BpeTraining([alice_text, korean_text], BpeTrainerConfig(vocab_size=800, pre_tokenizer=pre, byte_level=byte_level))
     for _ in training.steps():
         pass
     tok = training.tokenizer("t")
     save_tokenizer(tok, tmp_path)
     hf = Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
-    for text in (alice_text[:20000], korean_text[:8000], " leading space", "  two  spaces 1234567 "):
+    texts = [alice_text, korean_text, " leading space", "  two  spaces of text "]
+    if byte_level:  # any text; character-level models only know their corpus's symbols
+        texts.append("x 1234567 \t\r\n  é🙂 ")
+    for text in texts:
         assert hf.encode(text).ids == tok.encode(text)
 
 
