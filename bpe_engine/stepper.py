@@ -5,8 +5,9 @@ Re-segmenting a 1 MB corpus from scratch for every step would take seconds, so t
 the segmentation of every distinct word and only touches what merge *k* can change:
 
 * forward applies merge *k* to the words that contain its pair, found through a pair -> words
-  index. The index is a *superset* (entries are added as pairs appear and never removed), so
-  stepping backwards never has to repair it; a forward step re-checks each candidate word.
+  index. The index is a *superset* of the current pairs: a merge adds only the pairs next to its
+  new token, a forward step drops the candidates that no longer hold its pair, and a backward
+  step re-indexes the words it restores.
 * backward pops the undo log entry of the last step and restores the words it changed.
 
 The stepper is UI-free and takes its merges as a live sequence (anything with ``left``, ``right``
@@ -154,6 +155,33 @@ def _merge_word(symbols: tuple[str, ...], left: str, right: str, new: str) -> tu
     return tuple(out), fused
 
 
+def _split(symbols: tuple[str, ...], new: str, left: str, right: str) -> tuple[str, ...]:
+    """Inverse of :func:`_merge_word` for a word that did not hold ``new`` before the merge.
+
+    >>> _split(("aa", "a"), "aa", "a", "a")
+    ('a', 'a', 'a')
+    """
+    out: list[str] = []
+    for sym in symbols:
+        if sym == new:
+            out.append(left)
+            out.append(right)
+        else:
+            out.append(sym)
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class _Undo:
+    """One undo-log entry: which words merge ``rank`` changed (ids only) and its totals."""
+
+    rank: int
+    word_ids: array
+    occurrences: int
+    pair_count: int
+    kept: dict[int, tuple[str, ...]] | None
+
+
 def _pair_count(symbols: tuple[str, ...], left: str, right: str) -> int:
     return sum(1 for a, b in zip(symbols, symbols[1:]) if a == left and b == right)
 
@@ -194,7 +222,7 @@ class Stepper:
         self._pairs: dict[tuple[str, str], set[int]] = {}
         for wid, symbols in enumerate(self._symbols):
             self._index(wid, symbols)
-        self._undo: list[StepChange] = []
+        self._undo: list[_Undo] = []
         self._creator: dict[str, int] = {}  # token -> first rank creating it, over merges seen so far
         self._creator_upto = 0
         self.token_count = sum(len(s) * c for s, c in zip(self._symbols, self.counts))
@@ -274,34 +302,56 @@ class Stepper:
             raise IndexError(f"no merge {rank + 1}: only {len(self.merges)} merges are available")
         left, right, new = self.merge_at(rank)
         changes: list[WordChange] = []
+        wids = array("i")
+        kept: dict[int, tuple[str, ...]] = {}
         fused_total = 0
         pair_total = 0
-        for wid in sorted(self._pairs.get((left, right), ())):
+        bucket = self._pairs.get((left, right))
+        stale: list[int] = []
+        for wid in sorted(bucket) if bucket else ():
             before = self._symbols[wid]
-            count = self.counts[wid]
-            pairs_here = _pair_count(before, left, right)
-            if not pairs_here:
-                continue  # stale index entry: the pair was merged away earlier
+            if left not in before:
+                stale.append(wid)
+                continue
             after, fused = _merge_word(before, left, right, new)
+            if not fused:
+                stale.append(wid)  # the pair was merged away earlier
+                continue
+            count = self.counts[wid]
             self._symbols[wid] = after
-            self._index(wid, after)
+            self._index_new(wid, after, new)
+            if new in before:
+                kept[wid] = before  # the token existed already: splitting it would not restore this word
+            pairs_here = fused if left != right else _pair_count(before, left, right)
             pair_total += pairs_here * count
             fused_total += fused * count
+            wids.append(wid)
             changes.append(WordChange(wid, count, before, after))
+        if bucket is not None:
+            # Words that no longer hold the pair leave its bucket, so a later step never re-checks
+            # them; backward() re-indexes what it restores, keeping the index a superset.
+            bucket.difference_update(stale)
         self.token_count -= fused_total
-        change = StepChange(rank, len(changes), fused_total, pair_total, tuple(changes))
-        self._undo.append(change)
-        return change
+        self._undo.append(_Undo(rank, wids, fused_total, pair_total, kept or None))
+        return StepChange(rank, len(changes), fused_total, pair_total, tuple(changes))
 
     def backward(self) -> StepChange:
-        """Undo the last applied merge from the undo log."""
+        """Undo the last applied merge: split its new token back in the words it changed."""
         if not self._undo:
             raise IndexError("already at step 0: no merge to undo")
-        change = self._undo.pop()
-        for wc in change.changes:
-            self._symbols[wc.word_id] = wc.before
-        self.token_count += change.occurrences
-        return change
+        entry = self._undo.pop()
+        left, right, new = self.merge_at(entry.rank)
+        changes: list[WordChange] = []
+        for wid in entry.word_ids:
+            after = self._symbols[wid]
+            before = entry.kept.get(wid) if entry.kept else None
+            if before is None:
+                before = _split(after, new, left, right)
+            self._symbols[wid] = before
+            self._index(wid, before)
+            changes.append(WordChange(wid, self.counts[wid], before, after))
+        self.token_count += entry.occurrences
+        return StepChange(entry.rank, len(changes), entry.occurrences, entry.pair_count, tuple(changes))
 
     def seek(self, step: int) -> None:
         """Move to ``step`` merges applied (clamped to what is available)."""
@@ -313,12 +363,21 @@ class Stepper:
 
     # -- questions the app asks ------------------------------------------------------------------
     def last_change(self) -> StepChange | None:
-        """What the most recent merge (rank ``step - 1``) changed, with before/after per word."""
-        return self._undo[-1] if self._undo else None
+        """What the most recent merge (rank ``step - 1``) changed, with before/after per word.
 
-    def change_at(self, rank: int) -> StepChange | None:
-        """What merge ``rank`` changed, if it is applied."""
-        return self._undo[rank] if 0 <= rank < len(self._undo) else None
+        The undo log keeps only word ids (memory and garbage-collector friendly on big corpora);
+        the words' "before" forms are rebuilt by splitting the merge's new token again.
+        """
+        if not self._undo:
+            return None
+        entry = self._undo[-1]
+        left, right, new = self.merge_at(entry.rank)
+        changes = []
+        for wid in entry.word_ids:
+            after = self._symbols[wid]
+            before = entry.kept.get(wid) if entry.kept else None
+            changes.append(WordChange(wid, self.counts[wid], before or _split(after, new, left, right), after))
+        return StepChange(entry.rank, len(changes), entry.occurrences, entry.pair_count, tuple(changes))
 
     def derivation(self, token: str, *, before: int | None = None) -> Derivation:
         """Which merges built ``token``, using merges ranked below ``before`` (default: all known).
@@ -351,6 +410,19 @@ class Stepper:
                 pairs[pair] = {wid}
             else:
                 bucket.add(wid)
+
+    def _index_new(self, wid: int, symbols: tuple[str, ...], new: str) -> None:
+        """Index only the pairs a merge can have created: those next to a ``new`` token (every
+        other pair of the word was already in the index)."""
+        pairs = self._pairs
+        last = len(symbols) - 1
+        for i, sym in enumerate(symbols):
+            if sym != new:
+                continue
+            if i > 0:
+                pairs.setdefault((symbols[i - 1], sym), set()).add(wid)
+            if i < last:
+                pairs.setdefault((sym, symbols[i + 1]), set()).add(wid)
 
     def _creators(self) -> dict[str, int]:
         # Merges only ever get appended, so the map is extended, never rebuilt.
