@@ -64,7 +64,7 @@ def child_hf(path: str, vocab_size: int, out: str) -> dict:
     start = time.perf_counter()
     with open(path, encoding="utf-8", newline="") as handle:  # keep \r\n as ours does
         text = handle.read()
-    documents = _cut(text, 100_000)
+    documents = _cut(text, 100_000)  # a generator: HF streams the parts
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
     trainer = trainers.BpeTrainer(

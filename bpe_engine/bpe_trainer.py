@@ -112,7 +112,8 @@ def merge_word(
 ) -> tuple[list[int], list[tuple[tuple[int, int], int]]]:
     """Fuse every ``left right`` in ``symbols`` (left to right) and report the pair-count changes.
 
-    A pure mirror of HF's ``Word::merge``; the trainer runs an inlined copy of the same steps.
+    A pure mirror of HF's ``Word::merge``; the trainer runs the same steps inlined, on words
+    stored as strings (:meth:`BpeTraining._apply`).
     With ``max_length``, a new pair is reported only if its merged length is below it
     (``lengths`` gives each id's length; 1 when missing).
 
@@ -427,8 +428,7 @@ class BpeTraining:
         if new is None:
             new = self._add_token(new_tok)
             self._lengths.append(self._lengths[left] + self._lengths[right])
-        apply = self._apply if cfg.max_token_length is not None else self._apply_unlimited
-        words_changed, occurrences, gained = apply(key, chr(new), pos)
+        words_changed, occurrences, gained = self._apply(key, chr(new), pos)
         if not hf:
             self._pair_counts[key] = 0  # every occurrence is fused
         self._push_gained(gained)
@@ -442,18 +442,20 @@ class BpeTraining:
         return step
 
     def _apply(self, pair: str, newc: str, pos: list[int]) -> tuple[int, int, dict[str, list[int]]]:
-        """Fuse ``pair`` into ``newc`` in the words of ``pos``: the inlined body of :func:`merge_word`.
+        """Fuse ``pair`` into ``newc`` in the words of ``pos`` and update the pair counts.
 
-        Each occurrence's left neighbour is the new symbol when the previous occurrence ended
-        right there, else the original one; its right neighbour is always the original one.
+        The same steps as :func:`merge_word`, with the changes summed per neighbour symbol before
+        they touch the pair-count table: an occurrence's left neighbour ``p`` turns ``(p, left)``
+        into ``(p, new)``, its right neighbour ``n`` turns ``(right, n)`` into ``(new, n)``. The left
+        neighbour is the new symbol when the previous occurrence ended right there (HF's
+        ``symbols[i - 1]`` after the in-place merge); the right one is always the original.
+        Returns (words changed, occurrences fused, words where each new pair was formed).
         """
-        words, counts, pc = self._words, self._counts, self._pair_counts
-        get = pc.get
-        lc, rc = pair[0], pair[1]
-        max_len = self.config.max_token_length
-        lengths = self._lengths
-        new_len = lengths[ord(newc)]
-        gained: dict[str, list[int]] = {}
+        words, counts = self._words, self._counts
+        # neighbour -> [summed count, word index, word index, ...] (each index once, ascending)
+        lefts: dict[str, list[int]] = {}
+        rights: dict[str, list[int]] = {}
+        lefts_get, rights_get = lefts.get, rights.get
         words_changed = occurrences = 0
         for i in pos:
             w = words[i]
@@ -461,90 +463,64 @@ class BpeTraining:
             if j < 0:
                 continue
             c = counts[i]
-            n = len(w)
-            end = -1
-            fused = 0
-            while j >= 0:
-                if j > 0:
-                    p = newc if j == end else w[j - 1]
-                    kk = p + lc
-                    pc[kk] = get(kk, 0) - c
-                    if max_len is None or lengths[ord(p)] + new_len < max_len:
-                        kk = p + newc
-                        pc[kk] = get(kk, 0) + c
-                        lst = gained.get(kk)
-                        if lst is None:
-                            gained[kk] = [i]
-                        elif lst[-1] != i:
-                            lst.append(i)
-                end = j + 2
-                if end < n:
-                    nx = w[end]
-                    kk = rc + nx
-                    pc[kk] = get(kk, 0) - c
-                    if max_len is None or lengths[ord(nx)] + new_len < max_len:
-                        kk = newc + nx
-                        pc[kk] = get(kk, 0) + c
-                        lst = gained.get(kk)
-                        if lst is None:
-                            gained[kk] = [i]
-                        elif lst[-1] != i:
-                            lst.append(i)
-                fused += 1
-                j = w.find(pair, end)
-            words[i] = w.replace(pair, newc)
-            words_changed += 1
-            occurrences += fused * c
-        return words_changed, occurrences, gained
-
-    def _apply_unlimited(self, pair: str, newc: str, pos: list[int]) -> tuple[int, int, dict[str, list[int]]]:
-        """:meth:`_apply` without ``max_token_length``: the hot path, kept branch-free.
-
-        Every adjacent pair of the current words has been counted, so decrements need no default.
-        """
-        words, counts, pc = self._words, self._counts, self._pair_counts
-        get = pc.get
-        lc, rc = pair[0], pair[1]
-        gained: dict[str, list[int]] = {}
-        gained_get = gained.get
-        words_changed = occurrences = 0
-        for i in pos:
-            w = words[i]
-            j = w.find(pair)
-            if j < 0:
-                continue
-            c = counts[i]
-            n = len(w) - 2
+            last = len(w) - 2
             end = -1
             fused = 0
             while j >= 0:
                 if j:
                     p = newc if j == end else w[j - 1]
-                    pc[p + lc] -= c
-                    kk = p + newc
-                    pc[kk] = get(kk, 0) + c
-                    lst = gained_get(kk)
-                    if lst is None:
-                        gained[kk] = [i]
-                    elif lst[-1] != i:
-                        lst.append(i)
+                    e = lefts_get(p)
+                    if e is None:
+                        lefts[p] = [c, i]
+                    else:
+                        e[0] += c
+                        if e[-1] != i:
+                            e.append(i)
                 end = j + 2
-                if j < n:
+                if j < last:
                     nx = w[end]
-                    pc[rc + nx] -= c
-                    kk = newc + nx
-                    pc[kk] = get(kk, 0) + c
-                    lst = gained_get(kk)
-                    if lst is None:
-                        gained[kk] = [i]
-                    elif lst[-1] != i:
-                        lst.append(i)
+                    e = rights_get(nx)
+                    if e is None:
+                        rights[nx] = [c, i]
+                    else:
+                        e[0] += c
+                        if e[-1] != i:
+                            e.append(i)
                 fused += 1
                 j = w.find(pair, end)
             words[i] = w.replace(pair, newc)
             words_changed += 1
             occurrences += fused * c
+        gained = self._count_changes(pair, newc, lefts, rights)
         return words_changed, occurrences, gained
+
+    def _count_changes(
+        self, pair: str, newc: str, lefts: dict[str, list[int]], rights: dict[str, list[int]]
+    ) -> dict[str, list[int]]:
+        """Apply the summed changes of one merge; return each gained pair with its words.
+
+        With ``max_token_length``, a gained pair is not counted when its merged length would
+        reach the limit (HF's ``word.rs``); the lost pair is uncounted all the same.
+        """
+        pc = self._pair_counts
+        get = pc.get
+        max_len = self.config.max_token_length
+        lengths = self._lengths
+        new_len = lengths[ord(newc)]
+        gained: dict[str, list[int]] = {}
+        for side, neighbours in ((0, lefts), (1, rights)):
+            for sym, entry in neighbours.items():
+                cnt = entry[0]
+                lost, won = (sym + pair[0], sym + newc) if side == 0 else (pair[1] + sym, newc + sym)
+                pc[lost] = get(lost, 0) - cnt
+                if max_len is not None and lengths[ord(sym)] + new_len >= max_len:
+                    continue
+                pc[won] = get(won, 0) + cnt
+                where = entry[1:]
+                old = gained.get(won)
+                # (new, new) can be formed from both sides once a reused id is in the words
+                gained[won] = where if old is None else sorted(set(old + where))
+        return gained
 
     def _push_gained(self, gained: dict[str, list[int]]) -> None:
         heap, pc = self._heap, self._pair_counts

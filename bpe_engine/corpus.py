@@ -22,8 +22,9 @@ import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing import get_context
+from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Literal
 
@@ -154,8 +155,8 @@ def count_words(
     """Split out special tokens, pre-tokenize, and count the pieces (first appearance order).
 
     Corpora above :data:`PARALLEL_THRESHOLD` characters are cut into chunks that are counted on
-    ``workers`` processes and merged back in chunk order, so the first-appearance order is the
-    same as a single pass would give.
+    ``workers`` forked processes and merged back in chunk order, so the first-appearance order is
+    the same as a single pass would give (in-process when other threads are running).
     """
     specials = tuple(special_tokens)
     segments: list[str] = []
@@ -170,9 +171,10 @@ def count_words(
                 total_chars += len(segment)
     tasks = list(_tasks(segments, pre_tokenizer, _CHUNK_CHARS))
     del segments
+    counts = None
     if workers > 1 and total_chars > PARALLEL_THRESHOLD and len(tasks) > 1:
         counts = _count_parallel(tasks, pre_tokenizer, workers)
-    else:
+    if counts is None:
         counts = Counter()
         for task in tasks:
             counts.update(_count_task(task, pre_tokenizer))
@@ -217,13 +219,22 @@ def _count_task(segments: list[str], pre_tokenizer: PreTokenizer) -> Counter[str
     return counts
 
 
-def _count_parallel(tasks: list[list[str]], pre_tokenizer: PreTokenizer, workers: int) -> Counter[str]:
-    # fork is cheap but unsafe once threads exist (the app trains in a worker thread): spawn then.
-    method = "fork" if threading.active_count() == 1 and sys.platform != "win32" else "spawn"
+def _count_parallel(tasks: list[list[str]], pre_tokenizer: PreTokenizer, workers: int) -> Counter[str] | None:
+    """Count the tasks on ``workers`` forked processes, merged in task order; None if not possible.
+
+    Only ``fork`` is used: it needs no ``if __name__ == "__main__"`` guard in the caller's script
+    and starts in milliseconds. It is unsafe once threads exist (the app trains in a worker
+    thread), and absent on some platforms: then the caller counts in-process.
+    """
+    if threading.active_count() > 1 or "fork" not in get_all_start_methods():
+        return None
     counts: Counter[str] = Counter()
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context(method)) as pool:
-        for part in pool.map(_count_task, tasks, [pre_tokenizer] * len(tasks)):
-            counts.update(part)  # in task order: first appearance is preserved
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
+            for part in pool.map(_count_task, tasks, [pre_tokenizer] * len(tasks)):
+                counts.update(part)  # in task order: first appearance is preserved
+    except (BrokenProcessPool, OSError):
+        return None
     return counts
 
 
@@ -244,15 +255,14 @@ def _tasks(segments: list[str], pre_tokenizer: PreTokenizer, size: int) -> Itera
         yield batch
 
 
-def _cut(text: str, size: int) -> list[str]:
-    """Cut ``text`` into parts of about ``size`` characters at safe points.
+def _cut(text: str, size: int) -> Iterator[str]:
+    """Cut ``text`` into parts of about ``size`` characters at safe points (lazily).
 
     A safe point is a plain space right after a letter or digit. No piece of the GPT-2, cl100k,
     o200k or end-of-word patterns crosses it: a space may only *start* a non-whitespace piece,
     and whitespace pieces never hold a letter or digit. So the pieces of the parts, in order,
     are the pieces of the whole text.
     """
-    parts: list[str] = []
     start = 0
     n = len(text)
     while n - start > size:
@@ -261,7 +271,6 @@ def _cut(text: str, size: int) -> list[str]:
             p = text.find(" ", p + 1)
         if p == -1:
             break
-        parts.append(text[start:p])
+        yield text[start:p]
         start = p
-    parts.append(text[start:])
-    return parts
+    yield text[start:]

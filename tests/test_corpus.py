@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import sys
+import threading
 
 import pytest
 from hypothesis import given, settings
@@ -82,8 +83,23 @@ def test_parallel_counting_equals_serial(monkeypatch) -> None:
     serial = count_words(docs, HF_GPT2, byte_level=True, workers=1)
     monkeypatch.setattr(corpus, "PARALLEL_THRESHOLD", 1000)
     monkeypatch.setattr(corpus, "_CHUNK_CHARS", 20_000)
+    used = []
+    real = corpus._count_parallel
+    monkeypatch.setattr(corpus, "_count_parallel", lambda *a: used.append(real(*a)) or used[-1])
     parallel = count_words(docs, HF_GPT2, byte_level=True, workers=2)
+    assert used and used[0] is not None  # the forked workers really counted
     assert list(parallel.counts.items()) == list(serial.counts.items())
+
+
+def test_no_fork_while_other_threads_run() -> None:
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert corpus._count_parallel([["a b"], ["c"]], GPT2, 2) is None
+    finally:
+        stop.set()
+        thread.join()
 
 
 @settings(max_examples=150, deadline=None)
@@ -91,7 +107,7 @@ def test_parallel_counting_equals_serial(monkeypatch) -> None:
        st.integers(min_value=1, max_value=40))
 def test_cutting_points_never_change_the_pieces(text: str, size: int) -> None:
     for pre in (GPT2, HF_GPT2, CL100K, O200K, END_OF_WORD):
-        parts = corpus._cut(text, size)
+        parts = list(corpus._cut(text, size))
         assert "".join(parts) == text
         assert [p for part in parts for p in pre.split(part)] == pre.split(text), pre.name
 
