@@ -16,8 +16,9 @@ and ``list.index`` run in C, so this beats anything cleverer below ~100 symbols.
 (``"x" * 1_000_000``) use a heap of ``rank * n + position`` over a doubly linked list:
 O(n log n), so doubling the length costs ~2.1x, where the list version is quadratic.
 
-Pieces repeat a lot in natural text, so :class:`PieceCache` memoises piece -> ids; a cache hit is
-one dict lookup done in C via ``map(cache.__getitem__, pieces)``.
+Pieces repeat a lot in natural text, so :class:`PieceCache` memoises piece -> ids (as tuples:
+cheaper to flatten and invisible to the cyclic GC); a cache hit is one dict lookup done in C via
+``map(cache.__getitem__, pieces)``.
 
 >>> ranks = {b"a": 0, b"b": 1, b"ab": 2, b"aab": 3}
 >>> merge_byte_ranks(b"aab", ranks)
@@ -208,7 +209,7 @@ class PieceCache(dict[str, V], Generic[V]):
     """piece -> encoded ids, filled on a miss by ``compute``; cleared when it reaches ``maxsize``.
 
     Clearing (rather than LRU) keeps a hit at the cost of one C-level dict lookup, which is what
-    makes ``list(chain.from_iterable(map(cache.__getitem__, pieces)))`` fast. Natural text
+    makes ``reduce(iadd, map(cache.__getitem__, pieces), [])`` fast. Natural text
     re-fills the frequent pieces within a few kilobytes.
     """
 
@@ -226,7 +227,7 @@ class PieceCache(dict[str, V], Generic[V]):
 
 
 # -- tables: everything a tokenizer shares with its merge prefixes -------------------------------
-PieceEncoder = Callable[[str], list[int]]
+PieceEncoder = Callable[[str], tuple[int, ...]]
 
 
 class RankTable:
@@ -269,12 +270,12 @@ class RankTable:
         ranks = self.ranks
         get = ranks.get
 
-        def encode_piece(piece: str) -> list[int]:
+        def encode_piece(piece: str) -> tuple[int, ...]:
             data = piece.encode("utf-8")
             rank = get(data)
             if rank is not None and rank < limit:  # tiktoken's shortcut: a whole-piece token wins
-                return [rank]
-            return merge_byte_ranks(data, ranks, limit)
+                return (rank,)
+            return tuple(merge_byte_ranks(data, ranks, limit))
 
         return encode_piece
 
@@ -389,11 +390,11 @@ class MergeTable:
                 ids = list(map(get, symbols))
                 return self._fill_unknown(ids, piece) if None in ids else ids  # type: ignore[return-value]
 
-        def encode_piece(piece: str) -> list[int]:
+        def encode_piece(piece: str) -> tuple[int, ...]:
             ids = initial(piece)
             if len(ids) < 2:
-                return ids
-            return merge_pair_ranks(ids, pair_rank, new_id, stride, limit)
+                return tuple(ids)
+            return tuple(merge_pair_ranks(ids, pair_rank, new_id, stride, limit))
 
         return encode_piece
 
