@@ -67,7 +67,18 @@ MAX_VOCAB_SIZE = 1_000_000
 
 @dataclass(frozen=True)
 class BpeTrainerConfig:
-    """Everything that decides the merges. Same config + same corpus -> the same merges."""
+    """Everything that decides the merges. Same config + same corpus -> the same merges.
+
+    ``vocab_size`` counts special tokens, alphabet and merged tokens (HF's meaning).
+    ``initial_alphabet`` (byte-level): all 256 byte characters, or only those in the corpus.
+    ``limit_alphabet`` (character-level): keep that many characters, the most frequent; among
+    equal counts the smaller code point stays (HF leaves that tie to an unstable sort). Dropped
+    characters are skipped inside words, as HF does.
+    ``min_frequency``: stop when the best pair occurs fewer times.
+    ``max_token_length``: see the module docstring (HF's rule: merged length must stay below it).
+    ``tie_break``: ``hf``, ``lexicographic`` or ``first-seen`` (module docstring).
+    The pre-tokenizer's ``end_of_word_suffix`` (``</w>``) is glued to each word's last symbol.
+    """
 
     vocab_size: int
     byte_level: bool = True
