@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from codecs import charmap_decode
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -28,7 +29,7 @@ from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Literal
 
-from .byte_table import BYTE_TO_CHAR
+from .byte_table import BYTE_CHARS
 from .errors import CorpusError
 from .pretokenizers import PreTokenizer, split_specials
 
@@ -45,7 +46,8 @@ _CHUNK_CHARS = 1 << 20
 # between documents and special tokens.
 _SPLITTABLE = frozenset({"gpt2", "hf-gpt2", "cl100k", "o200k", "end-of-word"})
 
-_LATIN1_TO_BYTE_CHARS = {b: BYTE_TO_CHAR[b] for b in range(256)}
+# bytes -> GPT-2 byte characters in one C call (the way cp1252 & co. decode)
+_BYTE_DECODING_TABLE = "".join(BYTE_CHARS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +210,7 @@ def _to_byte_chars(piece: str) -> str:
             f"text holds a lone surrogate {piece[exc.start]!r} (U+{ord(piece[exc.start]):04X}) that is "
             "not an escaped byte; pass the corpus as bytes or clean the text"
         ) from None
-    return raw.decode("latin-1").translate(_LATIN1_TO_BYTE_CHARS)
+    return charmap_decode(raw, "strict", _BYTE_DECODING_TABLE)[0]
 
 
 def _count_task(segments: list[str], pre_tokenizer: PreTokenizer) -> Counter[str]:
