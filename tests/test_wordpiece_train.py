@@ -43,6 +43,7 @@ def test_golden_course_example() -> None:
 def test_initial_vocabulary_is_specials_then_both_forms_of_each_character() -> None:
     training = WordPieceTraining({"ab": 1}, WordPieceTrainerConfig(vocab_size=0))
     assert list(training.vocab) == ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "##a", "##b", "a", "b"]
+    assert training.alphabet == ("##a", "##b", "a", "b") and training.target_merges == 0
     assert list(training.steps()) == []
     assert "no merges" in training.notes[-1]
 

@@ -101,6 +101,11 @@ class WordPieceTraining:
         return dict(self._tok_to_id)
 
     @property
+    def alphabet(self) -> tuple[str, ...]:
+        """The starting symbols (``c`` and ``##c`` per kept character), in id order."""
+        return tuple(self._id_to_tok[len(self.config.special_tokens):self._initial_size])
+
+    @property
     def target_merges(self) -> int:
         """An upper bound of the merges done plus still to come (for progress bars)."""
         return max(0, self.config.vocab_size - self._initial_size)
