@@ -519,18 +519,23 @@ class BpeTraining:
         lengths = self._lengths
         new_len = lengths[ord(newc)]
         gained: dict[str, list[int]] = {}
-        for side, neighbours in ((0, lefts), (1, rights)):
-            for sym, entry in neighbours.items():
-                cnt = entry[0]
-                lost, won = (sym + pair[0], sym + newc) if side == 0 else (pair[1] + sym, newc + sym)
-                pc[lost] = get(lost, 0) - cnt
-                if max_len is not None and lengths[ord(sym)] + new_len >= max_len:
-                    continue
-                pc[won] = get(won, 0) + cnt
-                where = entry[1:]
+        lc, rc = pair[0], pair[1]
+        for sym, entry in lefts.items():  # (sym, left) -> (sym, new)
+            lost = sym + lc
+            pc[lost] = get(lost, 0) - entry[0]
+            if max_len is None or lengths[ord(sym)] + new_len < max_len:
+                won = sym + newc
+                pc[won] = get(won, 0) + entry[0]
+                gained[won] = entry[1:]
+        for sym, entry in rights.items():  # (right, sym) -> (new, sym)
+            lost = rc + sym
+            pc[lost] = get(lost, 0) - entry[0]
+            if max_len is None or lengths[ord(sym)] + new_len < max_len:
+                won = newc + sym
+                pc[won] = get(won, 0) + entry[0]
                 old = gained.get(won)
-                # (new, new) can be formed from both sides once a reused id is in the words
-                gained[won] = where if old is None else sorted(set(old + where))
+                # (new, new) comes from both sides once a reused id is in the words
+                gained[won] = entry[1:] if old is None else sorted(set(old + entry[1:]))
         return gained
 
     def _push_gained(self, gained: dict[str, list[int]]) -> None:
