@@ -42,7 +42,7 @@ _CHUNK_CHARS = 1 << 20
 """Target size of one unit of work: small enough that ``findall`` lists stay small in memory."""
 
 # Pre-tokenizers whose pieces never cross "letter-or-digit, then a plain space": cutting the text
-# there gives exactly the pieces of the whole text (see ``_cut_points``). Others are only split
+# there gives exactly the pieces of the whole text (see ``_cut``). Others are only split
 # between documents and special tokens.
 _SPLITTABLE = frozenset({"gpt2", "hf-gpt2", "cl100k", "o200k", "end-of-word"})
 
@@ -179,7 +179,8 @@ def count_words(
     if counts is None:
         counts = Counter()
         for task in tasks:
-            counts.update(_count_task(task, pre_tokenizer))
+            for segment in task:
+                counts.update(pre_tokenizer.split(segment))
     total = sum(counts.values())
     if byte_level:
         counts = {_to_byte_chars(word): n for word, n in counts.items()}
