@@ -52,7 +52,7 @@ def add_tokenizer_argument(parser: argparse.ArgumentParser) -> None:
         "-t",
         required=True,
         metavar="NAME|DIR|FILE",
-        help="a reference name (gpt2, r50k_base, p50k_base, cl100k_base, o200k_base), a directory written "
+        help="a reference name (gpt2, r50k_base, p50k_base, cl100k_base, o200k_base, bert-base-uncased), a directory written "
         "by 'train', or a tokenizer.json / vocab.json / .tiktoken file",
     )
 

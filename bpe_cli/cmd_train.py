@@ -30,7 +30,8 @@ def register(subparsers: Any) -> None:
         "train",
         help="train a tokenizer on text files",
         description="Train a BPE tokenizer on FILE... and write tokenizer.json, vocab.json, merges.txt "
-        "(and NAME.tiktoken for byte-level models) into --output.",
+        "(and NAME.tiktoken for byte-level models) into --output; --model wordpiece writes vocab.txt "
+        "(and tokenizer.json).",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="corpus files ('-' reads standard input)")
     parser.add_argument("--vocab-size", type=_positive, required=True, metavar="N", help="target vocabulary size")
@@ -44,10 +45,16 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--pattern", metavar="REGEX", help="your own pre-tokenizer regex (implies --pre-tokenizer regex)")
     level = parser.add_mutually_exclusive_group()
-    level.add_argument("--byte-level", dest="byte_level", action="store_true", default=True, help="merge bytes (default)")
+    level.add_argument("--byte-level", dest="byte_level", action="store_true", default=None, help="merge bytes (BPE default)")
     level.add_argument("--char-level", dest="byte_level", action="store_false", help="merge characters")
-    parser.add_argument("--tie-break", choices=TIE_BREAKS, default="hf", help="which pair wins when counts tie")
-    parser.add_argument("--min-frequency", type=_non_negative, default=0, metavar="K", help="stop when the best pair occurs fewer than K times")
+    parser.add_argument("--tie-break", choices=TIE_BREAKS, default=None, help="which pair wins when counts tie (BPE; default hf)")
+    parser.add_argument(
+        "--min-frequency",
+        type=_non_negative,
+        default=None,
+        metavar="K",
+        help="stop when the best pair occurs fewer than K times (default: 0 for BPE, 2 for WordPiece)",
+    )
     parser.add_argument("--special", action="append", default=[], metavar="TOKEN", help="a special token (repeatable)")
     parser.add_argument("--lines", action="store_true", help="each line of each file is one document")
     parser.add_argument("--name", default=None, help="tokenizer name (default: the output directory's name)")
@@ -85,45 +92,87 @@ def choose_pre_tokenizer(name: str | None, pattern: str | None) -> PreTokenizer:
 
 
 def run(args: argparse.Namespace) -> int:
-    pre = choose_pre_tokenizer(args.pre_tokenizer, args.pattern)
+    pre = None
+    if args.pre_tokenizer is not None or args.pattern is not None:
+        pre = choose_pre_tokenizer(args.pre_tokenizer, args.pattern)
     return TRAINERS[args.model](args, pre)
 
 
-def train_bpe(args: argparse.Namespace, pre: PreTokenizer) -> int:
-    """Read, count, merge with a progress bar, save; print files and notes."""
-    from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
-    from bpe_engine.corpus import count_words, read_documents
-    from bpe_engine.formats import save_spec, spec_from_tokenizer
-
+def _output_dir(args: argparse.Namespace) -> Path:
     out = Path(args.output)
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--output {out} exists and is not a directory")
-    config = BpeTrainerConfig(
-        vocab_size=args.vocab_size,
-        byte_level=args.byte_level,
-        pre_tokenizer=pre,
-        min_frequency=args.min_frequency,
-        special_tokens=tuple(args.special),
-        tie_break=args.tie_break,
-    )
-    err = stderr_console()
-    with err.status("reading and counting words...", spinner="dots"):
-        documents = read_documents(args.files, lines=args.lines)
-        counts = count_words(documents, pre, tuple(args.special), byte_level=args.byte_level)
-    training = BpeTraining(counts, config)
+    return out
+
+
+def _run_with_progress(training: Any) -> list[int]:
+    """Drive a trainer's ``steps()`` generator with a progress bar on stderr; the merge counts."""
     merge_counts: list[int] = []
     throttle = Throttle()
-    with merge_progress(err) as progress:
+    with merge_progress(stderr_console()) as progress:
         task = progress.add_task("merging", total=max(training.target_merges, 0))
         for step in training.steps():
             merge_counts.append(step.count)
             if throttle.ready():
                 progress.update(task, completed=len(merge_counts))
         progress.update(task, completed=len(merge_counts), total=max(len(merge_counts), training.target_merges))
+    return merge_counts
+
+
+def train_bpe(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
+    """Read, count, merge with a progress bar, save; print files and notes."""
+    from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
+    from bpe_engine.corpus import count_words, read_documents
+    from bpe_engine.formats import save_spec, spec_from_tokenizer
+    from bpe_engine.pretokenizers import GPT2
+
+    out = _output_dir(args)
+    pre = pre or GPT2
+    byte_level = True if args.byte_level is None else args.byte_level
+    config = BpeTrainerConfig(
+        vocab_size=args.vocab_size,
+        byte_level=byte_level,
+        pre_tokenizer=pre,
+        min_frequency=args.min_frequency or 0,
+        special_tokens=tuple(args.special),
+        tie_break=args.tie_break or "hf",
+    )
+    with stderr_console().status("reading and counting words...", spinner="dots"):
+        documents = read_documents(args.files, lines=args.lines)
+        counts = count_words(documents, pre, tuple(args.special), byte_level=byte_level)
+    training = BpeTraining(counts, config)
+    merge_counts = _run_with_progress(training)
     spec = spec_from_tokenizer(training.tokenizer())
     spec.name = args.name or out.resolve().name
     written = save_spec(spec, out, merge_counts=merge_counts)
     _report(spec.name, len(spec.vocab) + len(spec.special_tokens), len(merge_counts), written, list(training.notes))
+    return 0
+
+
+def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
+    """WordPiece: BERT's front end unless a pre-tokenizer is named; saves vocab.txt (+ tokenizer.json)."""
+    from bpe_engine.corpus import decode_document, read_documents
+    from bpe_engine.wordpiece import BERT_SPECIAL_TOKENS, WordPieceTrainerConfig, WordPieceTraining, save_wordpiece_dir
+
+    if args.byte_level:
+        raise ConfigError("--byte-level does not apply to --model wordpiece (WordPiece merges characters)")
+    if args.tie_break is not None:
+        raise ConfigError("--tie-break applies to --model bpe; WordPiece ranks by score, then count, then the pair")
+    out = _output_dir(args)
+    specials = tuple(dict.fromkeys([*BERT_SPECIAL_TOKENS, *args.special]))
+    config = WordPieceTrainerConfig(
+        vocab_size=args.vocab_size,
+        min_frequency=2 if args.min_frequency is None else args.min_frequency,
+        special_tokens=specials,
+        pre_tokenizer=pre,
+    )
+    with stderr_console().status("reading and counting words...", spinner="dots"):
+        texts = [decode_document(doc, byte_level=False) for doc in read_documents(args.files, lines=args.lines)]
+        training = WordPieceTraining(texts, config)
+    merge_counts = _run_with_progress(training)
+    tokenizer = training.tokenizer(name=args.name or out.resolve().name)
+    written = save_wordpiece_dir(tokenizer, out)
+    _report(tokenizer.name, tokenizer.vocab_size, len(merge_counts), written, list(training.notes))
     return 0
 
 
@@ -136,5 +185,8 @@ def _report(name: str, vocab_size: int, merges: int, written: list[Path], notes:
         console.print(f"note: {note}", style="yellow", markup=False)
 
 
-TRAINERS: dict[str, Callable[[argparse.Namespace, PreTokenizer], int]] = {"bpe": train_bpe}
-"""Model name -> runner. WordPiece adds its own entry here."""
+TRAINERS: dict[str, Callable[[argparse.Namespace, PreTokenizer | None], int]] = {
+    "bpe": train_bpe,
+    "wordpiece": train_wordpiece,
+}
+"""Model name -> runner (``--model``)."""
