@@ -20,9 +20,9 @@ Pieces repeat a lot in natural text, so :class:`PieceCache` memoises piece -> id
 cheaper to flatten and invisible to the cyclic GC); a cache hit is one dict lookup done in C via
 ``map(cache.__getitem__, pieces)``.
 
->>> ranks = {b"a": 0, b"b": 1, b"ab": 2, b"aab": 3}
->>> merge_byte_ranks(b"aab", ranks)
-[0, 2]
+>>> ranks = {b"a": 0, b"b": 1, b"ab": 2, b"ba": 3}
+>>> merge_byte_ranks(b"aba", ranks)  # "ab" (rank 2) beats "ba" (rank 3); "aba" is no token
+[2, 0]
 """
 
 from __future__ import annotations

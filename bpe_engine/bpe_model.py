@@ -128,6 +128,7 @@ class BpeTokenizer:
         self._limit = table.limit_for(merge_count)
         self._cache: PieceCache[tuple[int, ...]] = PieceCache(table.piece_encoder(self._limit))
         self._vocab: dict[str, int] | None = None
+        self._vocab_size: int | None = None
         self._tiktoken: tuple[tiktoken.Encoding | None, str] | None = None
 
     def __repr__(self) -> str:
@@ -195,8 +196,17 @@ class BpeTokenizer:
 
     @property
     def vocab_size(self) -> int:
-        ids = set(self.vocab.values())
-        return len(ids) + sum(1 for i in self._special_ids if i not in ids)
+        """Distinct ids: vocabulary tokens plus special tokens that are not also in it."""
+        if self._vocab_size is None:
+            if isinstance(self._table, RankTable) and self._merge_count == self._table.n_merges:
+                ids: Collection[int] = range(len(self._table.id_bytes))  # ranks are unique
+                count = len(self._table.ranks)
+                in_vocab = [i for i in self._special_ids if i in ids and self._table.id_bytes[i] is not None]
+                self._vocab_size = count + len(self._special_ids) - len(in_vocab)
+            else:
+                vocab_ids = set(self.vocab.values())
+                self._vocab_size = len(vocab_ids) + sum(1 for i in self._special_ids if i not in vocab_ids)
+        return self._vocab_size
 
     def token_str(self, token_id: int) -> str:
         """The token in the model's alphabet (``Ġthe``, ``▁the``); a special token's own text."""
@@ -349,7 +359,9 @@ class BpeTokenizer:
         U+FFFD where a token sequence stops inside a character). Character-level: tokens joined,
         then ``▁`` back to spaces and ``</w>`` to word breaks."""
         if self.byte_level:
-            return self.decode_bytes(ids).decode("utf-8", errors=errors)
+            text = self.decode_bytes(ids).decode("utf-8", errors=errors)
+            # a byte-level model over ▁-marked pieces carries the markers in its bytes
+            return self.pre_tokenizer.decode_text(text) if self.pre_tokenizer.space_marker else text
         return self.pre_tokenizer.decode_text("".join(map(self.token_str, ids)))
 
     def decode_with_offsets(self, ids: Sequence[int]) -> tuple[str, list[int]]:
@@ -368,10 +380,19 @@ class BpeTokenizer:
                 offsets.append(max(0, text_len - (bool(token) and 0x80 <= token[0] < 0xC0)))
                 text_len += sum(1 for c in token if not 0x80 <= c < 0xC0)
             return self.decode_bytes(ids).decode("utf-8", errors="strict"), offsets
-        # character-level: each token's text after markers are undone, minus the dropped lead space
-        pieces = [self.pre_tokenizer.decode_text("x" + self.token_str(i))[1:] for i in ids]
+        # character-level: markers become spaces token by token; decode_text then drops the
+        # prepended ▁'s space (whitespace style) or trailing word breaks (end-of-word style).
+        pre = self.pre_tokenizer
+        pieces = []
+        for i in ids:
+            piece = self.token_str(i)
+            if i not in self._special_ids:
+                for marker in (pre.space_marker, pre.end_of_word_suffix):
+                    if marker:
+                        piece = piece.replace(marker, " ")
+            pieces.append(piece)
         text = self.decode(ids)
-        lead = len("".join(pieces)) - len(text) if self.pre_tokenizer.space_marker else 0
+        lead = 1 if pre.space_marker and "".join(pieces).startswith(" ") else 0
         offsets, pos = [], 0
         for piece in pieces:
             offsets.append(min(max(pos - lead, 0), len(text)))

@@ -70,6 +70,7 @@ def test_end_of_word_char_level() -> None:
     assert tok.encode("lowlow") == [vocab["low"], vocab["low</w>"]]
     detailed = tok.encode_detailed("low  lower")
     assert detailed.byte_spans == ((0, 3), (5, 10))
+    assert tok.decode_with_offsets(ids) == ("low lower", [0, 4])
     prefix = tok.with_merge_prefix(3)
     assert [prefix.token_str(i) for i in prefix.encode("lower")] == ["lo", "w", "er</w>"]
     assert "lower</w>" not in prefix.vocab and "er</w>" in prefix.vocab
@@ -222,3 +223,13 @@ def test_fast_merge_encoder_equals_naive_oracle(text: str) -> None:
     tok = byte_tokenizer(MERGES, pre_tokenizer=NONE, backend="python")
     pieces = [[BYTE_TO_CHAR[b] for b in text.encode()]] if text else []
     assert tok.encode(text) == encode_with_merges(pieces, tok.vocab, MERGES)
+
+
+def test_byte_level_over_marked_pieces_maps_spans_and_decodes() -> None:
+    """Byte-level BPE on ▁-marked pieces: the 3-byte ▁ stands for a 1-byte space (or nothing)."""
+    merges = [("â", "ĸ"), ("âĸ", "ģ"), ("âĸģ", "h")]  # UTF-8 of ▁ is e2 96 81 = "âĸģ"
+    tok = byte_tokenizer(merges, pre_tokenizer=WHITESPACE)
+    enc = tok.encode_detailed("hi hi")
+    assert enc.tokens == ("âĸģh", "i", "âĸģh", "i")
+    assert enc.byte_spans == ((0, 1), (1, 2), (2, 4), (4, 5))
+    assert tok.decode(list(enc.ids)) == "hi hi"
