@@ -317,7 +317,7 @@ class MergeTable:
 
     ``pair_rank[left_id * stride + right_id]`` is the merge's rank and ``new_id[rank]`` its result;
     an int key hashes faster than a tuple. When two merges spell the same string they share its
-    vocab id, as HF's trainer does.
+    vocab id, as HF's trainer does; a pair listed twice keeps its last rank (HF).
     """
 
     def __init__(
@@ -354,10 +354,9 @@ class MergeTable:
                     f"merge {rank} ({left!r}, {right!r}): {missing!r} is not in the vocabulary; "
                     "vocab and merges must come from the same tokenizer"
                 )
-            key = ids[0] * self.stride + ids[1]  # type: ignore[operator]
-            if key in self.pair_rank:
-                raise ConfigError(f"merge ({left!r}, {right!r}) appears twice (ranks {self.pair_rank[key]} and {rank})")
-            self.pair_rank[key] = rank
+            # A pair listed twice (HF's trainer can merge a pair again after an id reuse) keeps its
+            # last rank, as HF's model does; a merge prefix then sees the pair only from that rank.
+            self.pair_rank[ids[0] * self.stride + ids[1]] = rank  # type: ignore[operator]
             self.new_id.append(ids[2])  # type: ignore[arg-type]
         self.unk_id: int | None = None
         if unk_token is not None:

@@ -43,7 +43,7 @@ def bpe_by_merges(merges: list[tuple[str, str]], symbols: list[str]) -> list[str
     >>> bpe_by_merges([("a", "b"), ("ab", "c")], ["a", "b", "c", "b"])
     ['abc', 'b']
     """
-    rank = {pair: i for i, pair in reversed(list(enumerate(merges)))}  # first occurrence wins
+    rank = {pair: i for i, pair in enumerate(merges)}  # a pair listed twice keeps its last rank (HF)
     parts = list(symbols)
     while True:
         best_index = None

@@ -111,13 +111,21 @@ def test_byte_level_alphabet_of_seen_bytes_only() -> None:
     ("vocab", "merges", "message"),
     [
         ({"a": 0, "b": 1}, [("a", "b")], "'ab' is not in the vocabulary"),
-        ({"a": 0, "b": 1, "ab": 2}, [("a", "b"), ("a", "b")], "appears twice"),
         ({"a": 0, "b": 0}, [], "ids must be unique"),
     ],
 )
 def test_inconsistent_models_are_config_errors(vocab: dict[str, int], merges: list[tuple[str, str]], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         BpeTokenizer(name="bad", vocab=vocab, merges=merges, pre_tokenizer=NONE, byte_level=False)
+
+
+def test_pair_listed_twice_keeps_its_last_rank_like_hf() -> None:
+    """HF builds its merge map with later entries overwriting earlier ones."""
+    merges = [("a", "b"), ("b", "c"), ("a", "b")]
+    tok = byte_tokenizer(merges, pre_tokenizer=NONE, backend="python")
+    assert tok.encode("abc") == [ord("a"), tok.id_of("bc")]  # (a, b) now ranks after (b, c)
+    assert tok.merges == merges
+    assert encode_with_merges([list("abc")], tok.vocab, merges) == tok.encode("abc")
 
 
 # -- special tokens ------------------------------------------------------------------------------

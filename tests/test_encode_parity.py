@@ -122,3 +122,35 @@ def test_catastrophically_repetitive_pieces_finish(name: str, text: str) -> None
     ids = python_of(name).encode_ordinary(text)
     assert ids == tiktoken_of(name).encode_ordinary(text)
     assert python_of(name).decode(ids) == text
+
+
+def test_trained_merge_list_equals_hf_tokenizers(alice_text: str, korean_text: str) -> None:
+    """A merge list trained by Hugging Face encodes with HF's exact ids (lowest merge first)."""
+    tokenizers = pytest.importorskip("tokenizers")
+    import json
+
+    from bpe_engine.pretokenizers import HF_GPT2
+
+    hf = tokenizers.Tokenizer(tokenizers.models.BPE())
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    trainer = tokenizers.trainers.BpeTrainer(
+        vocab_size=2000,
+        initial_alphabet=tokenizers.pre_tokenizers.ByteLevel.alphabet(),
+        special_tokens=["<|endoftext|>"],
+        show_progress=False,
+    )
+    hf.train_from_iterator([alice_text, korean_text], trainer)
+    model = json.loads(hf.to_str())["model"]
+    merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in model["merges"]]
+    ours = BpeTokenizer(
+        name="hf-trained",
+        vocab=model["vocab"],
+        merges=merges,
+        pre_tokenizer=HF_GPT2,
+        byte_level=True,
+        special_tokens={"<|endoftext|>": model["vocab"]["<|endoftext|>"]},
+    )
+    for text in (alice_text, korean_text, "x" * 300 + " 🙂 <|endoftext|>"):
+        ids = ours.encode(text, special_mode="special")
+        assert ids == hf.encode(text).ids
+        assert ours.decode(ids) == text
