@@ -223,6 +223,7 @@ class Stepper:
         for wid, symbols in enumerate(self._symbols):
             self._index(wid, symbols)
         self._undo: list[_Undo] = []
+        self._last: tuple[_Undo, StepChange] | None = None
         self._creator: dict[str, int] = {}  # token -> first rank creating it, over merges seen so far
         self._creator_upto = 0
         self.token_count = sum(len(s) * c for s, c in zip(self._symbols, self.counts))
@@ -371,13 +372,17 @@ class Stepper:
         if not self._undo:
             return None
         entry = self._undo[-1]
+        if self._last is not None and self._last[0] is entry:
+            return self._last[1]
         left, right, new = self.merge_at(entry.rank)
         changes = []
         for wid in entry.word_ids:
             after = self._symbols[wid]
             before = entry.kept.get(wid) if entry.kept else None
             changes.append(WordChange(wid, self.counts[wid], before or _split(after, new, left, right), after))
-        return StepChange(entry.rank, len(changes), entry.occurrences, entry.pair_count, tuple(changes))
+        result = StepChange(entry.rank, len(changes), entry.occurrences, entry.pair_count, tuple(changes))
+        self._last = (entry, result)  # the app asks several times per step; entries are immutable
+        return result
 
     def derivation(self, token: str, *, before: int | None = None) -> Derivation:
         """Which merges built ``token``, using merges ranked below ``before`` (default: all known).

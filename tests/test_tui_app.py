@@ -21,7 +21,7 @@ SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n한국�
 
 def shown(app: ExplorerApp, selector: str) -> str:
     """The plain text a Static currently shows."""
-    content = app.query_one(selector, Static).content
+    content = app.query_one(selector).content  # Static or FixedText
     if isinstance(content, (Text, Content)):
         return content.plain
     console = Console(width=150, record=True, file=io.StringIO())

@@ -7,6 +7,8 @@ worker post). Tokenizer logic lives in ``bpe_engine``; stepping state lives in t
 
 from __future__ import annotations
 
+import gc
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,9 +18,10 @@ from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Header, TabbedContent, TabPane
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Header, Static, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from bpe_engine.display import visible_text
@@ -42,6 +45,7 @@ from .training import TrainRequest, run_replay, run_training
 SPEEDS = (1, 2, 5, 10, 25, 50, 100)  # merges per second while playing
 NARROW_WIDTH = 110
 STEP_SETTLE = 0.15
+SWITCH_INTERVAL = 0.001  # seconds (Python's default is 0.005)
 
 
 class ExplorerApp(App[None]):
@@ -68,8 +72,9 @@ class ExplorerApp(App[None]):
         Binding("f1,question_mark", "help", "Help"),
     ]
 
-    current_step: reactive[int] = reactive(0)
-    """How many merges the corpus view applies (documented for the Inspect/Compare panes)."""
+    current_step: var[int] = var(0)
+    """How many merges the corpus view applies (documented for the Inspect/Compare panes; a
+    ``var``: watchable, but changing it does not repaint the whole app)."""
 
     def __init__(self, corpus: str = "", *, source: str = "sample corpus", vocab_size: int = 1000) -> None:
         super().__init__()
@@ -106,17 +111,34 @@ class ExplorerApp(App[None]):
                         yield MergeTable(id="merges")
                         yield SegmentedView(id="segmented")
                         yield DerivationView(id="derivation")
+            # Inspect / Compare are mounted when first opened: they load reference tokenizers,
+            # which a user who only trains should not pay for at start-up.
             with TabPane("Inspect", id="inspect-tab"):
-                yield InspectorPane(id="inspector")
+                yield Static(Text("opening the inspector…", style="dim"), classes="lazy-placeholder")
             with TabPane("Compare", id="compare-tab"):
-                yield ComparePane(id="compare")
+                yield Static(Text("opening the comparison…", style="dim"), classes="lazy-placeholder")
         yield Footer()
 
     def on_mount(self) -> None:
+        # The training thread runs pure Python and shares the GIL with this loop; a shorter switch
+        # interval hands the GIL back to the UI sooner, so frames keep coming while it trains.
+        sys.setswitchinterval(SWITCH_INTERVAL)
         self.query_one(ProgressPanel).show_idle()
         self.query_one(SegmentedView).show_empty("no merges yet: press ctrl+t to train on this corpus")
         self.query_one(DerivationView).show_none()
         self._apply_width(self.size.width)
+
+    async def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        pane_id = event.pane.id
+        if pane_id == "inspect-tab" and not self.query(InspectorPane):
+            await self._mount_lazy(event.pane, InspectorPane(id="inspector"))
+        elif pane_id == "compare-tab" and not self.query(ComparePane):
+            await self._mount_lazy(event.pane, ComparePane(id="compare"))
+
+    async def _mount_lazy(self, tab: TabPane, pane: Widget) -> None:
+        await tab.query(".lazy-placeholder").remove()
+        await tab.mount(pane)
+        pane.post_message(StepChanged(self.tokenizer_at_step, self.current_step))
 
     def on_resize(self, event) -> None:  # noqa: ANN001 - textual.events.Resize
         self._apply_width(event.size.width)
@@ -186,6 +208,9 @@ class ExplorerApp(App[None]):
             return
         self.stepper = message.stepper
         self._target = message.target
+        # The stepper holds one tuple per distinct word (hundreds of thousands on a big corpus);
+        # freezing moves them out of the collector's scans, so a full GC cannot stall a step.
+        gc.freeze()
         self.query_one(ProgressPanel).show_started(message.target)
         for note in message.notes:
             self.notify(visible_text(note), timeout=6)

@@ -23,6 +23,8 @@ from bpe_engine.pretokenizers import GPT2, PreTokenizer
 from .safe_text_area import SafeTextArea
 
 FACTS_DELAY = 0.3
+EDIT_LIMIT = 100_000  # characters; Textual's TextArea re-measures every line on each resize,
+# so a bigger corpus is shown as a read-only preview of its head and kept whole for training.
 
 
 class CorpusFacts(Message):
@@ -47,10 +49,12 @@ class CorpusPane(Vertical):
         self.pre_tokenizer: PreTokenizer = GPT2
         self._version = 0
         self._timer: Timer | None = None
+        self._big: str | None = None  # the whole corpus when the editor only shows its head
 
     def compose(self) -> ComposeResult:
-        area = SafeTextArea(self._initial, id="corpus-text", soft_wrap=True, tab_behavior="focus")
+        area = SafeTextArea(self._head(self._initial), id="corpus-text", soft_wrap=True, tab_behavior="focus")
         area.border_title = visible_text(self.source)
+        self._mark_preview(area, self._initial)
         yield area
         yield Static("", id="corpus-facts", markup=False)
 
@@ -59,14 +63,31 @@ class CorpusPane(Vertical):
 
     @property
     def text(self) -> str:
+        """The whole corpus (for a big file, more than the editor shows)."""
+        if self._big is not None:
+            return self._big
         return self.query_one("#corpus-text", TextArea).text
+
+    def _head(self, text: str) -> str:
+        self._big = text if len(text) > EDIT_LIMIT else None
+        return text[:EDIT_LIMIT] if self._big is not None else text
+
+    def _mark_preview(self, area: TextArea, text: str) -> None:
+        area.read_only = self._big is not None
+        area.border_subtitle = (
+            f"read-only preview: first {EDIT_LIMIT:,} of {len(text):,} characters (training uses all)"
+            if self._big is not None
+            else ""
+        )
 
     def load(self, text: str, source: str) -> None:
         """Replace the corpus (opening a file): counts as an edit."""
         self.source = source
         area = self.query_one("#corpus-text", TextArea)
         area.border_title = visible_text(source)
-        area.load_text(text)  # posts TextArea.Changed: Edited and the facts follow from there
+        head = self._head(text)
+        self._mark_preview(area, text)
+        area.load_text(head)  # posts TextArea.Changed: Edited and the facts follow from there
 
     def set_pre_tokenizer(self, pre_tokenizer: PreTokenizer) -> None:
         """Words depend on the pre-tokenizer; the facts follow the settings form."""

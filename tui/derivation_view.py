@@ -6,10 +6,10 @@ from __future__ import annotations
 from rich.console import Group
 from rich.text import Text
 from rich.tree import Tree
-from textual.widgets import Static
 
 from bpe_engine.stepper import Derivation, Stepper
 
+from .fixed_text import FixedText
 from .render import merge_text, token_text, tokens_text
 
 MAX_WORDS = 12
@@ -25,11 +25,11 @@ def _tree(node: Derivation, tree: Tree | None, byte_level: bool) -> Tree:
     return branch
 
 
-class DerivationView(Static):
+class DerivationView(FixedText):
     """Shows how merge k's token was derived and which words it rewrote."""
 
     def show_none(self) -> None:
-        self.update(Text("select a merge (↑/↓ in the merge list, n/b to step) to see how it was built", style="dim"))
+        self.show(Text("select a merge (↑/↓ in the merge list, n/b to step) to see how it was built", style="dim"))
 
     def show_step(self, stepper: Stepper, *, byte_level: bool) -> None:
         change = stepper.last_change()
@@ -53,4 +53,4 @@ class DerivationView(Static):
             words.append("\n")
         if len(change.changes) > MAX_WORDS:
             words.append(f"… and {len(change.changes) - MAX_WORDS:,} more words", "dim")
-        self.update(Group(title, tree, words))
+        self.show(Group(title, tree, words))

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Static
+from textual.containers import Vertical
 
 from bpe_engine.stepper import Stepper
 
+from .fixed_text import FixedText
 from .render import segmented_text, token_text
 
-WINDOW_CHARS = 4000
+WINDOW_CHARS = 3000
 
 
 class SegmentedView(Vertical):
@@ -29,17 +29,16 @@ class SegmentedView(Vertical):
         self._shown = (0, 0)
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="step-status", markup=False)
-        with VerticalScroll(id="segmented-scroll"):
-            yield Static("", id="segmented-text", markup=False)
+        yield FixedText(id="step-status")
+        yield FixedText(id="segmented-text")
 
     def show_empty(self, message: str) -> None:
-        self.query_one("#step-status", Static).update(Text(message, style="dim"))
-        self.query_one("#segmented-text", Static).update("")
+        self.query_one("#step-status", FixedText).show(Text(message, style="dim"))
+        self.query_one("#segmented-text", FixedText).show("")
 
     def show_status(self, stepper: Stepper, text: str, *, byte_level: bool, playing: bool = False) -> None:
         """Only the header (merges keep arriving while the step stays put: no corpus redraw)."""
-        self.query_one("#step-status", Static).update(
+        self.query_one("#step-status", FixedText).show(
             self._status(stepper, len(text), byte_level=byte_level, playing=playing)
         )
 
@@ -48,11 +47,14 @@ class SegmentedView(Vertical):
         step = stepper.step
         change = stepper.last_change()
         highlight = stepper.merge_at(change.rank)[2] if change is not None else None
+        view = self.query_one("#segmented-text", FixedText).size
+        # Draw about what fits (a screenful of characters, with slack for short lines).
+        self.window_chars = max(600, min(WINDOW_CHARS, view.width * view.height * 2))
         if change is not None and change.changes:
             first = stepper.first_piece_of([c.word_id for c in change.changes])
             if first is not None:
                 at = stepper.piece_starts[first]
-                if not self.window_start <= at < self.window_start + self.window_chars - 200:
+                if not self.window_start <= at < self.window_start + self.window_chars // 2:
                     self.window_start = text.rfind("\n", 0, at) + 1
                     if at - self.window_start > 500:
                         self.window_start = at
@@ -61,10 +63,10 @@ class SegmentedView(Vertical):
         start = min(self.window_start, len(text))
         end = min(start + self.window_chars, len(text))
         self._shown = (start, end)
-        self.query_one("#step-status", Static).update(
+        self.query_one("#step-status", FixedText).show(
             self._status(stepper, len(text), byte_level=byte_level, playing=playing)
         )
-        self.query_one("#segmented-text", Static).update(
+        self.query_one("#segmented-text", FixedText).show(
             segmented_text(stepper, text, start, end, byte_level=byte_level, highlight=highlight)
         )
 

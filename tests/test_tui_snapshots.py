@@ -1,0 +1,76 @@
+"""Snapshots of the main states: fresh start, mid-training, finished with a step selected.
+
+Deterministic: a fixed corpus, no cursor blink, a stubbed clock (so merges/s is fixed) and the
+app's ``stop_after`` hook, which leaves the run mid-training after a fixed number of merges.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from textual.pilot import Pilot
+from textual.widgets import TextArea
+from textual.worker import WorkerCancelled, WorkerFailed
+
+from tui.app import ExplorerApp
+
+CORPUS = (
+    "the lower the newest, the widest: low lower lowest new newer newest wide wider widest\n"
+    "[bold]markup[/bold] stays literal\n"
+    "한국어 문장 한국 한글 😀 👩‍💻\n"
+) * 3
+SIZE = (120, 36)
+
+
+def make_app() -> ExplorerApp:
+    app = ExplorerApp(CORPUS, source="snapshot corpus")
+    ticks = itertools.count()
+    app.clock = lambda: next(ticks) * 0.001  # 1 ms per clock read: fixed rates in the progress line
+    return app
+
+
+async def quiet(pilot: Pilot) -> None:
+    """Stop the blinking cursor and let every worker and message settle."""
+    app = pilot.app
+    app.query_one("#corpus-text", TextArea).cursor_blink = False
+    for worker in list(app.workers):
+        try:
+            await worker.wait()
+        except (WorkerCancelled, WorkerFailed):
+            pass
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def set_vocab(pilot: Pilot, value: str) -> None:
+    pilot.app.query_one("#vocab").value = value
+    await pilot.pause()
+
+
+def test_fresh_start(snap_compare) -> None:  # noqa: ANN001
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=quiet)
+
+
+def test_mid_training(snap_compare) -> None:  # noqa: ANN001
+    async def run_before(pilot: Pilot) -> None:
+        app: ExplorerApp = pilot.app  # type: ignore[assignment]
+        app.stop_after = 12
+        await set_vocab(pilot, "300")
+        await pilot.press("ctrl+t")
+        await quiet(pilot)
+        assert app.training and app.stepper is not None and app.stepper.available == 12
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_finished_with_step_selected(snap_compare) -> None:  # noqa: ANN001
+    async def run_before(pilot: Pilot) -> None:
+        app: ExplorerApp = pilot.app  # type: ignore[assignment]
+        await set_vocab(pilot, "300")
+        await pilot.press("ctrl+t")
+        await quiet(pilot)
+        await pilot.press("j", "9", "enter")
+        await quiet(pilot)
+        assert app.current_step == 9
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
