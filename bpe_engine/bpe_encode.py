@@ -257,6 +257,7 @@ class RankTable:
         self.n_merges = len(ranks) - 256
         self._merge_ranks: list[int] | None = None
         self._merges: list[tuple[str, str]] | None = None
+        self._strs: dict[int, str] = {}  # id -> GPT-2 byte string, filled as tokens are shown
 
     def limit_for(self, k: int) -> int:
         """The rank bound that admits exactly the first ``k`` merges (multi-byte tokens)."""
@@ -280,8 +281,13 @@ class RankTable:
         return encode_piece
 
     def token_str(self, token_id: int) -> str | None:
-        data = self.id_bytes[token_id] if 0 <= token_id < len(self.id_bytes) else None
-        return None if data is None else bytes_to_token_str(data)
+        token = self._strs.get(token_id)
+        if token is None:
+            data = self.id_bytes[token_id] if 0 <= token_id < len(self.id_bytes) else None
+            if data is None:
+                return None
+            token = self._strs[token_id] = bytes_to_token_str(data)
+        return token
 
     def id_of(self, token: str) -> int | None:
         try:

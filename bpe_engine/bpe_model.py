@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from functools import lru_cache, reduce
+from itertools import accumulate
 from operator import iadd
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -460,14 +461,21 @@ def _detailed(tok: BpeTokenizer, text: str, allowed: frozenset[str]) -> tuple[li
     piece is not a plain slice of the text (``▁`` markers, a dropped ``</w>`` word break).
     """
     encoding = tok._fast_encoding()
+    pre = tok.pre_tokenizer
+    tiles = tok.byte_level and pre.space_marker is None and pre.end_of_word_suffix is None
+    if encoding is not None or tiles:
+        # Byte-level tokens (specials included) spell the text's bytes in order, so spans are
+        # running sums -- unless an unk token stands in for a byte it does not spell.
+        if encoding is not None:
+            ids = encoding.encode(text, allowed_special=allowed, disallowed_special=())
+        else:
+            ids = tok._encode_python(text, allowed)
+        unk = tok._table.unk_id if isinstance(tok._table, MergeTable) else None
+        if unk is None or unk not in ids:
+            ends = list(accumulate(map(len, map(tok._id_bytes.__getitem__, ids))))  # type: ignore[arg-type]
+            specials = tok._special_ids
+            return ids, list(zip([0, *ends[:-1]], ends)), [i in specials for i in ids]
     byte_at = _byte_offsets(text)
-    if encoding is not None:  # byte-level and proven identical: tokens tile the bytes exactly
-        ids = encoding.encode(text, allowed_special=allowed, disallowed_special=())
-        spans, pos = [], 0
-        for i in ids:
-            spans.append((pos, pos + len(tok.token_bytes(i))))
-            pos = spans[-1][1]
-        return ids, spans, [i in tok._special_ids for i in ids]
     ids, spans, special = [], [], []
     start = 0
     segments = split_specials(text, allowed) if allowed else ([(text, False)] if text else [])
