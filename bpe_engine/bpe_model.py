@@ -122,6 +122,12 @@ class BpeTokenizer:
         self._special_ids = {i: s for s, i in special_tokens.items()}
         self._id_bytes = list(table.id_bytes)
         for text, token_id in special_tokens.items():
+            ordinary = table.token_str(token_id) if token_id >= 0 else None
+            if ordinary is not None and ordinary != text:
+                raise ConfigError(
+                    f"special token {text!r} has id {token_id}, which vocabulary token {ordinary!r} already uses; "
+                    "give the special token a free id"
+                )
             if token_id >= len(self._id_bytes):
                 self._id_bytes.extend([None] * (token_id + 1 - len(self._id_bytes)))
             self._id_bytes[token_id] = text.encode("utf-8")
@@ -167,6 +173,12 @@ class BpeTokenizer:
     def is_rank_table(self) -> bool:
         """True for tiktoken rank tables (``from_ranks``), False for trained merge lists."""
         return isinstance(self._table, RankTable)
+
+    @property
+    def mergeable_ranks(self) -> dict[bytes, int] | None:
+        """The tiktoken rank table (bytes -> rank = id) of a rank-table model, else None.
+        Shared with every view and the reference cache: do not mutate."""
+        return self._table.ranks if isinstance(self._table, RankTable) else None
 
     @property
     def special_tokens(self) -> dict[str, int]:

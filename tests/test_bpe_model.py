@@ -112,11 +112,14 @@ def test_byte_level_alphabet_of_seen_bytes_only() -> None:
     [
         ({"a": 0, "b": 1}, [("a", "b")], "'ab' is not in the vocabulary"),
         ({"a": 0, "b": 0}, [], "ids must be unique"),
+        ({"a": 0, "b": 1}, [], "special token '<s>' has id 1, which vocabulary token 'b' already uses"),
     ],
 )
 def test_inconsistent_models_are_config_errors(vocab: dict[str, int], merges: list[tuple[str, str]], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
-        BpeTokenizer(name="bad", vocab=vocab, merges=merges, pre_tokenizer=NONE, byte_level=False)
+        BpeTokenizer(
+            name="bad", vocab=vocab, merges=merges, pre_tokenizer=NONE, byte_level=False, special_tokens={"<s>": 1}
+        )
 
 
 def test_pair_listed_twice_keeps_its_last_rank_like_hf() -> None:
@@ -241,3 +244,14 @@ def test_byte_level_over_marked_pieces_maps_spans_and_decodes() -> None:
     assert enc.tokens == ("âĸģh", "i", "âĸģh", "i")
     assert enc.byte_spans == ((0, 1), (1, 2), (2, 4), (4, 5))
     assert tok.decode(list(enc.ids)) == "hi hi"
+
+
+def test_special_may_share_its_id_with_its_own_vocab_entry() -> None:
+    """HF lists specials in the vocab too; that is the same token, not a clash."""
+    tok = BpeTokenizer(
+        name="hf", vocab={"<s>": 0, "a": 1}, merges=[], pre_tokenizer=NONE, byte_level=False, special_tokens={"<s>": 0}
+    )
+    assert tok.encode("<s>a", special_mode="special") == [0, 1]
+    assert tok.vocab_size == 2
+    assert tok.mergeable_ranks is None
+    assert load_reference("gpt2").mergeable_ranks is reference_ranks("gpt2")
