@@ -261,11 +261,7 @@ class RankTable:
 
     def limit_for(self, k: int) -> int:
         """The rank bound that admits exactly the first ``k`` merges (multi-byte tokens)."""
-        if k >= self.n_merges:
-            return NEVER
-        if self._merge_ranks is None:
-            self._merge_ranks = sorted(r for t, r in self.ranks.items() if len(t) > 1)
-        return self._merge_ranks[k]
+        return NEVER if k >= self.n_merges else self._sorted_merge_ranks()[k]
 
     def piece_encoder(self, limit: int) -> PieceEncoder:
         ranks = self.ranks
@@ -302,7 +298,7 @@ class RankTable:
         if self._merges is None:
             id_bytes = self.id_bytes
             merges = []
-            for rank in self._merge_ranks_sorted():
+            for rank in self._sorted_merge_ranks():
                 token = id_bytes[rank]
                 assert token is not None
                 parts = merge_byte_ranks(token, self.ranks, rank)
@@ -312,10 +308,11 @@ class RankTable:
             self._merges = merges
         return self._merges[:k]
 
-    def _merge_ranks_sorted(self) -> list[int]:
+    def _sorted_merge_ranks(self) -> list[int]:
+        """Ranks of the multi-byte tokens in order: rank of the k-th merge is element k."""
         if self._merge_ranks is None:
-            self.limit_for(0)
-        return self._merge_ranks or []
+            self._merge_ranks = sorted(r for t, r in self.ranks.items() if len(t) > 1)
+        return self._merge_ranks
 
 
 class MergeTable:

@@ -211,11 +211,11 @@ class BpeTokenizer:
     def vocab_size(self) -> int:
         """Distinct ids: vocabulary tokens plus special tokens that are not also in it."""
         if self._vocab_size is None:
-            if isinstance(self._table, RankTable) and self._merge_count == self._table.n_merges:
-                ids: Collection[int] = range(len(self._table.id_bytes))  # ranks are unique
-                count = len(self._table.ranks)
-                in_vocab = [i for i in self._special_ids if i in ids and self._table.id_bytes[i] is not None]
-                self._vocab_size = count + len(self._special_ids) - len(in_vocab)
+            table = self._table
+            if isinstance(table, RankTable) and self._merge_count == table.n_merges:
+                # ranks are unique, so no need to build o200k's 200k-entry string vocab to count
+                shared = sum(1 for i in self._special_ids if table.token_str(i) is not None)
+                self._vocab_size = len(table.ranks) + len(self._special_ids) - shared
             else:
                 vocab_ids = set(self.vocab.values())
                 self._vocab_size = len(vocab_ids) + sum(1 for i in self._special_ids if i not in vocab_ids)

@@ -92,3 +92,14 @@ def test_unreachable_token_is_rejected() -> None:
 def test_prefix_views_do_not_use_tiktoken() -> None:
     tok = byte_tokenizer(PROVABLE)
     assert "first 2 of 6 merges" in (why_not_tiktoken(tok.with_merge_prefix(2)) or "")
+
+
+@pytest.mark.parametrize("pre_name", ["hf-gpt2", "none", "o200k"])
+@settings(max_examples=100, deadline=None)
+@given(text=st.lists(st.sampled_from(list("abcde") + [" ", "  ", "\n", "\t", "'s", "1234", "한", "!?"]), max_size=30).map("".join))
+def test_other_safe_pretokenizers_split_alike_in_tiktoken(pre_name: str, text: str) -> None:
+    from bpe_engine.pretokenizers import BUILTIN
+
+    tok = byte_tokenizer(PROVABLE, pre_tokenizer=BUILTIN[pre_name])
+    assert why_not_tiktoken(tok) is None
+    assert tok.with_backend("tiktoken").encode(text) == tok.with_backend("python").encode(text)
