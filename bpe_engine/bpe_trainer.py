@@ -42,7 +42,7 @@ merged length (in characters, bytes for byte-level, ``</w>`` not counted) would 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from heapq import heapify, heappop, heappush
 from typing import TYPE_CHECKING, Literal
@@ -217,7 +217,8 @@ class BpeTraining:
         return self.steps()
 
     def steps(self) -> Iterator[MergeStep]:
-        """Yield one :class:`MergeStep` per merge until training stops; resumable."""
+        """Yield one :class:`MergeStep` per merge until training stops; resumable.
+        """
         while not self._finished:
             step = self._next()
             if step is None:
@@ -352,12 +353,16 @@ class BpeTraining:
                     lst.append(i)
         self._pair_counts = pair_counts
         self._index: dict[str, list[int]] = {} if self.config.tie_break == "hf" else where
-        heap: list[tuple] = [self._entry(pair_counts[k], k, lst) for k, lst in where.items() if pair_counts[k] > 0]
+        # Word lists in heap entries are tuples: the garbage collector stops tracking tuples of
+        # ints, so its passes do not walk hundreds of thousands of them.
+        heap: list[tuple] = [
+            self._entry(pair_counts[k], k, tuple(lst)) for k, lst in where.items() if pair_counts[k] > 0
+        ]
         heapify(heap)
         self._heap = heap
 
     # -- the merge loop (HF do_train step 5) -----------------------------------------------------
-    def _entry(self, count: int, key: str, pos: list[int]) -> tuple:
+    def _entry(self, count: int, key: str, pos: Sequence[int]) -> tuple:
         """A heap entry; the smallest is the best pair under the tie-break rule.
 
         ``hf`` packs (-count, left_id, right_id) into one int: one integer comparison per heap
@@ -391,7 +396,7 @@ class BpeTraining:
         lst.clear()
         return None
 
-    def _pop_best(self) -> tuple[int, str, list[int]] | None:
+    def _pop_best(self) -> tuple[int, str, Sequence[int]] | None:
         """Pop until an entry is current: ``(count, pair key, words)`` or None when empty.
 
         As HF does, a stale entry is pushed back with the current count and its own word list.
@@ -452,7 +457,7 @@ class BpeTraining:
         self.steps_done.append(step)
         return step
 
-    def _apply(self, pair: str, newc: str, pos: list[int]) -> tuple[int, int, dict[str, list[int]]]:
+    def _apply(self, pair: str, newc: str, pos: Sequence[int]) -> tuple[int, int, dict[str, tuple[int, ...]]]:
         """Fuse ``pair`` into ``newc`` in the words of ``pos`` and update the pair counts.
 
         The same steps as :func:`merge_word`, with the changes summed per neighbour symbol before
@@ -507,7 +512,7 @@ class BpeTraining:
 
     def _count_changes(
         self, pair: str, newc: str, lefts: dict[str, list[int]], rights: dict[str, list[int]]
-    ) -> dict[str, list[int]]:
+    ) -> dict[str, tuple[int, ...]]:
         """Apply the summed changes of one merge; return each gained pair with its words.
 
         With ``max_token_length``, a gained pair is not counted when its merged length would
@@ -518,7 +523,7 @@ class BpeTraining:
         max_len = self.config.max_token_length
         lengths = self._lengths
         new_len = lengths[ord(newc)]
-        gained: dict[str, list[int]] = {}
+        gained: dict[str, tuple[int, ...]] = {}
         lc, rc = pair[0], pair[1]
         for sym, entry in lefts.items():  # (sym, left) -> (sym, new)
             lost = sym + lc
@@ -526,7 +531,7 @@ class BpeTraining:
             if max_len is None or lengths[ord(sym)] + new_len < max_len:
                 won = sym + newc
                 pc[won] = get(won, 0) + entry[0]
-                gained[won] = entry[1:]
+                gained[won] = tuple(entry[1:])
         for sym, entry in rights.items():  # (right, sym) -> (new, sym)
             lost = rc + sym
             pc[lost] = get(lost, 0) - entry[0]
@@ -535,10 +540,10 @@ class BpeTraining:
                 pc[won] = get(won, 0) + entry[0]
                 old = gained.get(won)
                 # (new, new) comes from both sides once a reused id is in the words
-                gained[won] = entry[1:] if old is None else sorted(set(old + entry[1:]))
+                gained[won] = tuple(entry[1:]) if old is None else tuple(sorted({*old, *entry[1:]}))
         return gained
 
-    def _push_gained(self, gained: dict[str, list[int]]) -> None:
+    def _push_gained(self, gained: dict[str, tuple[int, ...]]) -> None:
         heap, pc = self._heap, self._pair_counts
         if self.config.tie_break == "hf":
             for key, lst in gained.items():
@@ -554,7 +559,7 @@ class BpeTraining:
                 if old[-len(lst) - 1] >= lst[0]:  # a reused id formed the pair again: re-sort
                     old[:] = sorted(set(old))
             else:
-                index[key] = lst
+                index[key] = list(lst)
             cnt = pc[key]
             if cnt > 0:
                 heappush(heap, self._entry(cnt, key, []))
