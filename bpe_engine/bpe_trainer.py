@@ -217,8 +217,7 @@ class BpeTraining:
         return self.steps()
 
     def steps(self) -> Iterator[MergeStep]:
-        """Yield one :class:`MergeStep` per merge until training stops; resumable.
-        """
+        """Yield one :class:`MergeStep` per merge until training stops; resumable."""
         while not self._finished:
             step = self._next()
             if step is None:
