@@ -154,3 +154,30 @@ def test_trained_merge_list_equals_hf_tokenizers(alice_text: str, korean_text: s
         ids = ours.encode(text, special_mode="special")
         assert ids == hf.encode(text).ids
         assert ours.decode(ids) == text
+
+
+EDGE_TEXTS = [
+    "",
+    "trailing   ",
+    "trailing\n",
+    "a \n\n  b\t\t \r\n c  ",
+    "   leading",
+    "x" + " " * 40 + "y",
+    " " * 26,
+    "\n" * 7 + " ",
+    "I'll've we'RE don't 'S",
+    "12345678901 3.14159 ١٢٣",
+    "🙂🙂🙂 👩‍👩‍👧‍👦 🇰🇷🇯🇵",
+    "한국어 문장입니다.  그리고   공백!",
+    "<|endoftext|><|endoftext|>",
+    "<|endof<|endoftext|>text|>",
+]
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("text", EDGE_TEXTS, ids=range(len(EDGE_TEXTS)))
+def test_edge_texts_equal_tiktoken(name: str, text: str) -> None:
+    ours, theirs = python_of(name), tiktoken_of(name)
+    assert ours.encode(text, special_mode="special") == theirs.encode(text, allowed_special="all")
+    assert ours.encode_ordinary(text) == theirs.encode_ordinary(text)
+    assert ours.decode(ours.encode_ordinary(text)) == text
