@@ -6,7 +6,8 @@ The corpus is first reduced to word -> count (:mod:`bpe_engine.corpus`); then, a
 1. special tokens take the first ids, in the order given;
 2. the alphabet follows, sorted by code point (byte-level: the GPT-2 byte characters, all 256 or
    only those seen; that order is GPT-2's rank order of single bytes);
-3. every word becomes a list of symbol ids;
+3. every word becomes a string of symbol ids (``chr(id)``: compact, and ``str.find`` /
+   ``str.replace`` fuse a pair left to right in C);
 4. pairs are counted once, with the words they occur in, and pushed on a lazy max-heap;
 5. each merge pops the best pair, fuses it in the words that hold it, and applies the pair-count
    changes those words report (see :func:`merge_word`). The corpus is never recounted.
@@ -192,6 +193,9 @@ class BpeTraining:
         self._id_to_tok: list[str] = []
         self._tok_to_id: dict[str, int] = {}
         self._finished = False
+        self._stop = "size"
+        self._stop_count = 0
+        self._empty = not corpus.counts
         self._build(corpus.counts)
 
     # -- public API ------------------------------------------------------------------------------
@@ -565,9 +569,9 @@ class BpeTraining:
 
     def _note_stop(self) -> None:
         size = len(self._tok_to_id)
-        reason = getattr(self, "_stop", "size")
+        reason = self._stop
         asked = self.config.vocab_size
-        if reason == "no-pair" and size < asked and self._words:
+        if reason == "no-pair" and size < asked and not self._empty:
             self.notes.append(f"no pair left after {len(self.merges)} merges: the vocabulary has {size} tokens (asked {asked})")
         elif reason == "min-frequency":
             self.notes.append(
