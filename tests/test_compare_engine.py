@@ -125,3 +125,14 @@ def test_owner_runs_match_a_slow_per_character_fill(data: st.DataObject) -> None
     assert _owners(starts[::-1], ends[::-1], n) == tuple(
         next((t for t, (s, e) in enumerate(zip(starts[::-1], ends[::-1])) if s <= c < e), -1) for c in range(n)
     )
+
+
+def test_byte_level_shortcut_matches_encode_detailed() -> None:
+    from bpe_engine.compare.rows import _encode
+    from bpe_engine.references import load_reference
+
+    text = "Hello 한국어 👩‍👩‍👧 <|endoftext|>  \n\n x"
+    for name in ("gpt2", "cl100k_base"):
+        tok = load_reference(name)
+        for mode in ("text", "special"):
+            assert _encode(tok, text, mode) == tok.encode_detailed(text, special_mode=mode)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain, count, repeat
 from operator import le
 
@@ -25,19 +26,26 @@ from ..inspect.text_index import TextIndex
 from ..types import Encoding
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RowAlignment:
     """One row on the character axis.
 
     ``boundaries``: character offsets where a token starts or ends.
     ``split_chars``: characters with a token boundary strictly inside their bytes.
-    ``token_of_char[i]``: the first token covering character ``i`` (``-1``: no token covers it,
-    e.g. the whitespace that word-based rows drop).
+    ``token_starts`` / ``token_ends``: each token's character span (touched characters).
     """
 
     boundaries: frozenset[int]
     split_chars: frozenset[int]
-    token_of_char: tuple[int, ...]
+    token_starts: tuple[int, ...]
+    token_ends: tuple[int, ...]
+    n_chars: int
+
+    @cached_property
+    def token_of_char(self) -> tuple[int, ...]:
+        """``token_of_char[i]``: the first token covering character ``i`` (``-1``: no token covers
+        it, e.g. the whitespace word-based rows drop). Built on first use: only drawing needs it."""
+        return _owners(list(self.token_starts), list(self.token_ends), self.n_chars)
 
 
 def align_row(encoding: Encoding, index: TextIndex | None = None) -> RowAlignment:
@@ -62,8 +70,7 @@ def align_row(encoding: Encoding, index: TextIndex | None = None) -> RowAlignmen
         for edge in {x for span in spans for x in span}:
             c = b2c[edge]
             (bounds if first[c] == edge else split).add(c)
-    owner = _owners(starts_c, ends_c, index.n_chars)
-    return RowAlignment(frozenset(bounds), frozenset(split), tuple(owner))
+    return RowAlignment(frozenset(bounds), frozenset(split), tuple(starts_c), tuple(ends_c), index.n_chars)
 
 
 def _owners(starts: list[int], ends: list[int], n: int) -> tuple[int, ...]:

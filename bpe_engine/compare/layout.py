@@ -88,7 +88,7 @@ def wrap_axis(text: str, cuts: frozenset[int] | set[int], width: int) -> list[tu
 
 def layout(comparison: Comparison, width: int, *, max_lines: int | None = None) -> list[Block]:
     """The comparison as blocks of at most ``width`` columns (``max_lines`` stops early)."""
-    cuts = _all_cuts(comparison)
+    cuts = all_cuts(comparison)
     ranges = wrap_axis(comparison.text, cuts, width)
     if max_lines is not None:
         ranges = ranges[:max_lines]
@@ -97,14 +97,14 @@ def layout(comparison: Comparison, width: int, *, max_lines: int | None = None) 
 
 def layout_page(comparison: Comparison, width: int, max_lines: int) -> tuple[list[Block], int]:
     """The first ``max_lines`` blocks and how many lines the whole text needs (for "… more")."""
-    cuts = _all_cuts(comparison)
+    cuts = all_cuts(comparison)
     ranges = wrap_axis(comparison.text, cuts, width)
     return [block(comparison, start, end, cuts) for start, end in ranges[:max_lines]], len(ranges)
 
 
 def block(comparison: Comparison, start: int, end: int, cuts: frozenset[int] | None = None) -> Block:
     """One line of the layout: characters ``[start, end)``."""
-    cuts = _all_cuts(comparison) if cuts is None else cuts
+    cuts = all_cuts(comparison) if cuts is None else cuts
     text = comparison.text
     cells = [cell_text(ch) for ch in text[start:end]]
     disagree = set(comparison.disagreements)
@@ -146,7 +146,8 @@ def block(comparison: Comparison, start: int, end: int, cuts: frozenset[int] | N
     return Block(start, end, tuple(_merge_runs(marker)), tuple(rows))
 
 
-def _all_cuts(comparison: Comparison) -> frozenset[int]:
+def all_cuts(comparison: Comparison) -> frozenset[int]:
+    """Every character offset where at least one row has a token boundary."""
     rows = [r.alignment for r in comparison.rows if r.alignment is not None]
     return frozenset().union(*(r.boundaries for r in rows)) if rows else frozenset()
 

@@ -48,12 +48,9 @@ def partial_flags(encoding: Encoding, index: TextIndex | None = None, *, unit: U
     if unit == "codepoint":
         if index.n_bytes == index.n_chars:
             return (False,) * len(encoding.byte_spans)  # ASCII: every byte is a whole character
-        # Inlined boundary test: this runs for every token of every comparison row.
-        b2c, first, n = index.byte_to_char, index.char_byte_starts, index.n_bytes
-        return tuple(
-            e > s and not ((s <= 0 or s >= n or first[b2c[s]] == s) and (e <= 0 or e >= n or first[b2c[e]] == e))
-            for s, e in encoding.byte_spans
-        )
+        # One set lookup per edge: this runs for every token of every comparison row.
+        bounds = index.boundary_bytes
+        return tuple(e > s and (s not in bounds or e not in bounds) for s, e in encoding.byte_spans)
     is_boundary = _boundary_test(index, unit)
     return tuple(e > s and not (is_boundary(s) and is_boundary(e)) for s, e in encoding.byte_spans)
 

@@ -17,14 +17,15 @@ as a second, coarser unit for the partial-character view.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import accumulate
 
 import regex
 
 _GRAPHEME = regex.compile(r"\X")
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")
+_NOT_CONTINUATION = re.compile(rb"[^\x80-\xbf]")
 REPLACEMENT = "\ufffd"
 
 
@@ -71,12 +72,20 @@ class TextIndex:
         if text.isascii():
             starts: tuple[int, ...] = tuple(range(len(text) + 1))
         else:
-            starts = tuple(accumulate(map(utf8_len, text), initial=0))
+            # A character starts at every byte that is not a continuation byte (10xxxxxx);
+            # surrogatepass keeps a lone surrogate as one 3-byte "character" like utf8_len does.
+            raw = text.encode("utf-8", "surrogatepass")
+            starts = (*(m.start() for m in _NOT_CONTINUATION.finditer(raw)), len(raw))
         self.char_byte_starts = starts
         """``char_byte_starts[i]`` is the byte offset where character ``i`` starts; the last entry
         is the total byte length, so character ``i`` is ``[starts[i], starts[i + 1])``."""
         self.n_bytes = starts[-1]
         self._byte_to_char: tuple[int, ...] | None = None
+
+    @cached_property
+    def boundary_bytes(self) -> frozenset[int]:
+        """Byte offsets between characters (both ends included): a set for O(1) tests."""
+        return frozenset(self.char_byte_starts)
 
     @property
     def n_chars(self) -> int:

@@ -16,21 +16,21 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Select, Static, TextArea
 
-from bpe_engine.compare import Block, Comparison, compare
-from bpe_engine.compare.layout import layout_page
+from bpe_engine.compare import Comparison, compare, wrap_axis
+from bpe_engine.compare.layout import all_cuts
 from bpe_engine.display import visible_text
 from bpe_engine.types import SpecialMode
 
 from ..messages import StepChanged
 from . import sources
 from .chart import CurveChart
-from .render import aligned_text
+from .aligned import AlignedRows
 from .slider import MergeSlider
 
 SPECIAL_CHOICES: tuple[tuple[str, SpecialMode], ...] = (
@@ -39,21 +39,21 @@ SPECIAL_CHOICES: tuple[tuple[str, SpecialMode], ...] = (
     ("<|…|> special text: refuse", "refuse"),
 )
 DEFAULT_TEXT = "The tokenizer doesn't see words: 한국어 텍스트는 바이트로 쪼개진다. 👩‍👩‍👧 naïve café"
-DEBOUNCE = 0.15
+DEBOUNCE = 0.03  # coalesces a burst of keys; runs are single-flight, so typing never queues work
 SYNC_LIMIT = 2000  # characters: below this (and with every tokenizer loaded) encode on the UI thread
-MAX_LINES = 300  # aligned lines drawn; statistics always cover the whole text
 COLUMNS = ("row", "tokens", "chars/tok", "bytes/tok", "tok/word", "partial", "UNK")
 
 
 @dataclass(frozen=True)
 class Compared:
-    """One finished comparison with its drawn layout."""
+    """One finished comparison with its line wrapping (blocks are laid out when drawn)."""
 
     generation: int
     labels: tuple[str, ...]
     comparison: Comparison
-    blocks: tuple[Block, ...]
-    total_lines: int
+    ranges: tuple[tuple[int, int], ...]
+    cuts: frozenset[int]
+    width: int
 
 
 class ComparePane(Widget):
@@ -71,8 +71,6 @@ class ComparePane(Widget):
     ComparePane #compare-rows { width: 1fr; height: 100%; }
     ComparePane CurveChart { width: 56; height: 100%; }
     ComparePane #compare-status { height: auto; padding: 0 1; }
-    ComparePane #compare-scroll { height: 1fr; border: round $primary 30%; }
-    ComparePane #compare-aligned { width: auto; }
     """
     BINDINGS = [
         Binding("delete,x", "remove_row", "Remove row"),
@@ -85,9 +83,10 @@ class ComparePane(Widget):
     class Compared(Message):
         """A comparison finished (checked against the generation before drawing)."""
 
-        def __init__(self, result: Compared) -> None:
+        def __init__(self, result: Compared | None, generation: int) -> None:
             super().__init__()
             self.result = result
+            self.generation = generation
 
     def __init__(self, *, id: str | None = None, text: str = DEFAULT_TEXT, rows: tuple[str, ...] = sources.DEFAULT_ROWS) -> None:  # noqa: A002
         super().__init__(id=id)
@@ -98,6 +97,8 @@ class ComparePane(Widget):
         self._timer: Timer | None = None
         self._result: Compared | None = None
         self._follow_app = True  # k follows the app's step until the user moves the slider
+        self._encoding = False  # a worker is encoding
+        self._input_changed = False  # input changed while it was
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -112,8 +113,7 @@ class ComparePane(Widget):
             yield DataTable(id="compare-rows", cursor_type="row", zebra_stripes=True)
             yield CurveChart()
         yield Static(id="compare-status", markup=False)
-        with VerticalScroll(id="compare-scroll"):
-            yield Static(id="compare-aligned", markup=False)
+        yield AlignedRows(id="compare-aligned")
 
     def on_mount(self) -> None:
         table = self.query_one("#compare-rows", DataTable)
@@ -179,13 +179,6 @@ class ComparePane(Widget):
     def on_resize(self) -> None:
         self.schedule()  # the aligned rows wrap to the new width
 
-    def on_compare_pane_compared(self, message: Compared) -> None:
-        if message.result.generation < self._drawn:
-            return
-        self._drawn = message.result.generation
-        if message.result.generation == self._generation:
-            self._draw(message.result)
-
     # -- actions ---------------------------------------------------------------------------------
     def action_remove_row(self) -> None:
         i = self._cursor_row()
@@ -219,23 +212,40 @@ class ComparePane(Widget):
     def _start(self, generation: int) -> None:
         if generation != self._generation:
             return
+        if self._encoding:
+            self._input_changed = True  # one run at a time; the newest input runs as soon as it ends
+            return
         text, specs, mode, k = self.text, tuple(self.rows), self._mode(), self.k
-        width = max(self.query_one("#compare-scroll").size.width or self.app.size.width, 40) - 4
+        width = max(self.query_one(AlignedRows).size.width or self.app.size.width, 40) - 2
         ours = sources.ours_from_app(self.app, k)
         if len(text) <= SYNC_LIMIT and all(sources.is_loaded(s) for s in specs):
-            self._draw_or_queue(run_comparison(generation, text, specs, mode, ours, k, width))
+            self._accept(run_comparison(generation, text, specs, mode, ours, k, width))
         else:
+            self._encoding = True
             self.query_one("#compare-status", Static).update(Text("encoding…", style="dim italic"))
             self._compare_worker(generation, text, specs, mode, ours, k, width)
 
-    @work(thread=True, exclusive=False, exit_on_error=False, group="compare")
+    @work(thread=True, exit_on_error=False, group="compare")
     def _compare_worker(self, generation: int, text: str, specs: tuple[str, ...], mode: SpecialMode, ours: Any, k: int, width: int) -> None:
-        # Not exclusive: cancelling a thread cannot stop it mid-encode anyway; the generation
-        # check drops whatever finishes late.
-        self.post_message(self.Compared(run_comparison(generation, text, specs, mode, ours, k, width)))
+        try:
+            result = run_comparison(generation, text, specs, mode, ours, k, width)
+        except Exception:  # noqa: BLE001 - rows catch their own errors; this keeps the pane alive
+            result = None
+        self.post_message(self.Compared(result, generation))
 
-    def _draw_or_queue(self, result: Compared) -> None:
-        self._drawn = max(self._drawn, result.generation)
+    def on_compare_pane_compared(self, message: Compared) -> None:
+        self._encoding = False
+        if message.result is not None:
+            self._accept(message.result)
+        if self._input_changed:
+            self._input_changed = False
+            self._start(self._generation)
+
+    def _accept(self, result: Compared) -> None:
+        """Draw ``result`` unless something newer was drawn already (stale never wins)."""
+        if result.generation < self._drawn:
+            return
+        self._drawn = result.generation
         self._draw(result)
 
     # -- drawing ---------------------------------------------------------------------------------
@@ -275,7 +285,8 @@ class ComparePane(Widget):
                 status.append(f"\n{visible_text(label)}: ", "bold red")
                 status.append(visible_text(row.error), "red")
         self.query_one("#compare-status", Static).update(status)
-        self.query_one("#compare-aligned", Static).update(aligned_text(r.comparison, r.blocks, r.labels, r.total_lines))
+        label_width = max((len(label) for label in r.labels), default=0) + 1
+        self.query_one(AlignedRows).show(r.comparison, r.ranges, r.cuts, r.labels, r.width - label_width)
 
     # -- helpers ---------------------------------------------------------------------------------
     def _mode(self) -> SpecialMode:
@@ -317,8 +328,9 @@ def run_comparison(generation: int, text: str, specs: tuple[str, ...], mode: Spe
     result = compare(text, tokenizers, special_mode=mode)
     labels = tuple(f"ours k={k}" if s == sources.OURS else sources.row_label(s) for s in specs)
     label_width = max((len(label) for label in labels), default=0) + 1
-    blocks, total = layout_page(result, max(width - label_width, 20), MAX_LINES)
-    return Compared(generation, labels, result, tuple(blocks), total)
+    cuts = all_cuts(result)
+    ranges = wrap_axis(result.text, cuts, max(width - label_width, 20))
+    return Compared(generation, labels, result, tuple(ranges), cuts, width)
 
 
 def _num(value: float | None) -> str:

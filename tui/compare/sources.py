@@ -32,6 +32,7 @@ CHOICES: tuple[tuple[str, str], ...] = (
 DEFAULT_ROWS: tuple[str, ...] = ("characters", "words", OURS, "bert-base-uncased", "gpt2", "cl100k_base", "o200k_base")
 
 _cache: dict[str, Tokenizer] = {}
+_views: dict[tuple[int, int], tuple[Any, Any]] = {}
 _lock = threading.Lock()
 
 
@@ -113,7 +114,19 @@ def ours_from_app(app: Any, step: int | None = None) -> Callable[[], Tokenizer |
         prefix = getattr(base, "with_merge_prefix", None)
         if base is None or prefix is None:
             return base
-        return prefix(max(0, min(step, merge_count(app))))
+        k = max(0, min(step, merge_count(app)))
+        # A prefix view starts with an empty piece cache; keeping the recent views keeps typing
+        # fast (the cache holds the base object, so its id cannot be reused while cached).
+        with _lock:
+            hit = _views.get((id(base), k))
+            if hit is not None and hit[0] is base:
+                return hit[1]
+        view = prefix(k)
+        with _lock:
+            _views[(id(base), k)] = (base, view)
+            while len(_views) > 4:
+                _views.pop(next(iter(_views)))
+        return view
 
     return provide
 
