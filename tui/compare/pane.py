@@ -216,7 +216,7 @@ class ComparePane(Widget):
             self._input_changed = True  # one run at a time; the newest input runs as soon as it ends
             return
         text, specs, mode, k = self.text, tuple(self.rows), self._mode(), self.k
-        width = max(self.query_one(AlignedRows).size.width or self.app.size.width, 40) - 2
+        width = max(self.query_one(AlignedRows).size.width or self.app.size.width, 40) - 4  # border + scrollbar
         ours = sources.ours_from_app(self.app, k)
         if len(text) <= SYNC_LIMIT and all(sources.is_loaded(s) for s in specs):
             self._accept(run_comparison(generation, text, specs, mode, ours, k, width))
