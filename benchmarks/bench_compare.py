@@ -6,6 +6,7 @@ Three figures, medians over ``--repeat`` runs, measured in the same process:
    line wrapping the pane draws from (blocks are laid out lazily when scrolled into view) -- for
    characters, words, ours (trained here on the sample corpus, not timed), WordPiece, gpt2,
    cl100k_base and o200k_base;
+   and the same after one key typed mid-text with the pane's line cache warm (what typing costs);
 2. peer: tiktoken's ``encode`` of the same text for gpt2 + cl100k_base + o200k_base, built from
    the same verified ranks (what any tokenizer comparison must pay at least);
 3. app: in a headless Textual app, time from the text area's change event (the key) to the pane
@@ -33,6 +34,7 @@ import tiktoken  # noqa: E402
 
 from bpe_engine.bpe_trainer import BpeTrainerConfig, train  # noqa: E402
 from bpe_engine.references import reference_pre_tokenizer, reference_ranks, reference_special_tokens  # noqa: E402
+from bpe_engine.compare.segments import SegmentCache  # noqa: E402
 from tui.compare import sources  # noqa: E402
 from tui.compare.pane import run_comparison  # noqa: E402
 
@@ -142,6 +144,16 @@ def main(argv: list[str] | None = None) -> int:
         enc.encode(text, disallowed_special=())
 
     engine, engine_cpu = timings_ms(lambda: run_comparison(0, text, ROWS, "text", provider, 1000, 150), args.repeat)
+    cache = SegmentCache()
+    run_comparison(0, text, ROWS, "text", provider, 1000, 150, cache)
+    middle = len(text) // 2
+    edits = iter(range(10**6))
+
+    def type_one_key() -> None:  # what the pane does per key: one line is new, the rest cached
+        n = next(edits)
+        run_comparison(0, text[:middle] + f"x{n}" + text[middle:], ROWS, "text", provider, 1000, 150, cache)
+
+    typed, typed_cpu = timings_ms(type_one_key, args.repeat)
     peer, peer_cpu = timings_ms(lambda: [e.encode(text, disallowed_special=()) for e in encs], args.repeat)
     result = run_comparison(0, text, ROWS, "text", provider, 1000, 150)
     print(f"text: {len(text):,} characters, {len(text.encode()):,} bytes; rows: {', '.join(ROWS)}")
@@ -149,8 +161,10 @@ def main(argv: list[str] | None = None) -> int:
         tokens = row.stats.tokens if row.stats else "error"
         print(f"  {label:<16} {tokens!s:>6} tokens  {row.seconds * 1000:7.2f} ms  {row.error or ''}")
     print(f"engine (7 rows: encode + align + stats + wrap): median {engine:7.2f} ms wall, best {engine_cpu:7.2f} ms CPU")
+    print(f"engine, one key typed (line cache warm):         median {typed:7.2f} ms wall, best {typed_cpu:7.2f} ms CPU")
     print(f"peer   (tiktoken encode, 3 references):         median {peer:7.2f} ms wall, best {peer_cpu:7.2f} ms CPU")
-    print(f"ratio engine / peer: {engine / peer:.1f}x wall, {engine_cpu / max(peer_cpu, 1e-9):.1f}x CPU")
+    print(f"ratio engine / peer: {engine / peer:.1f}x wall, {engine_cpu / max(peer_cpu, 1e-9):.1f}x CPU (whole text)")
+    print(f"ratio typed / peer:  {typed / peer:.1f}x wall, {typed_cpu / max(peer_cpu, 1e-9):.1f}x CPU")
     if not args.no_app:
         app_ms = asyncio.run(key_to_redraw(text, ours, args.repeat))
         print(f"app    (key -> pane redrawn, headless):         median {app_ms:7.2f} ms wall (goal <= 50 ms)")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..display import visible_text
 from .rows import Comparison
@@ -45,6 +46,7 @@ class Block:
     rows: tuple[tuple[Segment, ...] | None, ...]
 
 
+@lru_cache(maxsize=8192)
 def cell_text(ch: str) -> str:
     """The visible form of one character on the axis (a space as ``␣``, a newline as ``↵``,
     a combining mark on a dotted circle, controls and bidi/zero-width characters by name)."""
@@ -53,6 +55,11 @@ def cell_text(ch: str) -> str:
     if unicodedata.category(ch).startswith("M"):
         return "◌" + ch
     return visible_text(ch)
+
+
+@lru_cache(maxsize=8192)
+def _char_cells(ch: str) -> int:
+    return cell_width(cell_text(ch))
 
 
 def cell_width(text: str) -> int:
@@ -72,11 +79,10 @@ def wrap_axis(text: str, cuts: frozenset[int] | set[int], width: int) -> list[tu
     lines: list[tuple[int, int]] = []
     start, used = 0, 0
     for i, ch in enumerate(text):
-        need = cell_width(cell_text(ch)) + (1 if i in cuts else 0)
+        need = _char_cells(ch) + (1 if i in cuts else 0)
         if used + need + 1 > width and i > start:  # +1 keeps room for a closing separator
             lines.append((start, i))
             start, used = i, 0
-            need = cell_width(cell_text(ch)) + (1 if i in cuts else 0)
         used += need
         if ch == "\n":
             lines.append((start, i + 1))

@@ -23,6 +23,7 @@ from ..inspect.partial import partial_flags
 from ..inspect.text_index import TextIndex, clean_text
 from ..types import Encoding, SpecialMode, Tokenizer
 from .align import RowAlignment, align_row, disagreements
+from .segments import SegmentCache
 from .stats import RowStats, count_words, row_stats
 
 DEFAULT_ROWS: tuple[str, ...] = (
@@ -63,16 +64,23 @@ class Comparison:
     index: TextIndex
 
 
-def compare(text: str, tokenizers: Sequence[Tokenizer], *, special_mode: SpecialMode = "refuse") -> Comparison:
+def compare(
+    text: str,
+    tokenizers: Sequence[Tokenizer],
+    *,
+    special_mode: SpecialMode = "refuse",
+    cache: SegmentCache | None = None,
+) -> Comparison:
     """Encode ``text`` with every tokenizer and align the rows on its characters.
 
     Lone surrogates are replaced by U+FFFD first (one for one, so offsets hold) and reported in
-    ``notes``; every row sees the same cleaned text.
+    ``notes``; every row sees the same cleaned text. With a ``cache``, rows re-encode only the
+    lines they have not seen (see :mod:`bpe_engine.compare.segments`): what the app does as you type.
     """
     cleaned = clean_text(text)
     index = TextIndex(cleaned.text)
     words = count_words(cleaned.text)
-    rows = tuple(_row(tok, cleaned.text, index, words, special_mode) for tok in tokenizers)
+    rows = tuple(_row(tok, cleaned.text, index, words, special_mode, cache) for tok in tokenizers)
     aligned = [r.alignment for r in rows if r.alignment is not None]
     return Comparison(cleaned.text, cleaned.notes, special_mode, rows, disagreements(aligned), index)
 
@@ -115,12 +123,12 @@ def _encode(tok: Tokenizer, text: str, mode: SpecialMode) -> Encoding:
     )
 
 
-def _row(tok: Tokenizer, text: str, index: TextIndex, words: int, mode: SpecialMode) -> CompareRow:
+def _row(tok: Tokenizer, text: str, index: TextIndex, words: int, mode: SpecialMode, cache: SegmentCache | None) -> CompareRow:
     name = str(getattr(tok, "name", type(tok).__name__))
     byte_level = bool(getattr(tok, "byte_level", False))
     start = time.perf_counter()
     try:
-        enc = _encode(tok, text, mode)
+        enc = cache.encode(tok, text, mode, _encode) if cache is not None else _encode(tok, text, mode)
         if enc.text != text:
             raise BpeEngineError(f"{name} returned an encoding of different text; its offsets cannot be aligned")
         flags = partial_flags(enc, index)

@@ -20,12 +20,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import accumulate
 
 import regex
 
 _GRAPHEME = regex.compile(r"\X")
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 _NOT_CONTINUATION = re.compile(rb"[^\x80-\xbf]")
+_IS_START = bytes(0 if 0x80 <= b < 0xC0 else 1 for b in range(256))
 REPLACEMENT = "\ufffd"
 
 
@@ -98,12 +100,10 @@ class TextIndex:
             if self.n_bytes == self.n_chars:
                 self._byte_to_char = tuple(range(self.n_chars + 1))
             else:
-                table: list[int] = []
-                starts = self.char_byte_starts
-                for i in range(self.n_chars):
-                    table.extend([i] * (starts[i + 1] - starts[i]))
-                table.append(self.n_chars)
-                self._byte_to_char = tuple(table)
+                # Count character starts (non-continuation bytes) up to each byte.
+                raw = self.text.encode("utf-8", "surrogatepass")
+                counts = accumulate(raw.translate(_IS_START))
+                self._byte_to_char = (*(c - 1 for c in counts), self.n_chars)
         return self._byte_to_char
 
     def char_at_byte(self, b: int) -> int:

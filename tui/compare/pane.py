@@ -24,6 +24,7 @@ from textual.widgets import Button, DataTable, Select, Static, TextArea
 
 from bpe_engine.compare import Comparison, compare, wrap_axis
 from bpe_engine.compare.layout import all_cuts
+from bpe_engine.compare.segments import SegmentCache
 from bpe_engine.display import visible_text
 from bpe_engine.types import SpecialMode
 
@@ -99,6 +100,7 @@ class ComparePane(Widget):
         self._follow_app = True  # k follows the app's step until the user moves the slider
         self._encoding = False  # a worker is encoding
         self._input_changed = False  # input changed while it was
+        self._segments = SegmentCache()  # line encodings: typing re-encodes only the edited line
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -219,7 +221,7 @@ class ComparePane(Widget):
         width = max(self.query_one(AlignedRows).size.width or self.app.size.width, 40) - 4  # border + scrollbar
         ours = sources.ours_from_app(self.app, k)
         if len(text) <= SYNC_LIMIT and all(sources.is_loaded(s) for s in specs):
-            self._accept(run_comparison(generation, text, specs, mode, ours, k, width))
+            self._accept(run_comparison(generation, text, specs, mode, ours, k, width, self._segments))
         else:
             self._encoding = True
             self.query_one("#compare-status", Static).update(Text("encoding…", style="dim italic"))
@@ -228,7 +230,7 @@ class ComparePane(Widget):
     @work(thread=True, exit_on_error=False, group="compare")
     def _compare_worker(self, generation: int, text: str, specs: tuple[str, ...], mode: SpecialMode, ours: Any, k: int, width: int) -> None:
         try:
-            result = run_comparison(generation, text, specs, mode, ours, k, width)
+            result = run_comparison(generation, text, specs, mode, ours, k, width, self._segments)
         except Exception:  # noqa: BLE001 - rows catch their own errors; this keeps the pane alive
             result = None
         self.post_message(self.Compared(result, generation))
@@ -322,10 +324,20 @@ def OURS_IN(rows: list[str]) -> bool:  # noqa: N802 - reads like the constant it
     return sources.OURS in rows
 
 
-def run_comparison(generation: int, text: str, specs: tuple[str, ...], mode: SpecialMode, ours: Any, k: int, width: int) -> Compared:
-    """Load (cached), encode, align and lay out every row: everything the pane draws."""
+def run_comparison(
+    generation: int,
+    text: str,
+    specs: tuple[str, ...],
+    mode: SpecialMode,
+    ours: Any,
+    k: int,
+    width: int,
+    cache: SegmentCache | None = None,
+) -> Compared:
+    """Load (cached), encode, align and wrap every row: everything the pane draws. With a
+    ``cache``, only lines not seen before are encoded (typing touches one line)."""
     tokenizers = [sources.get(spec, ours) for spec in specs]
-    result = compare(text, tokenizers, special_mode=mode)
+    result = compare(text, tokenizers, special_mode=mode, cache=cache)
     labels = tuple(f"ours k={k}" if s == sources.OURS else sources.row_label(s) for s in specs)
     label_width = max((len(label) for label in labels), default=0) + 1
     cuts = all_cuts(result)
