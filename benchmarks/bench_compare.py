@@ -10,7 +10,7 @@ Three figures, medians over ``--repeat`` runs, measured in the same process:
 2. peer: tiktoken's ``encode`` of the same text for gpt2 + cl100k_base + o200k_base, built from
    the same verified ranks (what any tokenizer comparison must pay at least);
 3. app: in a headless Textual app, time from the text area's change event (the key) to the pane
-   having redrawn that text's table and rows -- the 30 ms debounce, the worker thread and the
+   having redrawn that text's table and rows -- the 10 ms debounce, the worker thread and the
    message back included; the terminal write itself is not (Pilot has none).
 
     python benchmarks/bench_compare.py [--repeat 15] [--size 5000] [FILE]

@@ -40,7 +40,7 @@ SPECIAL_CHOICES: tuple[tuple[str, SpecialMode], ...] = (
     ("<|…|> special text: refuse", "refuse"),
 )
 DEFAULT_TEXT = "The tokenizer doesn't see words: 한국어 텍스트는 바이트로 쪼개진다. 👩‍👩‍👧 naïve café"
-DEBOUNCE = 0.03  # coalesces a burst of keys; runs are single-flight, so typing never queues work
+DEBOUNCE = 0.01  # lets one key event finish first; bursts coalesce because runs are single-flight
 SYNC_LIMIT = 2000  # characters: below this (and with every tokenizer loaded) encode on the UI thread
 COLUMNS = ("row", "tokens", "chars/tok", "bytes/tok", "tok/word", "partial", "UNK")
 
