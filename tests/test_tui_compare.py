@@ -171,3 +171,18 @@ def test_compare_pane_snapshot_korean(snap_compare: Any) -> None:
 
     app = Host(KOREAN, ("characters", "words", "ours", "gpt2", "cl100k_base", "o200k_base"), tokenizer=hand_bpe())
     assert snap_compare(app, terminal_size=(150, 45), run_before=run_before)
+
+
+def test_unloadable_row_is_a_visible_error_not_a_crash(tmp_path: Any) -> None:
+    from bpe_engine.compare import compare
+    from tui.compare import sources
+
+    bad = tmp_path / "broken.tiktoken"
+    bad.write_text("not base64 at all\n", encoding="utf-8")
+    failed = sources.get(str(bad), lambda: None)
+    missing = sources.get(str(tmp_path / "nope.json"), lambda: None)
+    ours = sources.get(sources.OURS, lambda: None)
+    result = compare("abc", [failed, missing, ours], special_mode="text")
+    errors = [row.error or "" for row in result.rows]
+    assert "broken.tiktoken" in errors[0] and "nope.json" in errors[1] and "no trained model" in errors[2]
+    assert sources.row_label(str(bad)) == "broken.tiktoken"
