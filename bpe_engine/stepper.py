@@ -27,15 +27,19 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from .byte_table import BYTE_CHARS
 from .errors import ConfigError
-from .pretokenizers import NONE, PreTokenizer
+from .pretokenizers import NONE, PreTokenizer, compile_pattern
 
 NONE_SPLIT = NONE  # re-exported for the doctest above: the whole text is one word
+
+
+class StepperCancelled(Exception):
+    """Raised by :meth:`Stepper.from_text` when its ``cancelled`` callback says stop."""
 
 
 class MergeLike(Protocol):
@@ -134,6 +138,20 @@ def initial_symbols(
     return tuple(symbols)
 
 
+def _word_pieces(text: str, pre_tokenizer: PreTokenizer) -> Iterator[tuple[str, int, int]]:
+    """The pieces a trainer counts, with spans: exactly what ``pre_tokenizer.split`` yields.
+
+    A built-in pattern's unmatched text (the whitespace between ``</w>`` words) is no word;
+    ``pieces()`` keeps it for the inspector, so matches are taken from the pattern directly.
+    """
+    if pre_tokenizer.pattern is not None and pre_tokenizer.space_marker is None and pre_tokenizer.name != "regex":
+        for m in compile_pattern(pre_tokenizer.pattern).finditer(text):
+            if m.end() > m.start():
+                yield m.group(), m.start(), m.end()
+    else:
+        yield from pre_tokenizer.pieces(text)
+
+
 def _merge_word(symbols: tuple[str, ...], left: str, right: str, new: str) -> tuple[tuple[str, ...], int]:
     """Fuse non-overlapping ``left right`` pairs left to right (the trainers' rule).
 
@@ -226,6 +244,7 @@ class Stepper:
         self._last: tuple[_Undo, StepChange] | None = None
         self._creator: dict[str, int] = {}  # token -> first rank creating it, over merges seen so far
         self._creator_upto = 0
+        self.word_texts: list[str] = []  # the distinct pieces, when built by from_text
         self.token_count = sum(len(s) * c for s, c in zip(self._symbols, self.counts))
         self.initial_token_count = self.token_count
 
@@ -239,8 +258,15 @@ class Stepper:
         byte_level: bool,
         merges: Sequence[MergeLike | tuple[str, str, str]],
         continuing_prefix: str | None = None,
+        cancelled: Callable[[], bool] | None = None,
     ) -> Stepper:
-        """Pre-tokenize ``text`` and build a stepper at step 0 (what the app does per corpus)."""
+        """Pre-tokenize ``text`` and build a stepper at step 0 (what the app does per corpus).
+
+        ``cancelled`` is polled every few thousand pieces (a 10 MB corpus takes seconds) and
+        :class:`StepperCancelled` is raised when it returns True, so a worker can stop promptly.
+        The distinct pieces are kept in :attr:`word_texts` (first-seen order, with counts in
+        :attr:`counts`): the same word counts a trainer needs, without a second pass.
+        """
         ids: dict[str, int] = {}
         words: list[tuple[str, ...]] = []
         counts: list[int] = []
@@ -248,7 +274,9 @@ class Stepper:
         starts = array("i")
         ends = array("i")
         suffix = pre_tokenizer.end_of_word_suffix
-        for piece, start, end in pre_tokenizer.pieces(text):
+        for n, (piece, start, end) in enumerate(_word_pieces(text, pre_tokenizer)):
+            if cancelled is not None and not n & 0x1FFF and cancelled():
+                raise StepperCancelled("stopped while pre-tokenizing")
             wid = ids.get(piece)
             if wid is None:
                 wid = ids[piece] = len(words)
@@ -262,9 +290,11 @@ class Stepper:
             piece_words.append(wid)
             starts.append(start)
             ends.append(end)
-        return cls(
+        stepper = cls(
             words, counts, merges, piece_words=piece_words, piece_starts=starts, piece_ends=ends, characters=len(text)
         )
+        stepper.word_texts = list(ids)
+        return stepper
 
     # -- state -----------------------------------------------------------------------------------
     @property

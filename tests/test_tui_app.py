@@ -62,7 +62,7 @@ async def test_train_then_step_jump_first_last() -> None:
         assert app.focused is app.query_one(MergeTable)
         await pilot.press("n", "n", "n", "b")
         assert app.current_step == 2
-        assert shown(app, "#step-status").startswith("step 2 / 34")
+        assert shown(app, "#step-status").startswith("step 2/34")
         merge2 = app.stepper.merge_at(1)
         assert f"merge 2: {merge2[0]} + {merge2[1]}" in shown(app, "#derivation")
         await pilot.press("j")

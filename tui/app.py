@@ -72,6 +72,24 @@ class ExplorerApp(App[None]):
         Binding("f1,question_mark", "help", "Help"),
     ]
 
+    ACTION_HELP = {
+        "train": "train (or retrain) on the corpus with the settings shown",
+        "cancel": "cancel the running training (merges so far stay)",
+        "next": "next merge: apply one more merge to the corpus",
+        "prev": "back: undo the last applied merge",
+        "play": "play / pause: animate forward through the merges",
+        "jump": "jump to a merge number",
+        "first": "first: no merges (the initial alphabet)",
+        "last": "last: every merge applied",
+        "faster": "play faster",
+        "slower": "play slower",
+        "open_corpus": "open a text file as the corpus",
+        "save": "save the trained tokenizer (every format) into a directory",
+        "load_tokenizer": "load a tokenizer file or name (gpt2, …) and step through its merges",
+        "help": "this help",
+    }
+    KEY_NAMES = {"plus": "+", "equals_sign": "=", "minus": "-", "question_mark": "?"}
+
     current_step: var[int] = var(0)
     """How many merges the corpus view applies (documented for the Inspect/Compare panes; a
     ``var``: watchable, but changing it does not repaint the whole app)."""
@@ -466,6 +484,13 @@ class ExplorerApp(App[None]):
             self.action_cancel()
 
     def action_help(self) -> None:
-        rows = [(b.key.replace(",", " / "), b.description or b.action) for b in self.BINDINGS if isinstance(b, Binding)]
+        rows = [
+            (
+                " / ".join(self.KEY_NAMES.get(k, k) for k in b.key.split(",")),
+                self.ACTION_HELP.get(b.action, b.description or b.action),
+            )
+            for b in self.BINDINGS
+            if isinstance(b, Binding)
+        ]
         rows += [("ctrl+p", "command palette: every action by name"), ("ctrl+q", "quit")]
         self.push_screen(HelpScreen(rows))

@@ -4,8 +4,8 @@ The editor must keep the corpus text exactly (training uses it byte for byte), b
 TextArea paints lines as they are: an ESC, OSC, C1 control or bidi override in the corpus would
 be written to the terminal. :class:`SafeTextArea` rewrites each painted line instead: C0 controls
 become their Control Pictures (``␛``), other invisible or format characters ``�``. The replacements
-are one cell wide, so on a line holding such characters the cursor may sit a cell off; the text
-itself is untouched.
+are one cell wide, so on a line holding zero-width characters the cursor may sit a cell off and the
+line's last cell gives way; the text itself is untouched.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class SafeTextArea(TextArea):
         segments = list(strip)
         if all(seg.text.isprintable() for seg in segments):
             return strip
-        return Strip(
-            [Segment(safe_segment_text(seg.text), seg.style, seg.control) for seg in segments],
-            strip.cell_length,
-        )
+        safe = Strip([Segment(safe_segment_text(seg.text), seg.style, seg.control) for seg in segments])
+        # A zero-width character (ZWJ, bidi control) became a one-cell mark: keep the line's width
+        # so the border stays put (the line's last cells give way instead).
+        return safe.adjust_cell_length(strip.cell_length)

@@ -78,18 +78,19 @@ class SegmentedView(Vertical):
         status = Text.assemble(
             ("step ", "dim"),
             (f"{step:,}", "bold"),
-            (f" / {stepper.available:,}", "dim"),
-            ("  ·  tokens ", "dim"),
+            (f"/{stepper.available:,}", "dim"),
+            (" · ", "dim"),
             (f"{stepper.token_count:,}", "bold"),
-            (f" (from {stepper.initial_token_count:,})", "dim"),
-            ("  ·  tokens/char ", "dim"),
+            (f" tokens (from {stepper.initial_token_count:,})", "dim"),
+            (" · ", "dim"),
             (f"{stepper.tokens_per_char:.3f}", "bold"),
+            (" tokens/char", "dim"),
         )
         if highlight is not None:
-            status.append("  ·  new ", "dim")
+            status.append(" · new ", "dim")
             status.append(token_text(highlight, byte_level=byte_level), "bold black on #e0b040")
         if playing:
-            status.append("  ▶ playing", "bold green")
+            status.append(" ▶ playing", "bold green")
         if end - start < length:
             status.append(f"\nshowing characters {start:,}–{end:,} of {length:,}", "dim")
         return status

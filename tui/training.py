@@ -18,7 +18,9 @@ from textual.message import Message
 
 from bpe_engine.errors import BpeEngineError, ConfigError
 from bpe_engine.pretokenizers import PreTokenizer
-from bpe_engine.stepper import Stepper
+from bpe_engine.byte_table import bytes_to_token_str
+from bpe_engine.corpus import WordCounts
+from bpe_engine.stepper import Stepper, StepperCancelled
 from bpe_engine.types import MergeStep
 
 from .messages import TrainingBatch, TrainingFailed, TrainingFinished, TrainingStarted
@@ -57,7 +59,20 @@ def wordpiece_available() -> bool:
     return True
 
 
-def make_training(request: TrainRequest):  # -> BpeTraining | WordPieceTraining
+def word_counts(stepper: Stepper, *, byte_level: bool) -> WordCounts:
+    """The trainer's input, read off the stepper's pass over the corpus.
+
+    ``count_words([text], pre_tokenizer)`` gives the same counts in the same first-seen order,
+    but cannot be interrupted: on a 10 MB corpus the app could not quit for seconds.
+    """
+    if byte_level:
+        keys = [bytes_to_token_str(w.encode("utf-8")) for w in stepper.word_texts]
+    else:
+        keys = stepper.word_texts
+    return WordCounts(dict(zip(keys, stepper.counts)), byte_level, documents=1, total_words=sum(stepper.counts))
+
+
+def make_training(request: TrainRequest, counts: WordCounts | None = None):  # -> BpeTraining | WordPieceTraining
     """Build the engine's trainer for ``request`` (raises ConfigError on bad settings)."""
     from bpe_engine.corpus import count_words
 
@@ -66,14 +81,16 @@ def make_training(request: TrainRequest):  # -> BpeTraining | WordPieceTraining
             raise ConfigError("WordPiece is not available in this build; choose the BPE model")
         from bpe_engine.wordpiece.trainer import WordPieceTrainerConfig, WordPieceTraining
 
-        counts = count_words([request.text], request.pre_tokenizer, byte_level=False, workers=1)
+        if counts is None:
+            counts = count_words([request.text], request.pre_tokenizer, byte_level=False, workers=1)
         config = WordPieceTrainerConfig(
             vocab_size=request.vocab_size, pre_tokenizer=request.pre_tokenizer, min_frequency=request.min_frequency
         )
         return WordPieceTraining(counts, config)
     from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
 
-    counts = count_words([request.text], request.pre_tokenizer, byte_level=request.byte_level, workers=1)
+    if counts is None:
+        counts = count_words([request.text], request.pre_tokenizer, byte_level=request.byte_level, workers=1)
     config = BpeTrainerConfig(
         vocab_size=request.vocab_size,
         byte_level=request.byte_level,
@@ -96,15 +113,17 @@ def run_training(
     """Train, posting Started, Batch..., then Finished or Failed (never raises for user errors)."""
     try:
         start = clock()
-        training = make_training(request)
         prefix = "##" if request.model == "wordpiece" else None
+        byte_level = request.byte_level and request.model == "bpe"
         stepper = Stepper.from_text(
             request.text,
             request.pre_tokenizer,
-            byte_level=request.byte_level and request.model == "bpe",
+            byte_level=byte_level,
             merges=[],
             continuing_prefix=prefix,
+            cancelled=is_cancelled,
         )
+        training = make_training(request, word_counts(stepper, byte_level=byte_level))
         if is_cancelled():
             return
         target = int(training.target_merges)
@@ -131,6 +150,8 @@ def run_training(
         if request.stop_after is not None and done >= request.stop_after:
             return  # the test hook leaves the run "in progress" forever
         post(TrainingFinished(run_id, training.tokenizer(), done, now - start))
+    except StepperCancelled:
+        return
     except BpeEngineError as exc:
         post(TrainingFailed(run_id, str(exc)))
     except Exception as exc:  # a bug: shown in the app, never a crash of the UI
@@ -159,8 +180,8 @@ def run_replay(
         vocab = getattr(tokenizer, "vocab", {})
         byte_level = bool(getattr(tokenizer, "byte_level", True))
         pre = getattr(tokenizer, "pre_tokenizer")
-        stepper = Stepper.from_text(text, pre, byte_level=byte_level, merges=[])
-        counter = Stepper.from_text(text, pre, byte_level=byte_level, merges=merges)
+        stepper = Stepper.from_text(text, pre, byte_level=byte_level, merges=[], cancelled=is_cancelled)
+        counter = Stepper.from_text(text, pre, byte_level=byte_level, merges=merges, cancelled=is_cancelled)
         post(TrainingStarted(run_id, stepper, len(merges)))
         batch: list[MergeStep] = []
         last_post = clock()
@@ -190,6 +211,8 @@ def run_replay(
         now = clock()
         post(TrainingBatch(run_id, tuple(batch), len(merges), len(merges), len(merges) / max(now - start, 1e-9)))
         post(TrainingFinished(run_id, tokenizer, len(merges), now - start))  # type: ignore[arg-type]
+    except StepperCancelled:
+        return
     except BpeEngineError as exc:
         post(TrainingFailed(run_id, str(exc)))
     except Exception as exc:  # a bug: shown in the app, never a crash of the UI
