@@ -8,10 +8,11 @@ import io
 from rich.console import Console
 from rich.text import Text
 from textual.content import Content
-from textual.widgets import Input, Static, TextArea
+from textual.widgets import Input, Static, TabbedContent, TextArea
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from tui.app import ExplorerApp
+from tui.inspector import InspectorPane
 from tui.merge_table import MergeTable
 from tui.messages import TrainingBatch
 from tui.progress_panel import ProgressPanel
@@ -197,6 +198,11 @@ async def test_character_level_end_of_word_and_help_screen() -> None:
         app.query_one(MergeTable).focus()
         await pilot.press("G")
         assert "</w>" not in shown(app, "#segmented-text")  # bookkeeping suffix is not corpus text
+        app.query_one(TabbedContent).active = "inspect-tab"  # the Inspect pane mounts on first use
+        await pilot.pause()
+        assert len(app.query(InspectorPane)) == 1
+        app.query_one(TabbedContent).active = "train-tab"
+        await pilot.pause()
         await pilot.press("f1")
         assert app.screen.__class__.__name__ == "HelpScreen"
         await pilot.press("escape")

@@ -46,3 +46,16 @@ def test_bad_settings_become_a_failed_message() -> None:
     run_training(TrainRequest("some text", vocab_size=-1), 3, posted.append, lambda: False)
     assert len(posted) == 1 and isinstance(posted[0], TrainingFailed) and posted[0].run_id == 3
     assert "vocab" in posted[0].message
+
+
+def test_wordpiece_runs_through_the_same_protocol(alice_text: str) -> None:
+    posted: list[object] = []
+    request = TrainRequest(alice_text[:20000], model="wordpiece", byte_level=False, vocab_size=300)
+    run_training(request, 2, posted.append, lambda: False)
+    assert isinstance(posted[-1], TrainingFinished), posted[-1]
+    stepper = posted[0].stepper  # type: ignore[attr-defined]
+    stepper.merges.extend(s for m in posted if isinstance(m, TrainingBatch) for s in m.steps)
+    stepper.seek(stepper.available)
+    tokenizer = posted[-1].tokenizer
+    for word_id in range(0, stepper.word_count, 7):  # the stepper's segmentation is the model's
+        assert tuple(tokenizer.encode_detailed(stepper.word_texts[word_id]).tokens) == stepper.word_symbols(word_id)
