@@ -27,7 +27,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.stepper import Stepper
-from bpe_engine.types import Tokenizer
+from bpe_engine.types import MergeStep, Tokenizer
 
 from .commands import ExplorerCommands
 from .compare import ComparePane
@@ -45,6 +45,7 @@ from .training import TrainRequest, run_replay, run_training
 SPEEDS = (1, 2, 5, 10, 25, 50, 100)  # merges per second while playing
 NARROW_WIDTH = 110
 STEP_SETTLE = 0.15
+TABLE_FLUSH = 0.4  # seconds between merge-list updates while training
 SWITCH_INTERVAL = 0.001  # seconds (Python's default is 0.005)
 
 
@@ -114,6 +115,8 @@ class ExplorerApp(App[None]):
         self._settle: Timer | None = None
         self._at_step_cache: tuple[int, Tokenizer | None] | None = None
         self._target = 0
+        self._pending_rows: list[MergeStep] = []
+        self._flush_timer: Timer | None = None
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -192,6 +195,7 @@ class ExplorerApp(App[None]):
         self._at_step_cache = None
         self._view_text = text
         self._view_byte_level = byte_level
+        self._pending_rows = []
         self.query_one(MergeTable).reset(byte_level=byte_level)
         self.query_one(SegmentedView).show_empty("counting words…")
         self.query_one(DerivationView).show_none()
@@ -214,6 +218,7 @@ class ExplorerApp(App[None]):
         self.workers.cancel_group(self, "train")
         self.run_id += 1  # batches already queued belong to a dead run now
         self.training = False
+        self._flush_rows()
         done = self.stepper.available if self.stepper else 0
         self.query_one(ProgressPanel).show_cancelled(done)
         self._show_step()
@@ -238,7 +243,11 @@ class ExplorerApp(App[None]):
         if not self._current(message.run_id) or self.stepper is None:
             return
         self.stepper.merges.extend(message.steps)  # type: ignore[attr-defined]
-        self.query_one(MergeTable).add_steps(message.steps)
+        # Rows join the table at most every TABLE_FLUSH seconds: adding rows re-lays-out the
+        # screen, and while the worker holds half the GIL every layout costs twice as long.
+        self._pending_rows.extend(message.steps)
+        if self._flush_timer is None:
+            self._flush_timer = self.set_timer(TABLE_FLUSH, self._flush_rows)
         self.query_one(ProgressPanel).show_progress(message.done, message.target, message.rate)
         if self.stepper.step == 0 and self.stepper.available == len(message.steps):
             self._show_step()  # first merges: draw the corpus at step 0 once
@@ -247,9 +256,18 @@ class ExplorerApp(App[None]):
                 self.stepper, self._view_text, byte_level=self._view_byte_level, playing=self._playing is not None
             )
 
+    def _flush_rows(self) -> None:
+        self._flush_timer = None
+        if self._pending_rows:
+            rows, self._pending_rows = self._pending_rows, []
+            self.query_one(MergeTable).add_steps(rows)
+            if self.stepper is not None:
+                self.query_one(MergeTable).select_step(self.stepper.step)
+
     def on_training_finished(self, message: TrainingFinished) -> None:
         if not self._current(message.run_id):
             return
+        self._flush_rows()
         self.training = False
         self.tokenizer = message.tokenizer
         self._at_step_cache = None
