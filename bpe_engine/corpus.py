@@ -21,17 +21,18 @@ import sys
 import threading
 from codecs import charmap_decode
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from itertools import chain
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .byte_table import BYTE_CHARS
 from .errors import CorpusError
-from .pretokenizers import PreTokenizer, split_specials
+from .pretokenizers import PreTokenizer, compile_pattern, split_specials
 
 DecodeErrors = Literal["strict", "replace"]
 
@@ -50,11 +51,11 @@ _SPLITTABLE = frozenset({"gpt2", "hf-gpt2", "cl100k", "o200k", "end-of-word"})
 _BYTE_DECODING_TABLE = "".join(BYTE_CHARS)
 
 
-@dataclass(frozen=True, slots=True)
-class Document:
+class Document(NamedTuple):
     """One training document as raw bytes, with where it came from (for error messages).
 
     ``offset`` is the byte offset of ``data`` inside ``source`` (non-zero for ``lines=True``).
+    A named tuple: a 10 MB file read with ``lines=True`` makes ~300,000 of them.
     """
 
     source: str
@@ -137,11 +138,17 @@ def decode_document(doc: Document | str | bytes, *, byte_level: bool, errors: De
     try:
         return data.decode("utf-8", errors)
     except UnicodeDecodeError as exc:
-        where = doc.where(exc.start) if isinstance(doc, Document) else f"byte offset {exc.start}"
-        raise CorpusError(
-            f"{where}: not valid UTF-8 (byte {data[exc.start]:#04x}); character-level training needs "
-            "UTF-8 text: train byte-level instead, or decode with errors='replace'"
-        ) from None
+        raise _utf8_error(doc, exc.start) from None
+
+
+def _utf8_error(doc: Document | str | bytes, start: int) -> CorpusError:
+    data = doc.data if isinstance(doc, Document) else doc
+    assert isinstance(data, bytes)
+    where = doc.where(start) if isinstance(doc, Document) else f"byte offset {start}"
+    return CorpusError(
+        f"{where}: not valid UTF-8 (byte {data[start]:#04x}); character-level training needs "
+        "UTF-8 text: train byte-level instead, or decode with errors='replace'"
+    )
 
 
 # -- counting -----------------------------------------------------------------------------------
@@ -156,35 +163,31 @@ def count_words(
 ) -> WordCounts:
     """Split out special tokens, pre-tokenize, and count the pieces (first appearance order).
 
-    Corpora above :data:`PARALLEL_THRESHOLD` characters are cut into chunks that are counted on
-    ``workers`` forked processes and merged back in chunk order, so the first-appearance order is
-    the same as a single pass would give (in-process when other threads are running).
+    Corpora above :data:`PARALLEL_THRESHOLD` characters are cut into batches that ``workers``
+    forked processes decode, pre-tokenize and count; the batches are merged back in order, so the
+    first-appearance order is the one a single pass gives. In-process when other threads run.
     """
-    specials = tuple(special_tokens)
-    segments: list[str] = []
-    total_chars = 0
-    n_docs = 0
-    for doc in documents:
-        n_docs += 1
-        text = decode_document(doc, byte_level=byte_level, errors=errors)
-        for segment, is_special in split_specials(text, specials):
-            if not is_special:
-                segments.append(segment)
-                total_chars += len(segment)
-    tasks = list(_tasks(segments, pre_tokenizer, _CHUNK_CHARS))
-    del segments
-    counts = None
-    if workers > 1 and total_chars > PARALLEL_THRESHOLD and len(tasks) > 1:
-        counts = _count_parallel(tasks, pre_tokenizer, workers)
-    if counts is None:
-        counts = Counter()
-        for task in tasks:
-            for segment in task:
-                counts.update(pre_tokenizer.split(segment))
+    job = _Job(pre_tokenizer, tuple(special_tokens), byte_level, errors)
+    batches, sources, n_docs, size = _batches(documents, job, _CHUNK_CHARS)
+    parts: Iterable[Counter[str]] | None = None
+    if workers > 1 and size > PARALLEL_THRESHOLD and len(batches) > 1:
+        parts = _count_parallel(batches, job, workers)
+    if parts is None:
+        parts = (_count_batch(batch, job) for batch in batches)
+    merged = _Merged(byte_level)
+    try:
+        merged.add_all(parts)
+    except BrokenProcessPool:  # a worker died (killed, out of memory): count here instead
+        merged = _Merged(byte_level)
+        merged.add_all(_count_batch(batch, job) for batch in batches)
+    except _BadBytes as bad:
+        item, start = bad.args
+        raise _utf8_error(sources[merged.batches_done][item], start) from None
+    counts = merged.counts
     total = sum(counts.values())
     if byte_level:
-        counts = {_to_byte_chars(word): n for word, n in counts.items()}
-    return WordCounts(dict(counts), byte_level, documents=n_docs, total_words=total)
+        counts = {merged.names[word]: n for word, n in counts.items()}
+    return WordCounts(counts, byte_level, documents=n_docs, total_words=total)
 
 
 def corpus_stats(text: str, pre_tokenizer: PreTokenizer) -> CorpusStats:
@@ -214,16 +217,122 @@ def _to_byte_chars(piece: str) -> str:
     return charmap_decode(raw, "strict", _BYTE_DECODING_TABLE)[0]
 
 
-def _count_task(segments: list[str], pre_tokenizer: PreTokenizer) -> Counter[str]:
-    """Count the pieces of some text segments (one unit of work, run in any process)."""
-    counts: Counter[str] = Counter()
-    for segment in segments:
-        counts.update(pre_tokenizer.split(segment))
-    return counts
+class _Job(NamedTuple):
+    """What a counting worker needs besides its batch (picklable)."""
+
+    pre_tokenizer: PreTokenizer
+    specials: tuple[str, ...]
+    byte_level: bool
+    errors: DecodeErrors
 
 
-def _count_parallel(tasks: list[list[str]], pre_tokenizer: PreTokenizer, workers: int) -> Counter[str] | None:
-    """Count the tasks on ``workers`` forked processes, merged in task order; None if not possible.
+class _BadBytes(Exception):
+    """Raised by a worker: (item index in its batch, byte offset). The caller names the file."""
+
+
+def _batches(
+    documents: Iterable[Document | str | bytes], job: _Job, size: int
+) -> tuple[list[list[str | bytes]], list[list[Document | str | bytes]], int, int]:
+    """Group documents into batches of about ``size`` bytes/characters.
+
+    Returns (batches, the document behind each batch item, number of documents, total size).
+    Batches hold raw bytes (workers decode them; bytes pickle far faster than ``Document``s) or
+    text. A document larger than a batch is decoded here, its special tokens cut out, and its
+    text cut at safe points (:func:`_cut`) when the pre-tokenizer allows it, so one big file
+    still keeps every worker busy.
+    """
+    splittable = job.pre_tokenizer.name in _SPLITTABLE
+    batches: list[list[str | bytes]] = []
+    sources: list[list[Document | str | bytes]] = []
+    batch: list[str | bytes] = []
+    origin: list[Document | str | bytes] = []
+    batch_len = total = n_docs = 0
+    for doc in documents:
+        n_docs += 1
+        raw = doc.data if isinstance(doc, Document) else doc
+        total += len(raw)
+        if len(raw) <= size or not splittable:
+            items: Iterable[str | bytes] = (raw,)
+        else:
+            text = decode_document(doc, byte_level=job.byte_level, errors=job.errors)
+            items = (
+                part
+                for segment, is_special in split_specials(text, job.specials)
+                if not is_special
+                for part in _cut(segment, size)
+            )
+        for item in items:
+            batch.append(item)
+            origin.append(doc)
+            batch_len += len(item)
+            if batch_len >= size:
+                batches.append(batch)
+                sources.append(origin)
+                batch, origin, batch_len = [], [], 0
+    if batch:
+        batches.append(batch)
+        sources.append(origin)
+    return batches, sources, n_docs, total
+
+
+def _texts(batch: list[str | bytes], job: _Job) -> Iterator[str]:
+    """The batch's texts with special tokens cut out (raw bytes decoded as in decode_document)."""
+    mode = "surrogateescape" if job.byte_level else job.errors
+    for index, item in enumerate(batch):
+        if type(item) is not str:
+            try:
+                item = item.decode("utf-8", mode)
+            except UnicodeDecodeError as exc:
+                raise _BadBytes(index, exc.start) from None
+        if job.specials:
+            yield from (seg for seg, is_special in split_specials(item, job.specials) if not is_special)
+        else:
+            yield item
+
+
+def _count_batch(batch: list[str | bytes], job: _Job) -> Counter[str]:
+    """Decode, cut out specials, pre-tokenize and count one batch (run in any process)."""
+    return Counter(chain.from_iterable(map(_splitter(job.pre_tokenizer), _texts(batch, job))))
+
+
+class _Merged:
+    """Batch counts summed in batch order (first appearance kept). Byte-level also names each
+    new piece in GPT-2 byte characters, while the workers are still counting later batches."""
+
+    def __init__(self, byte_level: bool) -> None:
+        self.byte_level = byte_level
+        self.counts: dict[str, int] = {}
+        self.names: dict[str, str] = {}
+        self.batches_done = 0
+
+    def add_all(self, parts: Iterable[Counter[str]]) -> None:
+        counts, names, byte_level = self.counts, self.names, self.byte_level
+        get = counts.get
+        for part in parts:
+            for word, n in part.items():
+                old = get(word)
+                if old is None:
+                    counts[word] = n
+                    if byte_level:
+                        names[word] = _to_byte_chars(word)
+                else:
+                    counts[word] = old + n
+            self.batches_done += 1
+
+
+def _splitter(pre_tokenizer: PreTokenizer) -> Callable[[str], list[str]]:
+    """``pre_tokenizer.split``, or straight ``findall`` for the built-in patterns (whose split is
+    exactly that): one C call per segment matters when every line is a document."""
+    if pre_tokenizer.name in _SPLITTABLE and pre_tokenizer.pattern is not None:
+        return compile_pattern(pre_tokenizer.pattern).findall
+    return pre_tokenizer.split
+
+
+def _count_parallel(
+    batches: list[list[str | bytes]], job: _Job, workers: int
+) -> Iterator[Counter[str]] | None:
+    """Count the batches on ``workers`` forked processes, yielding results in batch order;
+    None when forking is not possible.
 
     Only ``fork`` is used: it needs no ``if __name__ == "__main__"`` guard in the caller's script
     and starts in milliseconds. It is unsafe once threads exist (the app trains in a worker
@@ -231,31 +340,18 @@ def _count_parallel(tasks: list[list[str]], pre_tokenizer: PreTokenizer, workers
     """
     if threading.active_count() > 1 or "fork" not in get_all_start_methods():
         return None
-    counts: Counter[str] = Counter()
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
-            for part in pool.map(_count_task, tasks, [pre_tokenizer] * len(tasks)):
-                counts.update(part)  # in task order: first appearance is preserved
-    except (BrokenProcessPool, OSError):
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork"))
+    except OSError:
         return None
-    return counts
+    return _results(pool, batches, job)
 
 
-def _tasks(segments: list[str], pre_tokenizer: PreTokenizer, size: int) -> Iterator[list[str]]:
-    """Group segments into units of about ``size`` characters, cutting long ones where safe."""
-    splittable = pre_tokenizer.name in _SPLITTABLE
-    batch: list[str] = []
-    batch_len = 0
-    for segment in segments:
-        parts = _cut(segment, size) if splittable and len(segment) > size else [segment]
-        for part in parts:
-            batch.append(part)
-            batch_len += len(part)
-            if batch_len >= size:
-                yield batch
-                batch, batch_len = [], 0
-    if batch:
-        yield batch
+def _results(
+    pool: ProcessPoolExecutor, batches: list[list[str | bytes]], job: _Job
+) -> Iterator[Counter[str]]:
+    with pool:
+        yield from pool.map(_count_batch, batches, [job] * len(batches))
 
 
 def _cut(text: str, size: int) -> Iterator[str]:

@@ -91,12 +91,25 @@ def test_parallel_counting_equals_serial(monkeypatch) -> None:
     assert list(parallel.counts.items()) == list(serial.counts.items())
 
 
+def test_parallel_counting_of_many_documents_reports_bad_utf8(monkeypatch, tmp_path) -> None:
+    path = tmp_path / "lines.txt"
+    path.write_bytes(b"good line\n" * 3000 + b"bad \xff\n" + b"tail\n")
+    monkeypatch.setattr(corpus, "PARALLEL_THRESHOLD", 1000)
+    monkeypatch.setattr(corpus, "_CHUNK_CHARS", 2000)
+    docs = read_documents([path], lines=True)
+    wc = count_words(docs, GPT2, byte_level=True, workers=2)
+    assert wc.documents == 3002 and wc.counts["good"] == 3000 and wc.counts["Ġÿ"] == 1
+    with pytest.raises(CorpusError, match=r"lines\.txt, line 3001, byte offset 30004"):
+        count_words(docs, GPT2, byte_level=False, workers=2)
+
+
 def test_no_fork_while_other_threads_run() -> None:
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait)
     thread.start()
     try:
-        assert corpus._count_parallel([["a b"], ["c"]], GPT2, 2) is None
+        job = corpus._Job(GPT2, (), True, "strict")
+        assert corpus._count_parallel([["a b"], ["c"]], job, 2) is None
     finally:
         stop.set()
         thread.join()
@@ -115,8 +128,10 @@ def test_cutting_points_never_change_the_pieces(text: str, size: int) -> None:
 def test_only_safe_pre_tokenizers_are_cut() -> None:
     text = "word " * 100
     for pre in (WHITESPACE, NONE):
-        assert list(corpus._tasks([text], pre, 10)) == [[text]]
-    assert len(list(corpus._tasks([text], GPT2, 10))) > 10
+        assert corpus._batches([text], corpus._Job(pre, (), False, "strict"), 10) == ([[text]], [[text]], 1, len(text))
+    batches, _, docs, size = corpus._batches([text, "x"], corpus._Job(GPT2, (), False, "strict"), 10)
+    assert len(batches) > 10 and docs == 2 and size == len(text) + 1
+    assert "".join(part for batch in batches for part in batch) == text + "x"
 
 
 def test_corpus_stats() -> None:
