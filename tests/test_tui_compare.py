@@ -186,3 +186,26 @@ def test_unloadable_row_is_a_visible_error_not_a_crash(tmp_path: Any) -> None:
     errors = [row.error or "" for row in result.rows]
     assert "broken.tiktoken" in errors[0] and "nope.json" in errors[1] and "no trained model" in errors[2]
     assert sources.row_label(str(bad)) == "broken.tiktoken"
+
+
+async def test_compression_curve_is_drawn_from_the_training_log() -> None:
+    from textual_plot import PlotWidget
+
+    from bpe_engine.bpe_trainer import BpeTrainerConfig, train
+    from bpe_engine.stepper import Stepper
+    from tui.compare.chart import CurveChart
+
+    corpus = "hello world, hello there. 한국어 텍스트\n" * 20
+    result = train([corpus], BpeTrainerConfig(vocab_size=256 + 40))
+    app = Host("hello", ("ours", "gpt2"), tokenizer=result.tokenizer)
+    app.stepper = Stepper.from_text(corpus, GPT2, byte_level=True, merges=list(result.steps))
+    app._view_text = corpus  # what the explorer app keeps for its stepper
+    async with app.run_test(size=(150, 45)) as pilot:
+        await settle(pilot)
+        chart = app.query_one(CurveChart)
+        chart.redraw(app, 10)
+        await settle(pilot)
+        plot = app.query_one(PlotWidget)
+        labels = [label for label in plot._labels if label]  # noqa: SLF001 - the plot keeps no public list
+        assert labels[0] == "ours" and "gpt2" in labels and "o200k_base" in labels
+        assert "ours + references" in str(app.query_one("#curve-title").render())
