@@ -6,7 +6,8 @@
    while the app is idle and then while it trains on 1 MB (the worker thread shares the GIL
    with the UI loop). The idle app is the peer.
 3. One step on the 1 MB corpus as the user sees it: ``n`` pressed, stepper moved, corpus view,
-   derivation and merge list redrawn (``action_next`` + one refresh cycle).
+   derivation and merge list redrawn (``action_next`` + ``pilot.pause()``); the key handler
+   alone, and the cost of ``pilot.pause()`` on the idle app as the peer (its polling overhead).
 
     python benchmarks/bench_tui.py [CORPUS] [--mb 1.0] [--vocab 1256] [--idle 2.0]
 """
@@ -99,10 +100,17 @@ async def training_gaps(text: str, vocab: int, idle: float, size: tuple[int, int
         print(f"frame gaps idle (peer): {idle_summary}")
         print(f"frame gaps while training {len(text) / 1e6:.1f} MB to {vocab}: {train_summary} ({seconds:.1f} s run)")
         app.query_one("#merges").focus()
+        idle_pauses = []
+        for _ in range(10):
+            t = time.perf_counter()
+            await pilot.pause()
+            idle_pauses.append(time.perf_counter() - t)
         step_times = []
+        handler_times = []
         for _ in range(40):
             t = time.perf_counter()
             app.action_next()
+            handler_times.append(time.perf_counter() - t)
             await pilot.pause()
             step_times.append(time.perf_counter() - t)
         back_times = []
@@ -115,6 +123,11 @@ async def training_gaps(text: str, vocab: int, idle: float, size: tuple[int, int
             f"one step in the app on {len(text) / 1e6:.1f} MB (stepper + redraw): forward median "
             f"{statistics.median(step_times) * 1000:.1f} ms, max {max(step_times) * 1000:.1f} ms; backward median "
             f"{statistics.median(back_times) * 1000:.1f} ms, max {max(back_times) * 1000:.1f} ms"
+        )
+        print(
+            f"  of which the key handler (stepper + building the views): median "
+            f"{statistics.median(handler_times) * 1000:.1f} ms, max {max(handler_times) * 1000:.1f} ms; "
+            f"peer: one pilot.pause() on the idle app costs {statistics.median(idle_pauses) * 1000:.1f} ms"
         )
 
 

@@ -59,6 +59,16 @@ def tokens_text(tokens: tuple[str, ...], *, byte_level: bool, highlight: str | N
     return out
 
 
+@lru_cache(maxsize=65536)
+def _byte_display(token: str) -> tuple[bytes, str | None]:
+    """A byte-level token's bytes and, when they decode on their own, their visible text."""
+    data = bytes(CHAR_TO_BYTE[c] for c in token if c in CHAR_TO_BYTE)
+    try:
+        return data, visible_text(data.decode("utf-8"), keep_newlines=True)
+    except UnicodeDecodeError:
+        return data, None
+
+
 def _surface(token: str, byte_level: bool) -> bytes | str:
     """What a token stands for in the text: bytes for byte-level, characters otherwise
     (``</w>`` and ``##`` are model bookkeeping with no text of their own)."""
@@ -119,7 +129,12 @@ def segmented_text(
             pending_hl = False
             pending_n = 0
             for tok in tokens:
-                pending += _surface(tok, True)  # type: ignore[operator]
+                data, shown = _byte_display(tok)
+                if shown is not None and not pending:  # the common case: a token that is whole text
+                    out.add(shown, HIGHLIGHT_STYLE if tok == highlight else TOKEN_STYLES[parity])
+                    parity ^= 1
+                    continue
+                pending += data
                 pending_hl = pending_hl or tok == highlight
                 pending_n += 1
                 try:

@@ -49,7 +49,7 @@ class SegmentedView(Vertical):
         highlight = stepper.merge_at(change.rank)[2] if change is not None else None
         view = self.query_one("#segmented-text", FixedText).size
         # Draw about what fits (a screenful of characters, with slack for short lines).
-        self.window_chars = max(600, min(WINDOW_CHARS, view.width * view.height * 2))
+        self.window_chars = max(600, min(WINDOW_CHARS, view.width * view.height * 4 // 3))
         if change is not None and change.changes:
             first = stepper.first_piece_of([c.word_id for c in change.changes])
             if first is not None:
