@@ -5,14 +5,17 @@ reading the file, pre-tokenizing and counting, and every merge. Both sides use t
 the full 256-byte alphabet, no prefix space and HF's tie-break, so the merge lists must be
 identical (checked).
 
-Fairness: HF pre-tokenizes documents in parallel, one document per task, so it gets the corpus cut
-into ~100 kB documents at points where no GPT-2 piece is split (the same pieces as the whole text);
-ours gets the file as one document and splits it over its own 2 worker processes.
+Inputs (``--input``): ``lines`` (default) -- HF's fastest path, ``Tokenizer.train([path])``, which
+reads each line as a document in Rust; ours reads the file with ``read_documents(lines=True)``, so
+both see the same documents. ``whole`` -- ours takes the file as one document; HF gets it through
+``train_from_iterator`` cut into ~100 kB parts at points where no GPT-2 piece is split (the same
+pieces as the whole text), since HF parallelises over documents.
 
-    python benchmarks/bench_train.py [CORPUS] [--vocab 8000 32000] [--repeat 1]
+    python benchmarks/bench_train.py [CORPUS] [--vocab 8000 32000] [--input lines|whole] [--repeat 1]
 
 Default corpus: ../shared/corpora/bench/en_10mb.txt (relative to the repository, or /work/shared).
-Peak RSS is ``ru_maxrss`` of the child; ours also reports its counting workers' peak.
+Peak RSS is ``ru_maxrss`` of the child; ours also reports the largest counting worker's peak, which
+overstates it: a forked worker's RSS includes the pages it still shares with its parent.
 """
 
 from __future__ import annotations
@@ -38,13 +41,13 @@ def default_corpus() -> Path:
 
 
 # -- children ---------------------------------------------------------------------------------
-def child_ours(path: str, vocab_size: int, out: str) -> dict:
+def child_ours(path: str, vocab_size: int, out: str, lines: bool) -> dict:
     from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
     from bpe_engine.corpus import count_words, read_documents
     from bpe_engine.pretokenizers import HF_GPT2
 
     start = time.perf_counter()
-    counts = count_words(read_documents([path]), HF_GPT2, byte_level=True, workers=2)
+    counts = count_words(read_documents([path], lines=lines), HF_GPT2, byte_level=True, workers=2)
     counted = time.perf_counter()
     training = BpeTraining(counts, BpeTrainerConfig(vocab_size=vocab_size, pre_tokenizer=HF_GPT2, tie_break="hf"))
     for _ in training.steps():
@@ -56,21 +59,23 @@ def child_ours(path: str, vocab_size: int, out: str) -> dict:
     return {"wall": end - start, "count": counted - start, "merge": end - counted, "words": len(counts)}
 
 
-def child_hf(path: str, vocab_size: int, out: str) -> dict:
+def child_hf(path: str, vocab_size: int, out: str, lines: bool) -> dict:
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
     from bpe_engine.corpus import _cut
 
     start = time.perf_counter()
-    with open(path, encoding="utf-8", newline="") as handle:  # keep \r\n as ours does
-        text = handle.read()
-    documents = _cut(text, 100_000)  # a generator: HF streams the parts
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False
     )
-    tok.train_from_iterator(documents, trainer)
+    if lines:
+        tok.train([path], trainer)
+    else:
+        with open(path, encoding="utf-8", newline="") as handle:  # keep \r\n as ours does
+            text = handle.read()
+        tok.train_from_iterator(_cut(text, 100_000), trainer)  # a generator: HF streams the parts
     end = time.perf_counter()
     merges = json.loads(tok.to_str())["model"]["merges"]
     merges = [list(m) if isinstance(m, list) else m.split(" ") for m in merges]
@@ -78,9 +83,10 @@ def child_hf(path: str, vocab_size: int, out: str) -> dict:
     return {"wall": end - start}
 
 
-def run_child(side: str, path: Path, vocab_size: int, out: Path) -> dict:
+def run_child(side: str, path: Path, vocab_size: int, out: Path, mode: str) -> dict:
     env = {**os.environ, "RAYON_NUM_THREADS": "2", "PYTHONPATH": str(REPO)}
-    cmd = [sys.executable, __file__, "--child", side, str(path), "--vocab", str(vocab_size), "--out", str(out)]
+    cmd = [sys.executable, __file__, "--child", side, str(path), "--vocab", str(vocab_size), "--out", str(out),
+           "--input", mode]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         raise SystemExit(f"{side} child failed:\n{proc.stderr}")
@@ -92,25 +98,28 @@ def main() -> None:
     parser.add_argument("corpus", nargs="?", type=Path)
     parser.add_argument("--vocab", type=int, nargs="+", default=[8000, 32000])
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--input", choices=["lines", "whole"], default="lines")
     parser.add_argument("--child", choices=["ours", "hf"], help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         import resource
 
-        result = (child_ours if args.child == "ours" else child_hf)(str(args.corpus), args.vocab[0], args.out)
+        child = child_ours if args.child == "ours" else child_hf
+        result = child(str(args.corpus), args.vocab[0], args.out, args.input == "lines")
         result["peak_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         result["workers_peak_kib"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         print(json.dumps(result))
         return
     corpus = args.corpus or default_corpus()
     size = corpus.stat().st_size
-    print(f"corpus {corpus} ({size / 1e6:.1f} MB), {os.cpu_count()} cores, HF with RAYON_NUM_THREADS=2")
+    print(f"corpus {corpus} ({size / 1e6:.1f} MB), input {args.input}, {os.cpu_count()} cores, "
+          f"HF with RAYON_NUM_THREADS=2, load average {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory() as tmp:
         for vocab_size in args.vocab:
             for rep in range(args.repeat):
-                hf = run_child("hf", corpus, vocab_size, Path(tmp) / "hf.json")
-                ours = run_child("ours", corpus, vocab_size, Path(tmp) / "ours.json")
+                hf = run_child("hf", corpus, vocab_size, Path(tmp) / "hf.json", args.input)
+                ours = run_child("ours", corpus, vocab_size, Path(tmp) / "ours.json", args.input)
                 same = json.loads((Path(tmp) / "hf.json").read_text()) == json.loads((Path(tmp) / "ours.json").read_text())
                 print(
                     f"vocab {vocab_size:>6} run {rep + 1}: HF {hf['wall']:.2f} s, {hf['peak_kib'] / 1024:.0f} MiB | "

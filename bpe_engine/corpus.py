@@ -102,8 +102,8 @@ class CorpusStats:
 def read_documents(paths: Sequence[str | Path], *, lines: bool = False) -> list[Document]:
     """Read files as documents: each file is one document, or each line with ``lines=True``.
 
-    ``-`` reads standard input. Lines keep their line ending, as Hugging Face's ``train(files)``
-    reads them. Bytes are kept raw: decoding happens in :func:`count_words`, where byte-level
+    ``-`` reads standard input. Lines end at ``\\n`` and keep it (a lone ``\\r`` does not end a
+    line), as Hugging Face's ``train(files)`` reads them. Bytes are kept raw: decoding happens in :func:`count_words`, where byte-level
     training can cope with invalid UTF-8 and character-level training can name the bad byte.
     """
     docs: list[Document] = []
@@ -116,9 +116,13 @@ def read_documents(paths: Sequence[str | Path], *, lines: bool = False) -> list[
         if not lines:
             docs.append(Document(name, data))
             continue
+        parts = data.split(b"\n")  # lines end at \n only, as HF's reader has them
+        lines = [part + b"\n" for part in parts[:-1]]
+        if parts[-1]:
+            lines.append(parts[-1])
         offset = 0
-        for number, line in enumerate(data.splitlines(keepends=True), start=1):
-            docs.append(Document(name, line, offset=offset, line=number))
+        for number, line in enumerate(lines, start=1):
+            docs.append(Document(name, line, offset, number))
             offset += len(line)
     return docs
 

@@ -19,13 +19,13 @@ from bpe_engine.pretokenizers import CL100K, END_OF_WORD, GPT2, HF_GPT2, NONE, O
 
 def test_read_documents_files_and_lines(tmp_path) -> None:
     a = tmp_path / "a.txt"
-    a.write_bytes(b"one\ntwo\r\nthree")
+    a.write_bytes(b"one\ntwo\r\nthree\rfour")
     b = tmp_path / "b.txt"
     b.write_bytes(b"\xffraw")
     docs = read_documents([a, b])
-    assert [d.data for d in docs] == [b"one\ntwo\r\nthree", b"\xffraw"]
+    assert [d.data for d in docs] == [b"one\ntwo\r\nthree\rfour", b"\xffraw"]
     lines = read_documents([a], lines=True)
-    assert [d.data for d in lines] == [b"one\n", b"two\r\n", b"three"]  # endings kept, as HF reads
+    assert [d.data for d in lines] == [b"one\n", b"two\r\n", b"three\rfour"]  # as HF reads: \n ends a line
     assert [(d.line, d.offset) for d in lines] == [(1, 0), (2, 4), (3, 9)]
 
 
