@@ -124,7 +124,7 @@ def main() -> None:
                 print(
                     f"vocab {vocab_size:>6} run {rep + 1}: HF {hf['wall']:.2f} s, {hf['peak_kib'] / 1024:.0f} MiB | "
                     f"ours {ours['wall']:.2f} s (count {ours['count']:.2f} s + merges {ours['merge']:.2f} s), "
-                    f"{ours['peak_kib'] / 1024:.0f} MiB (+ workers {ours['workers_peak_kib'] / 1024:.0f} MiB each) | "
+                    f"{ours['peak_kib'] / 1024:.0f} MiB (largest worker {ours['workers_peak_kib'] / 1024:.0f} MiB) | "
                     f"ratio wall {ours['wall'] / hf['wall']:.2f}x, memory {ours['peak_kib'] / hf['peak_kib']:.2f}x | "
                     f"merges {'identical' if same else 'DIFFERENT'}"
                 )
