@@ -207,3 +207,24 @@ async def test_character_level_end_of_word_and_help_screen() -> None:
         assert app.screen.__class__.__name__ == "HelpScreen"
         await pilot.press("escape")
         assert app.screen.__class__.__name__ != "HelpScreen"
+
+
+async def test_save_then_load_the_tokenizer_to_explore_it(tmp_path) -> None:  # noqa: ANN001
+    from bpe_engine.registry import load_tokenizer
+
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await set_input(pilot, app, "#vocab", "280")
+        await train_to_end(app, pilot)
+        out = tmp_path / "saved"
+        app._save(str(out))
+        assert (out / "merges.txt").exists() and (out / "vocab.json").exists()
+        app.explore_tokenizer(load_tokenizer(str(out)), "saved")
+        await settle(app, pilot)
+        await pilot.pause(0.5)  # the merge list's flush timer
+        assert app.stepper is not None and app.stepper.available == 24
+        assert app.query_one(MergeTable).row_count == 25
+        assert "exploring saved: 24 merges" in shown(app, "#progress-status")
+        await pilot.press("G")
+        assert app.current_step == 24
+        assert app.tokenizer_at_step() is not None
