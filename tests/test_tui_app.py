@@ -15,7 +15,6 @@ from tui.app import ExplorerApp
 from tui.inspector import InspectorPane
 from tui.merge_table import MergeTable
 from tui.messages import TrainingBatch
-from tui.progress_panel import ProgressPanel
 
 SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n한국어 한국 한글 😀👍🏽\n"
 

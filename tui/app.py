@@ -11,7 +11,6 @@ import gc
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from rich.text import Text
 from textual import work
@@ -25,7 +24,6 @@ from textual.widgets import Button, Footer, Header, Static, TabbedContent, TabPa
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from bpe_engine.display import visible_text
-from bpe_engine.errors import BpeEngineError
 from bpe_engine.stepper import Stepper
 from bpe_engine.types import MergeStep, Tokenizer
 
@@ -37,7 +35,8 @@ from .inspector import InspectorPane
 from .merge_table import MergeTable
 from .messages import StepChanged, TrainingBatch, TrainingFailed, TrainingFinished, TrainingStarted
 from .progress_panel import ProgressPanel
-from .screens import HelpScreen, JumpScreen, PathScreen
+from .file_actions import FileActions
+from .screens import ACTION_HELP, KEY_NAMES, HelpScreen, JumpScreen
 from .segmented_view import SegmentedView
 from .settings_form import SettingsForm
 from .training import TrainRequest, run_replay, run_training
@@ -49,7 +48,7 @@ TABLE_FLUSH = 0.4  # seconds between merge-list updates while training
 SWITCH_INTERVAL = 0.001  # seconds (Python's default is 0.005)
 
 
-class ExplorerApp(App[None]):
+class ExplorerApp(FileActions, App[None]):
     """bpe-explorer: train BPE on a corpus in the background and step through every merge."""
 
     CSS_PATH = ["styles/app.tcss", "styles/train.tcss"]
@@ -72,24 +71,6 @@ class ExplorerApp(App[None]):
         Binding("ctrl+l", "load_tokenizer", "Load tok.", show=False, priority=True),
         Binding("f1,question_mark", "help", "Help"),
     ]
-
-    ACTION_HELP = {
-        "train": "train (or retrain) on the corpus with the settings shown",
-        "cancel": "cancel the running training (merges so far stay)",
-        "next": "next merge: apply one more merge to the corpus",
-        "prev": "back: undo the last applied merge",
-        "play": "play / pause: animate forward through the merges",
-        "jump": "jump to a merge number",
-        "first": "first: no merges (the initial alphabet)",
-        "last": "last: every merge applied",
-        "faster": "play faster",
-        "slower": "play slower",
-        "open_corpus": "open a text file as the corpus",
-        "save": "save the trained tokenizer (every format) into a directory",
-        "load_tokenizer": "load a tokenizer file or name (gpt2, …) and step through its merges",
-        "help": "this help",
-    }
-    KEY_NAMES = {"plus": "+", "equals_sign": "=", "minus": "-", "question_mark": "?"}
 
     current_step: var[int] = var(0)
     """How many merges the corpus view applies (documented for the Inspect/Compare panes; a
@@ -424,76 +405,6 @@ class ExplorerApp(App[None]):
         for pane in (*self.query(InspectorPane), *self.query(ComparePane)):
             pane.post_message(StepChanged(self.tokenizer_at_step, self.current_step))
 
-    # -- files -----------------------------------------------------------------------------------
-    def action_open_corpus(self) -> None:
-        self.push_screen(PathScreen("Open a text file as the corpus"), self._open_corpus)
-
-    def _open_corpus(self, path: str | None) -> None:
-        if not path:
-            return
-        try:
-            text = Path(path).expanduser().read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            self.notify(visible_text(f"Cannot open {path}: {exc}"), severity="error", timeout=8)
-            return
-        self.query_one(CorpusPane).load(text, Path(path).name)
-        self.notify(visible_text(f"Opened {path} ({len(text):,} characters)"), timeout=3)
-
-    def action_load_tokenizer(self) -> None:
-        hint = "a saved directory, vocab.json+merges.txt, tokenizer.json, .tiktoken, or a name like gpt2"
-        self.push_screen(PathScreen("Load a tokenizer to explore", hint=hint), self._load_tokenizer)
-
-    def _load_tokenizer(self, spec: str | None) -> None:
-        if spec:
-            self._load_worker(spec)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="load")
-    def _load_worker(self, spec: str) -> None:
-        from bpe_engine.registry import load_tokenizer
-
-        try:
-            tokenizer = load_tokenizer(spec)
-        except (BpeEngineError, OSError, ValueError) as exc:
-            self.call_from_thread(self.notify, visible_text(f"Cannot load {spec}: {exc}"), severity="error", timeout=8)
-            return
-        self.call_from_thread(self.explore_tokenizer, tokenizer, spec)
-
-    def explore_tokenizer(self, tokenizer: Tokenizer, label: str) -> None:
-        """Fill the merge list from a loaded tokenizer and step through it on the current corpus."""
-        if not hasattr(tokenizer, "merges"):
-            self.notify(f"{visible_text(label)} has no merge list to step through.", severity="error")
-            return
-        self.workers.cancel_group(self, "train")
-        text = self.query_one(CorpusPane).text
-        self._begin_run(bool(getattr(tokenizer, "byte_level", True)), text)
-        self._trained = None
-        self.sub_title = visible_text(label)
-        self.tokenizer = tokenizer
-        self.query_one(ProgressPanel).show_counting()
-        self._replay_worker(tokenizer, text, self.run_id)
-
-    def action_save(self) -> None:
-        if self.tokenizer is None:
-            self.notify("Nothing to save yet: let training finish (ctrl+t) first.", severity="warning")
-            return
-        self.push_screen(
-            PathScreen("Save the tokenizer into a directory", initial="my-tokenizer", hint="writes every format"),
-            self._save,
-        )
-
-    def _save(self, directory: str | None) -> None:
-        if not directory or self.tokenizer is None:
-            return
-        from bpe_engine.formats import save_tokenizer
-
-        try:
-            written = save_tokenizer(self.tokenizer, Path(directory).expanduser())
-        except (BpeEngineError, OSError) as exc:
-            self.notify(visible_text(f"Cannot save to {directory}: {exc}"), severity="error", timeout=8)
-            return
-        names = ", ".join(p.name for p in written)
-        self.notify(visible_text(f"Saved {names} in {directory}"), timeout=5)
-
     # -- buttons, help ---------------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "train-button":
@@ -504,8 +415,8 @@ class ExplorerApp(App[None]):
     def action_help(self) -> None:
         rows = [
             (
-                " / ".join(self.KEY_NAMES.get(k, k) for k in b.key.split(",")),
-                self.ACTION_HELP.get(b.action, b.description or b.action),
+                " / ".join(KEY_NAMES.get(k, k) for k in b.key.split(",")),
+                ACTION_HELP.get(b.action, b.description or b.action),
             )
             for b in self.BINDINGS
             if isinstance(b, Binding)

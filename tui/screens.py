@@ -16,6 +16,25 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DirectoryTree, Input, Label, Static
 
+# Long descriptions of the app's bindings for the help screen (the footer keeps short ones).
+ACTION_HELP = {
+    "train": "train (or retrain) on the corpus with the settings shown",
+    "cancel": "cancel the running training (merges so far stay)",
+    "next": "next merge: apply one more merge to the corpus",
+    "prev": "back: undo the last applied merge",
+    "play": "play / pause: animate forward through the merges",
+    "jump": "jump to a merge number",
+    "first": "first: no merges (the initial alphabet)",
+    "last": "last: every merge applied",
+    "faster": "play faster",
+    "slower": "play slower",
+    "open_corpus": "open a text file as the corpus",
+    "save": "save the trained tokenizer (every format) into a directory",
+    "load_tokenizer": "load a tokenizer file or name (gpt2, …) and step through its merges",
+    "help": "this help",
+}
+KEY_NAMES = {"plus": "+", "equals_sign": "=", "minus": "-", "question_mark": "?"}
+
 # Keys handled by widgets rather than app bindings, listed in the help screen too.
 WIDGET_KEYS = [
     ("↑ / ↓ (merge list)", "select a merge: the corpus shows that step"),
