@@ -39,6 +39,7 @@ from .file_actions import FileActions
 from .screens import ACTION_HELP, KEY_NAMES, HelpScreen, JumpScreen
 from .segmented_view import SegmentedView
 from .settings_form import SettingsForm
+from .gc_pause import collector_paused
 from .training import TrainRequest, run_replay, run_training
 
 SPEEDS = (1, 2, 5, 10, 25, 50, 100)  # merges per second while playing
@@ -185,12 +186,14 @@ class ExplorerApp(FileActions, App[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="train")
     def _train_worker(self, request: TrainRequest, run_id: int) -> None:
         worker = get_current_worker()
-        run_training(request, run_id, self.post_message, lambda: worker.is_cancelled, clock=self.clock)
+        with collector_paused():
+            run_training(request, run_id, self.post_message, lambda: worker.is_cancelled, clock=self.clock)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="train")
     def _replay_worker(self, tokenizer: Tokenizer, text: str, run_id: int) -> None:
         worker = get_current_worker()
-        run_replay(tokenizer, text, run_id, self.post_message, lambda: worker.is_cancelled, clock=self.clock)
+        with collector_paused():
+            run_replay(tokenizer, text, run_id, self.post_message, lambda: worker.is_cancelled, clock=self.clock)
 
     def action_cancel(self) -> None:
         """Stop the running training; merges already received stay explorable."""
