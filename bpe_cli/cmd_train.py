@@ -137,9 +137,11 @@ def train_bpe(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
         special_tokens=tuple(args.special),
         tie_break=args.tie_break or "hf",
     )
-    with stderr_console().status("reading and counting words...", spinner="dots"):
-        documents = read_documents(args.files, lines=args.lines)
-        counts = count_words(documents, pre, tuple(args.special), byte_level=byte_level)
+    # A plain line, not a spinner: rich's spinner runs a thread, and count_words only forks its
+    # second counting process when no other thread is running.
+    stderr_console().print("reading and counting words...", style="dim", markup=False)
+    documents = read_documents(args.files, lines=args.lines)
+    counts = count_words(documents, pre, tuple(args.special), byte_level=byte_level)
     training = BpeTraining(counts, config)
     merge_counts = _run_with_progress(training)
     spec = spec_from_tokenizer(training.tokenizer())

@@ -136,7 +136,7 @@ def merge_tree_for(tokenizer: Any, token_id: int, *, special: bool = False) -> M
     if ranks is None and getattr(tokenizer, "is_rank_table", False):
         # Our BpeTokenizer over a rank table: recovering its whole merge list (``merges``) costs
         # seconds for cl100k, while one token's tree needs only the ranks.
-        ranks = getattr(getattr(tokenizer, "_table", None), "ranks", None)
+        ranks = tokenizer.mergeable_ranks
     if isinstance(ranks, Mapping):
         return tree_from_ranks(data, ranks)
     merges = getattr(tokenizer, "merges", None)
