@@ -47,6 +47,7 @@ NARROW_WIDTH = 110
 STEP_SETTLE = 0.15
 TABLE_FLUSH = 0.4  # seconds between merge-list updates while training
 SWITCH_INTERVAL = 0.001  # seconds (Python's default is 0.005)
+_TABS = Binding.Group("Tabs")
 
 
 class ExplorerApp(FileActions, App[None]):
@@ -71,6 +72,10 @@ class ExplorerApp(FileActions, App[None]):
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("ctrl+l", "load_tokenizer", "Load tok.", show=False, priority=True),
         Binding("f1,question_mark", "help", "Help"),
+        # One footer entry for the three tab keys ("f2f3f4 Tabs"): the footer is full at 120 columns.
+        Binding("f2", "show_tab('train-tab')", "Train tab", group=_TABS),
+        Binding("f3", "show_tab('inspect-tab')", "Inspect tab", group=_TABS),
+        Binding("f4", "show_tab('compare-tab')", "Compare tab", group=_TABS),
     ]
 
     current_step: var[int] = var(0)
@@ -137,6 +142,11 @@ class ExplorerApp(FileActions, App[None]):
             await self._mount_lazy(event.pane, InspectorPane(id="inspector"))
         elif pane_id == "compare-tab" and not self.query(ComparePane):
             await self._mount_lazy(event.pane, ComparePane(id="compare"))
+
+    def action_show_tab(self, tab_id: str) -> None:
+        """Switch tabs from the keyboard; setting ``active`` posts the same TabActivated as a click,
+        so the Inspect / Compare panes mount lazily exactly as they do on first click."""
+        self.query_one("#tabs", TabbedContent).active = tab_id
 
     async def _mount_lazy(self, tab: TabPane, pane: Widget) -> None:
         await tab.query(".lazy-placeholder").remove()
