@@ -137,10 +137,13 @@ def train_bpe(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
         special_tokens=tuple(args.special),
         tie_break=args.tie_break or "hf",
     )
-    # A plain line, not a spinner: rich's spinner runs a thread, and count_words only forks its
-    # second counting process when no other thread is running.
-    stderr_console().print("reading and counting words...", style="dim", markup=False)
     documents = read_documents(args.files, lines=args.lines)
+    # A plain line, not a spinner: rich's spinner runs a thread, and count_words only forks its
+    # second counting process when no other thread is running. Only on a terminal, so a script's
+    # stderr holds nothing but errors.
+    err = stderr_console()
+    if err.is_terminal:
+        err.print("counting words...", style="dim", markup=False)
     counts = count_words(documents, pre, tuple(args.special), byte_level=byte_level)
     training = BpeTraining(counts, config)
     merge_counts = _run_with_progress(training)
