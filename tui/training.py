@@ -26,6 +26,8 @@ from bpe_engine.types import MergeStep
 from .messages import TrainingBatch, TrainingFailed, TrainingFinished, TrainingStarted
 
 ModelName = Literal["bpe", "wordpiece"]
+CHILD_MIN_CHARS = 300_000
+"""Texts at least this long train BPE in a child process, so the UI keeps the GIL to itself."""
 TieBreak = Literal["hf", "lexicographic", "first-seen"]
 
 
@@ -87,18 +89,40 @@ def make_training(request: TrainRequest, counts: WordCounts | None = None):  # -
             vocab_size=request.vocab_size, pre_tokenizer=request.pre_tokenizer, min_frequency=request.min_frequency
         )
         return WordPieceTraining(counts, config)
-    from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
+    from bpe_engine.bpe_trainer import BpeTraining
 
     if counts is None:
         counts = count_words([request.text], request.pre_tokenizer, byte_level=request.byte_level, workers=1)
-    config = BpeTrainerConfig(
+    return BpeTraining(counts, bpe_config(request))
+
+
+def bpe_config(request: TrainRequest):  # -> BpeTrainerConfig
+    """The BPE trainer's config for ``request`` (raises ConfigError on bad settings)."""
+    from bpe_engine.bpe_trainer import BpeTrainerConfig
+
+    return BpeTrainerConfig(
         vocab_size=request.vocab_size,
         byte_level=request.byte_level,
         pre_tokenizer=request.pre_tokenizer,
         min_frequency=request.min_frequency,
         tie_break=request.tie_break,
     )
-    return BpeTraining(counts, config)
+
+
+def trains_in_child(request: TrainRequest, child_min_chars: int | None = CHILD_MIN_CHARS) -> bool:
+    """Whether the merges of ``request`` run in a child process (tui/child_training.py).
+
+    Only BPE on big texts: a small corpus trains in well under a second in the worker thread,
+    less than a process takes to start. The test hooks (``stop_after``, ``throttle``) keep the
+    in-thread path, which implements them. ``child_min_chars=None`` never uses a child.
+    """
+    return (
+        child_min_chars is not None
+        and request.model == "bpe"
+        and len(request.text) >= child_min_chars
+        and request.stop_after is None
+        and not request.throttle
+    )
 
 
 def run_training(
@@ -109,8 +133,13 @@ def run_training(
     *,
     batch_seconds: float = 0.1,
     clock: Callable[[], float] = time.monotonic,
+    child_min_chars: int | None = CHILD_MIN_CHARS,
 ) -> None:
-    """Train, posting Started, Batch..., then Finished or Failed (never raises for user errors)."""
+    """Train, posting Started, Batch..., then Finished or Failed (never raises for user errors).
+
+    Big BPE runs (:func:`trains_in_child`) compute the merges in a child process; the messages
+    are the same either way.
+    """
     try:
         start = clock()
         prefix = "##" if request.model == "wordpiece" else None
@@ -123,6 +152,18 @@ def run_training(
             continuing_prefix=prefix,
             cancelled=is_cancelled,
         )
+        if trains_in_child(request, child_min_chars):
+            from .child_training import stream_child_training
+
+            config = bpe_config(request)  # bad settings fail here, before a process starts
+            counts = word_counts(stepper, byte_level=byte_level)
+            if is_cancelled():
+                return
+            stream_child_training(
+                counts, config, stepper, run_id, post, is_cancelled, start=start, batch_seconds=batch_seconds,
+                clock=clock,
+            )
+            return
         training = make_training(request, word_counts(stepper, byte_level=byte_level))
         if is_cancelled():
             return
