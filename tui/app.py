@@ -72,7 +72,7 @@ class ExplorerApp(FileActions, App[None]):
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("ctrl+l", "load_tokenizer", "Load tok.", show=False, priority=True),
         Binding("f1,question_mark", "help", "Help"),
-        # One footer entry for the three tab keys ("f2f3f4 Tabs"): the footer is full at 120 columns.
+        # One footer entry for the three tab keys ("f2 f3 f4 Tabs"): the footer is full at 120 columns.
         Binding("f2", "show_tab('train-tab')", "Train tab", group=_TABS),
         Binding("f3", "show_tab('inspect-tab')", "Inspect tab", group=_TABS),
         Binding("f4", "show_tab('compare-tab')", "Compare tab", group=_TABS),
