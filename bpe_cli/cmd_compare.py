@@ -13,26 +13,13 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from bpe_engine.compare import Comparison, compare, layout
+from bpe_engine.compare import LEGEND, SEGMENT_STYLES, Comparison, compare, layout
 from bpe_engine.compare.resolve import default_specs, parse_specs, resolve_tokenizer
 from bpe_engine.display import decode_bytes_visibly
 
 from .cmd_encode import SPECIAL_MODES, read_input
 from .output import print_json, safe_text, stdout_console
 
-SEGMENT_STYLES: dict[str, str] = {
-    "tok0": "black on #89b4fa",
-    "tok1": "black on #a6e3a1",
-    "split": "bold white on #d20f39",
-    "special": "bold black on #f9e2af",
-    "gap": "dim",
-    "cut": "dim",
-    "cut!": "bold #fab387",
-    "nocut": "",
-    "mark": "bold #fab387",
-    "space": "",
-}
-LEGEND = "│ token boundary   ▼ rows disagree   red: a character split between tokens   dim: not in any token"
 
 
 def register(subparsers: Any) -> None:

@@ -32,6 +32,23 @@ from .rows import Comparison
 Segment = tuple[str, str]
 """``(text, style key)``; keys: tok0 tok1 split gap special cut cut! nocut mark space."""
 
+
+SEGMENT_STYLES: dict[str, str] = {
+    "tok0": "black on #89b4fa",
+    "tok1": "black on #a6e3a1",
+    "split": "bold white on #d20f39",
+    "special": "bold black on #f9e2af",
+    "gap": "dim",
+    "cut": "dim",
+    "cut!": "bold #fab387",
+    "nocut": "",
+    "mark": "bold #fab387",
+    "space": "",
+}
+"""The look of each style key this layout emits, as rich style strings (plain data: the engine
+imports no rich). The CLI and the Compare pane both draw from this one table."""
+LEGEND = "│ boundary  ▼ rows disagree  red: character split between tokens  dim: in no token"
+
 SPACE_MARK = "␣"
 
 
