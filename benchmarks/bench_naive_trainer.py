@@ -16,20 +16,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+from _corpora import default_corpus  # noqa: E402  (benchmarks/ is on sys.path)
 
 from bpe_engine.bpe_trainer import TIE_BREAKS, BpeTrainerConfig, BpeTraining  # noqa: E402
 from bpe_engine.corpus import count_words  # noqa: E402
 from bpe_engine.pretokenizers import GPT2  # noqa: E402
 from bpe_engine.reference_trainer import train_naive  # noqa: E402
 
-DEFAULT_CORPUS = "corpora/bench/en_10mb.txt"
 
-
-def default_corpus() -> Path:
-    for base in (REPO.parent / "shared", Path("/work/shared")):
-        if (base / DEFAULT_CORPUS).exists():
-            return base / DEFAULT_CORPUS
-    raise SystemExit(f"no corpus given and ../shared/{DEFAULT_CORPUS} not found; pass a path")
 
 
 def main() -> None:

@@ -21,14 +21,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-DEFAULT_CORPUS = "corpora/bench/en_10mb.txt"
+from _corpora import default_corpus  # noqa: E402  (benchmarks/ is on sys.path)
 
-
-def default_corpus() -> Path:
-    for base in (REPO.parent / "shared", Path("/work/shared")):
-        if (base / DEFAULT_CORPUS).exists():
-            return base / DEFAULT_CORPUS
-    raise SystemExit(f"no corpus given and ../shared/{DEFAULT_CORPUS} not found; pass a path")
 
 
 def pct(values: list[float], q: float) -> float:
