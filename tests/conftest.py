@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests judge correctness, never speed: no per-example deadline (a loaded 2-core CI
+# machine would turn the default 200 ms into flakes). Under CI the examples are derandomized so a
+# run is reproducible; locally they stay random to keep finding new cases.
+settings.register_profile(
+    "bpe-explorer",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=bool(os.environ.get("CI")),
+    print_blob=True,
+)
+settings.load_profile("bpe-explorer")
 
 DATA = Path(__file__).parent / "data"
 
