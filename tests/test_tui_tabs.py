@@ -52,3 +52,30 @@ async def test_tab_keys_are_in_the_help_screen() -> None:
         assert rows["f2"].startswith("show the Train tab")
         assert rows["f3"].startswith("show the Inspect tab")
         assert rows["f4"].startswith("show the Compare tab")
+
+
+async def test_switching_tabs_puts_the_keyboard_where_you_type() -> None:
+    """f4 then typing edits the Compare text; f3 then typing edits the Inspect input; f2 then n steps."""
+    from textual.widgets import Input, TextArea
+
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("f4")
+        await pilot.pause()
+        compare_text = app.query_one("#compare-text", TextArea)
+        assert app.focused is compare_text
+        before = compare_text.text
+        await pilot.press("end", "x", "y")
+        await pilot.pause()
+        assert compare_text.text != before and "xy" in compare_text.text
+
+        await pilot.press("f3")
+        await pilot.pause()
+        inspect_input = app.query_one("#inspect-input", Input)
+        assert app.focused is inspect_input
+        await pilot.press("end", "z")
+        assert inspect_input.value.endswith("z")
+
+        await pilot.press("f2")
+        await pilot.pause()
+        assert app.focused is app.query_one("#merges")

@@ -50,6 +50,10 @@ SWITCH_INTERVAL = 0.001  # seconds (Python's default is 0.005)
 _TABS = Binding.Group("Tabs")
 
 
+TAB_FOCUS: dict[str, str] = {"train-tab": "#merges", "inspect-tab": "#inspect-input", "compare-tab": "#compare-text"}
+"""Which widget takes the keyboard when a tab is shown."""
+
+
 class ExplorerApp(FileActions, App[None]):
     """bpe-explorer: train BPE on a corpus in the background and step through every merge."""
 
@@ -73,9 +77,9 @@ class ExplorerApp(FileActions, App[None]):
         Binding("ctrl+l", "load_tokenizer", "Load tok.", show=False, priority=True),
         Binding("f1,question_mark", "help", "Help"),
         # One footer entry for the three tab keys ("f2 f3 f4 Tabs"): the footer is full at 120 columns.
-        Binding("f2", "show_tab('train-tab')", "Train tab", group=_TABS),
-        Binding("f3", "show_tab('inspect-tab')", "Inspect tab", group=_TABS),
-        Binding("f4", "show_tab('compare-tab')", "Compare tab", group=_TABS),
+        Binding("f2", "show_tab('train-tab')", "Train tab", group=_TABS, priority=True),
+        Binding("f3", "show_tab('inspect-tab')", "Inspect tab", group=_TABS, priority=True),
+        Binding("f4", "show_tab('compare-tab')", "Compare tab", group=_TABS, priority=True),
     ]
 
     current_step: var[int] = var(0)
@@ -142,10 +146,17 @@ class ExplorerApp(FileActions, App[None]):
             await self._mount_lazy(event.pane, InspectorPane(id="inspector"))
         elif pane_id == "compare-tab" and not self.query(ComparePane):
             await self._mount_lazy(event.pane, ComparePane(id="compare"))
+        # Keys go where the eye goes: the text to type into on Inspect/Compare, the merge list
+        # (stepping keys) on Train. Without this, focus stays on a widget of the hidden tab.
+        target = TAB_FOCUS.get(pane_id or "")
+        if target is not None and self.query(target):
+            self.query_one(target).focus()
 
     def action_show_tab(self, tab_id: str) -> None:
         """Switch tabs from the keyboard; setting ``active`` posts the same TabActivated as a click,
         so the Inspect / Compare panes mount lazily exactly as they do on first click."""
+        # Drop focus first: TabbedContent switches back to whichever tab holds the focused widget.
+        self.screen.set_focus(None)
         self.query_one("#tabs", TabbedContent).active = tab_id
 
     async def _mount_lazy(self, tab: TabPane, pane: Widget) -> None:
