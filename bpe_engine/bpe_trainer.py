@@ -43,7 +43,7 @@ merged length (in characters, bytes for byte-level, ``</w>`` not counted) would 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from heapq import heapify, heappop, heappush
 from typing import TYPE_CHECKING, Literal
@@ -52,6 +52,7 @@ from .byte_table import BYTE_ALPHABET, token_str_to_bytes
 from .corpus import Document, WordCounts, count_words
 from .errors import ConfigError
 from .pretokenizers import GPT2, PreTokenizer
+from .stepwise import StepwiseTraining
 from .types import MergeStep
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -170,7 +171,7 @@ def train(
     return TrainResult(training.tokenizer(), steps, tuple(training.notes))
 
 
-class BpeTraining:
+class BpeTraining(StepwiseTraining):
     """One training run, advanced one merge at a time by :meth:`steps` (a UI can stop anywhere).
 
     ``vocab``, ``merges`` and :meth:`tokenizer` always reflect the merges made so far.
@@ -207,28 +208,6 @@ class BpeTraining:
     @property
     def alphabet(self) -> tuple[str, ...]:
         return self._alphabet
-
-    @property
-    def target_merges(self) -> int:
-        """An upper bound of the merges still to come plus those done (for progress bars)."""
-        return max(0, self.config.vocab_size - self._initial_size)
-
-    @property
-    def finished(self) -> bool:
-        return self._finished
-
-    def __iter__(self) -> Iterator[MergeStep]:
-        return self.steps()
-
-    def steps(self) -> Iterator[MergeStep]:
-        """Yield one :class:`MergeStep` per merge until training stops; resumable."""
-        while not self._finished:
-            step = self._next()
-            if step is None:
-                self._finished = True
-                self._note_stop()
-                return
-            yield step
 
     def tokenizer(self, name: str | None = None) -> BpeTokenizer:
         """A tokenizer from the merges so far.

@@ -34,11 +34,12 @@ The config, the alphabet and the starting vocabulary live in :mod:`.training_set
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from heapq import heapify, heappop, heappush
 from typing import TYPE_CHECKING
 
 from ..corpus import WordCounts
+from ..stepwise import StepwiseTraining
 from ..types import MergeStep
 from .training_setup import (
     BERT_SPECIAL_TOKENS,
@@ -75,7 +76,7 @@ def train_wordpiece(
     return training.tokenizer(name)
 
 
-class WordPieceTraining:
+class WordPieceTraining(StepwiseTraining):
     """One training run, advanced one merge at a time by :meth:`steps` (a UI can stop anywhere).
 
     Mirrors :class:`bpe_engine.bpe_trainer.BpeTraining`: ``vocab``, ``merges``, ``notes``,
@@ -105,29 +106,9 @@ class WordPieceTraining:
         """The starting symbols (``c`` and ``##c`` per kept character), in id order."""
         return tuple(self._id_to_tok[len(self.config.special_tokens):self._initial_size])
 
-    @property
-    def target_merges(self) -> int:
-        """An upper bound of the merges done plus still to come (for progress bars)."""
-        return max(0, self.config.vocab_size - self._initial_size)
-
-    @property
-    def finished(self) -> bool:
-        return self._finished
-
-    def __iter__(self) -> Iterator[MergeStep]:
-        return self.steps()
-
-    def steps(self) -> Iterator[MergeStep]:
-        """Yield one :class:`MergeStep` (``score`` set) per merge until training stops; resumable."""
-        while not self._finished:
-            step = self._next()
-            if step is None:
-                self._finished = True
-                self._note_stop()
-                return
-            self.steps_done.append(step)
-            self.merges.append((step.left, step.right))
-            yield step
+    def _record(self, step: MergeStep) -> None:
+        self.steps_done.append(step)
+        self.merges.append((step.left, step.right))
 
     def tokenizer(self, name: str | None = None) -> WordPieceTokenizer:
         """A tokenizer over the vocabulary so far, with the front end the training used."""
