@@ -15,6 +15,7 @@ from collections.abc import Callable
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
+from textual.notifications import SeverityLevel
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
@@ -151,6 +152,19 @@ class ExplorerApp(FileActions, App[None]):
         target = TAB_FOCUS.get(pane_id or "")
         if target is not None and self.query(target):
             self.query_one(target).focus()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Notifications carry user text (file names, trainer notes, error messages), so they are
+        never markup unless a caller asks: a file named ``[red]x`` must read as its name."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def action_show_tab(self, tab_id: str) -> None:
         """Switch tabs from the keyboard; setting ``active`` posts the same TabActivated as a click,

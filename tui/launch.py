@@ -11,6 +11,9 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+from bpe_engine.display import visible_text
+from bpe_engine.errors import CorpusError
+
 from .app import ExplorerApp
 
 SAMPLE = "sample_corpus.txt"
@@ -24,13 +27,26 @@ def sample_corpus() -> str:
 def build_app(paths: list[str] | None = None) -> ExplorerApp:
     """The app on ``paths`` joined (one document per file, separated by a blank line) or the sample.
 
-    Raises OSError / UnicodeDecodeError for a file that cannot be read as UTF-8 text.
+    Raises OSError for a file that cannot be read, CorpusError for one that is not UTF-8 text.
     """
     if not paths:
         return ExplorerApp(sample_corpus(), source="sample corpus (English + Korean)")
-    texts = [Path(p).read_text(encoding="utf-8") for p in paths]
+    texts = [_read_text(p) for p in paths]
     source = Path(paths[0]).name + (f" + {len(paths) - 1} more" if len(paths) > 1 else "")
     return ExplorerApp("\n\n".join(texts), source=source)
+
+
+def _read_text(path: str) -> str:
+    """A corpus file as text; a binary or non-UTF-8 file gets an error that says what to do."""
+    data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CorpusError(
+            f"{visible_text(path)} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); the explorer edits "
+            f"text, so convert it first (e.g. iconv -f latin1 -t utf-8), or train byte-level on its raw bytes "
+            f"with: bpe-explorer train {visible_text(path)} --vocab-size N -o DIR"
+        ) from None
 
 
 def run_app(argv: list[str]) -> int:
@@ -40,7 +56,10 @@ def run_app(argv: list[str]) -> int:
         return 0
     try:
         app = build_app(argv)
-    except (OSError, UnicodeDecodeError) as exc:
+    except CorpusError as exc:
+        print(f"bpe-explorer: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
         print(f"bpe-explorer: error: cannot open corpus: {exc}", file=sys.stderr)
         return 2
     app.run()
