@@ -125,6 +125,48 @@ def trains_in_child(request: TrainRequest, child_min_chars: int | None = CHILD_M
     )
 
 
+class _Batcher:
+    """Collects merges and posts one :class:`TrainingBatch` about every ``batch_seconds``.
+
+    Both in-process paths (training and replaying a loaded tokenizer) stream through it; the
+    child-process path batches on its side of the pipe instead.
+    """
+
+    def __init__(
+        self,
+        run_id: int,
+        post: Callable[[Message], object],
+        target: int,
+        start: float,
+        batch_seconds: float,
+        clock: Callable[[], float],
+    ) -> None:
+        self.run_id, self.post, self.target, self.start = run_id, post, target, start
+        self.batch_seconds, self.clock = batch_seconds, clock
+        self.done = 0
+        self._batch: list[MergeStep] = []
+        self._last_post = clock()
+
+    def add(self, step: MergeStep) -> None:
+        self._batch.append(step)
+        self.done += 1
+        now = self.clock()
+        if now - self._last_post >= self.batch_seconds:
+            self._send(now)
+
+    def flush(self) -> float:
+        """Post what is left (possibly nothing: the final batch also carries the last progress)."""
+        now = self.clock()
+        self._send(now)
+        return now
+
+    def _send(self, now: float) -> None:
+        rate = self.done / max(now - self.start, 1e-9)
+        self.post(TrainingBatch(self.run_id, tuple(self._batch), self.done, self.target, rate))
+        self._batch = []
+        self._last_post = now
+
+
 def run_training(
     request: TrainRequest,
     run_id: int,
@@ -169,28 +211,19 @@ def run_training(
             return
         target = int(training.target_merges)
         post(TrainingStarted(run_id, stepper, target, tuple(getattr(training, "notes", ()))))
-        batch: list[MergeStep] = []
-        done = 0
-        last_post = clock()
+        batches = _Batcher(run_id, post, target, start, batch_seconds, clock)
         for step in training.steps():
-            batch.append(step)
-            done += 1
             if is_cancelled():
                 return
-            now = clock()
-            if now - last_post >= batch_seconds:
-                post(TrainingBatch(run_id, tuple(batch), done, target, done / max(now - start, 1e-9)))
-                batch = []
-                last_post = now
-            if request.stop_after is not None and done >= request.stop_after:
+            batches.add(step)
+            if request.stop_after is not None and batches.done >= request.stop_after:
                 break
             if request.throttle:
                 time.sleep(request.throttle)
-        now = clock()
-        post(TrainingBatch(run_id, tuple(batch), done, target, done / max(now - start, 1e-9)))
-        if request.stop_after is not None and done >= request.stop_after:
+        now = batches.flush()
+        if request.stop_after is not None and batches.done >= request.stop_after:
             return  # the test hook leaves the run "in progress" forever
-        post(TrainingFinished(run_id, training.tokenizer(), done, now - start))
+        post(TrainingFinished(run_id, training.tokenizer(), batches.done, now - start))
     except StepperCancelled:
         return
     except BpeEngineError as exc:
@@ -224,13 +257,12 @@ def run_replay(
         stepper = Stepper.from_text(text, pre, byte_level=byte_level, merges=[], cancelled=is_cancelled)
         counter = Stepper.from_text(text, pre, byte_level=byte_level, merges=merges, cancelled=is_cancelled)
         post(TrainingStarted(run_id, stepper, len(merges)))
-        batch: list[MergeStep] = []
-        last_post = clock()
+        batches = _Batcher(run_id, post, len(merges), start, batch_seconds, clock)
         for rank, (left, right, new) in enumerate(merges):
             if is_cancelled():
                 return
             change = counter.forward()
-            batch.append(
+            batches.add(
                 MergeStep(
                     rank,
                     left,
@@ -244,13 +276,7 @@ def run_replay(
                     change.occurrences,
                 )
             )
-            now = clock()
-            if now - last_post >= batch_seconds:
-                post(TrainingBatch(run_id, tuple(batch), rank + 1, len(merges), (rank + 1) / max(now - start, 1e-9)))
-                batch = []
-                last_post = now
-        now = clock()
-        post(TrainingBatch(run_id, tuple(batch), len(merges), len(merges), len(merges) / max(now - start, 1e-9)))
+        now = batches.flush()
         post(TrainingFinished(run_id, tokenizer, len(merges), now - start))  # type: ignore[arg-type]
     except StepperCancelled:
         return
