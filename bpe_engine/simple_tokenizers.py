@@ -23,7 +23,7 @@ from typing import Literal
 import regex
 
 from .errors import ConfigError
-from .inspect.text_index import TextIndex, clean_text
+from .inspect.text_index import clean_text, index_of
 from .types import Encoding, SpecialMode
 
 _WORD = regex.compile(r"[^\s\x1c-\x1f]+")  # exactly the words of str.split()
@@ -48,7 +48,7 @@ class CharacterTokenizer:
 
     def encode_detailed(self, text: str, *, special_mode: SpecialMode = "refuse") -> Encoding:
         text = clean_text(text).text
-        starts = TextIndex(text).char_byte_starts
+        starts = index_of(text).char_byte_starts
         n = len(text)
         return Encoding(
             text=text,
@@ -99,7 +99,7 @@ class WhitespaceWordTokenizer:
         if text.isascii():
             spans = tuple(matches)
         else:
-            starts = TextIndex(text).char_byte_starts
+            starts = index_of(text).char_byte_starts
             spans = tuple((starts[s], starts[e]) for s, e in matches)
         return Encoding(text, tuple(self._id(w) for w in words), tuple(words), spans, (False,) * len(words))
 

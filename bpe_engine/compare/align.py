@@ -22,7 +22,7 @@ from functools import cached_property
 from itertools import chain, count, repeat
 from operator import le
 
-from ..inspect.text_index import TextIndex
+from ..inspect.text_index import TextIndex, index_of
 from ..types import Encoding
 
 
@@ -50,7 +50,7 @@ class RowAlignment:
 
 def align_row(encoding: Encoding, index: TextIndex | None = None) -> RowAlignment:
     """Place one encoding's token boundaries on the character axis of its text."""
-    index = index or TextIndex(encoding.text)
+    index = index or index_of(encoding.text)
     n_bytes = index.n_bytes
     spans = encoding.byte_spans
     if spans and (min(s for s, _ in spans) < 0 or max(e for _, e in spans) > n_bytes):

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import BpeEngineError
 from ..inspect.partial import partial_flags
-from ..inspect.text_index import TextIndex, clean_text
+from ..inspect.text_index import TextIndex, clean_text, index_of
 from ..types import Encoding, SpecialMode, Tokenizer
 from .align import RowAlignment, align_row, disagreements
 from .segments import SegmentCache
@@ -78,7 +78,7 @@ def compare(
     lines they have not seen (see :mod:`bpe_engine.compare.segments`): what the app does as you type.
     """
     cleaned = clean_text(text)
-    index = TextIndex(cleaned.text)
+    index = index_of(cleaned.text)
     words = count_words(cleaned.text)
     rows = tuple(_row(tok, cleaned.text, index, words, special_mode, cache) for tok in tokenizers)
     aligned = [r.alignment for r in rows if r.alignment is not None]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import regex
 
 from ..inspect.partial import partial_flags
-from ..inspect.text_index import TextIndex
+from ..inspect.text_index import TextIndex, index_of
 from ..types import Encoding
 
 _WORD = regex.compile(r"[^\s\x1c-\x1f]+")  # exactly the words of str.split()
@@ -95,7 +95,7 @@ def row_stats(
 ) -> RowStats:
     """Statistics of one encoding. ``unk_id`` enables the UNK count; ``flags`` (partial flags) and
     ``words`` may be passed when already computed for the same text."""
-    index = index or TextIndex(encoding.text)
+    index = index or index_of(encoding.text)
     if flags is None:
         flags = partial_flags(encoding, index)
     return RowStats(

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ..byte_table import bytes_to_token_str
 from ..types import Encoding, Tokenizer
 from .partial import group_of_token, partial_groups
-from .text_index import TextIndex
+from .text_index import TextIndex, index_of
 from .utf8 import ByteRole, byte_roles, hex_bytes, standalone_decode
 
 
@@ -102,7 +102,7 @@ class TokenDetail:
 def token_details(encoding: Encoding, tokenizer: Tokenizer | None = None, index: TextIndex | None = None) -> list[TokenDetail]:
     """Details of every token of ``encoding`` (``tokenizer`` supplies ``token_bytes``; without it
     the input bytes under each span are used)."""
-    index = index or TextIndex(encoding.text)
+    index = index or index_of(encoding.text)
     raw = encoding.text.encode("utf-8", "surrogatepass")
     groups = group_of_token(partial_groups(encoding, index), len(encoding.ids))
     out = []

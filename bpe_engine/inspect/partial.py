@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..types import Encoding
-from .text_index import TextIndex
+from .text_index import TextIndex, index_of
 
 Unit = Literal["codepoint", "grapheme"]
 
@@ -44,7 +44,7 @@ def partial_flags(encoding: Encoding, index: TextIndex | None = None, *, unit: U
 
     A token with an empty span holds nothing, so it is never partial.
     """
-    index = index or TextIndex(encoding.text)
+    index = index or index_of(encoding.text)
     if unit == "codepoint":
         if index.n_bytes == index.n_chars:
             return (False,) * len(encoding.byte_spans)  # ASCII: every byte is a whole character
@@ -69,7 +69,7 @@ def partial_groups(encoding: Encoding, index: TextIndex | None = None, *, unit: 
     Tokens are joined when they hold parts of the same character; joining is transitive, so
     ``[한 + first byte of 국] [rest of 국]`` after ``[first bytes of 한]`` makes one group of three.
     """
-    index = index or TextIndex(encoding.text)
+    index = index or index_of(encoding.text)
     is_boundary = _boundary_test(index, unit)
     unit_of = _unit_locator(index, unit)
     parent = list(range(len(encoding.byte_spans)))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import accumulate
 
 import regex
@@ -64,6 +64,13 @@ def utf8_len(ch: str) -> int:
     """Bytes of one code point in UTF-8 (a lone surrogate counts 3, as in ``surrogatepass``)."""
     cp = ord(ch)
     return 1 if cp < 0x80 else 2 if cp < 0x800 else 3 if cp < 0x10000 else 4
+
+
+@lru_cache(maxsize=8)
+def index_of(text: str) -> "TextIndex":
+    """The :class:`TextIndex` of ``text``, shared: a comparison asks for the same text's index once
+    per row (characters, words, alignment, stats), and typing re-asks it on every key."""
+    return TextIndex(text)
 
 
 class TextIndex:
