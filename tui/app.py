@@ -21,7 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Button, Footer, Header, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from bpe_engine.display import visible_text
@@ -151,7 +151,10 @@ class ExplorerApp(FileActions, App[None]):
         # (stepping keys) on Train. Without this, focus stays on a widget of the hidden tab.
         target = TAB_FOCUS.get(pane_id or "")
         if target is not None and self.query(target):
-            self.query_one(target).focus()
+            widget = self.query_one(target)
+            if isinstance(widget, TextArea) and widget.cursor_location == (0, 0):
+                widget.move_cursor(widget.document.end)  # typing continues the text, not prepends to it
+            widget.focus()
 
     def notify(
         self,
