@@ -13,6 +13,19 @@ SpecialMode = Literal["text", "special", "refuse"]
 """How ``encode_detailed`` treats special-token text: encode it as ordinary text, as the special
 token, or refuse (raise :class:`~bpe_engine.errors.SpecialTokenError`)."""
 
+DEFAULT_SPECIAL_MODE: SpecialMode = "text"
+"""The one special-token default of the engine, the CLI and the app.
+
+Text that happens to spell ``<|endoftext|>`` is encoded as the ordinary text it is: nothing is
+refused and nothing silently becomes a control token. Whoever shows the result says when the text
+holds special-token text and names the option that changes it (``--special-mode``, the app's
+selector); :func:`bpe_engine.special_text.special_text_note` words that note once for all."""
+
+UNKNOWN_ID = -1
+"""``Encoding.ids`` entry of an unknown piece when the vocabulary has no unknown token: there is
+no id to give. No valid id is negative (:mod:`bpe_engine.token_ids`), so it cannot be confused
+with a real token, and ``decode`` refuses it with a message saying why."""
+
 
 @dataclass(frozen=True, slots=True)
 class MergeStep:
@@ -48,6 +61,17 @@ class Encoding:
     ``byte_spans[i]`` is the ``[start, end)`` range in ``text.encode("utf-8")`` that token ``i``
     stands for (a byte-level token may cover part of a character; a ``</w>`` token's span does not
     cover the following space). ``special[i]`` is True for a special token.
+
+    ``unknown[i]`` is True for an *unknown piece*: a symbol the vocabulary cannot spell (a
+    character outside a character-level alphabet, a byte a byte-level model never saw, a word
+    WordPiece cannot cut). Its id is the vocabulary's unknown token when it has one, else
+    :data:`UNKNOWN_ID`; ``tokens[i]`` is then the symbol itself, and ``byte_spans[i]`` the input
+    it stands for. ``encode_detailed`` never raises for unknown symbols -- an explorer shows them --
+    and ``notes`` says, in the user's words, why each kind of symbol is unknown. Both default to
+    "nothing unknown, nothing to say", so encodings built by hand stay short.
+
+    >>> Encoding("ab", (0, 1), ("a", "b"), ((0, 1), (1, 2)), (False, False)).unknown
+    (False, False)
     """
 
     text: str
@@ -55,6 +79,12 @@ class Encoding:
     tokens: tuple[str, ...]
     byte_spans: tuple[tuple[int, int], ...]
     special: tuple[bool, ...]
+    unknown: tuple[bool, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.unknown and self.ids:
+            object.__setattr__(self, "unknown", (False,) * len(self.ids))
 
 
 @runtime_checkable
@@ -66,9 +96,11 @@ class Tokenizer(Protocol):
     @property
     def vocab_size(self) -> int: ...
 
-    def encode(self, text: str, *, special_mode: SpecialMode = "refuse") -> list[int]: ...
+    def encode(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE) -> list[int]: ...
 
-    def encode_detailed(self, text: str, *, special_mode: SpecialMode = "refuse") -> Encoding: ...
+    def encode_detailed(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE) -> Encoding:
+        """Never raises for unknown symbols (see :class:`Encoding`); may raise for ``refuse``."""
+        ...
 
     def decode(self, ids: Sequence[int], *, errors: Literal["replace", "strict"] = "replace") -> str: ...
 

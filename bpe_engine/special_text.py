@@ -1,0 +1,46 @@
+"""Saying so when a text spells a special token: one wording for the CLI and the app.
+
+With the default special-token mode (:data:`bpe_engine.types.DEFAULT_SPECIAL_MODE`, ``"text"``)
+the text ``<|endoftext|>`` is encoded as the ordinary characters it is. That is the safe default,
+but a user who pasted a prompt template may have meant the special token, so whoever shows the
+result adds this note, naming the control that changes it (``--special-mode`` in the CLI, the
+special-text selector in the app).
+
+>>> found = find_special_text("a <|endoftext|> b", ["<|endoftext|>", "<|fim_prefix|>"])
+>>> found
+('<|endoftext|>',)
+>>> special_text_note(found, "text", "gpt2", option="--special-mode")
+"the text holds '<|endoftext|>', special-token text of gpt2; it was encoded as ordinary text (--special-mode special encodes it as the special token)"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .display import visible_text
+from .pretokenizers import split_specials
+
+
+def find_special_text(text: str, specials: Iterable[str]) -> tuple[str, ...]:
+    """The distinct special-token texts that occur in ``text``, in order of first appearance."""
+    found = [segment for segment, is_special in split_specials(text, specials) if is_special]
+    return tuple(dict.fromkeys(found))
+
+
+def special_text_note(found: Iterable[str], mode: str, tokenizer_name: str, *, option: str) -> str | None:
+    """One line for ``mode`` when ``found`` is not empty (None otherwise); ``option`` is how the
+    user changes the mode (``--special-mode``), named in the user's own interface."""
+    found = tuple(found)
+    if not found:
+        return None
+    shown = ", ".join(repr(visible_text(t)) for t in found[:3]) + (", ..." if len(found) > 3 else "")
+    name = visible_text(tokenizer_name)
+    if mode == "special":
+        return f"the text holds {shown}, encoded as special token(s) of {name} ({option} text encodes it as ordinary text)"
+    return (
+        f"the text holds {shown}, special-token text of {name}; it was encoded as ordinary text "
+        f"({option} special encodes it as the special token)"
+    )
+
+
+__all__ = ["find_special_text", "special_text_note"]
