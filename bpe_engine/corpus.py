@@ -117,11 +117,11 @@ def read_documents(paths: Sequence[str | Path], *, lines: bool = False) -> list[
             docs.append(Document(name, data))
             continue
         parts = data.split(b"\n")  # lines end at \n only, as HF's reader has them
-        lines = [part + b"\n" for part in parts[:-1]]
+        file_lines = [part + b"\n" for part in parts[:-1]]
         if parts[-1]:
-            lines.append(parts[-1])
+            file_lines.append(parts[-1])
         offset = 0
-        for number, line in enumerate(lines, start=1):
+        for number, line in enumerate(file_lines, start=1):
             docs.append(Document(name, line, offset, number))
             offset += len(line)
     return docs

@@ -29,6 +29,16 @@ def test_read_documents_files_and_lines(tmp_path) -> None:
     assert [(d.line, d.offset) for d in lines] == [(1, 0), (2, 4), (3, 9)]
 
 
+def test_lines_after_an_empty_file_are_still_lines(tmp_path) -> None:
+    """Issue 9: an empty first file used to turn every later file into one document."""
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    other = tmp_path / "other.txt"
+    other.write_bytes(b"one\ntwo\n")
+    docs = read_documents([empty, other], lines=True)
+    assert [(d.source, d.data, d.line) for d in docs] == [(str(other), b"one\n", 1), (str(other), b"two\n", 2)]
+
+
 def test_read_documents_stdin(monkeypatch) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"from stdin")))
     (doc,) = read_documents(["-"])
