@@ -56,7 +56,7 @@ def child_ours(path: str, vocab_size: int, out: str, lines: bool) -> dict:
 def child_hf(path: str, vocab_size: int, out: str, lines: bool) -> dict:
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
-    from bpe_engine.corpus import _cut
+    from bpe_engine.corpus.counting import _cut
 
     start = time.perf_counter()
     tok = Tokenizer(models.BPE())
