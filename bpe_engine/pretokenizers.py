@@ -18,9 +18,10 @@ they differ from minbpe's older "GPT-4" pattern in how trailing whitespace is ch
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
+from typing import Any
 
 import regex
 
@@ -60,23 +61,85 @@ def compile_pattern(pattern: str) -> regex.Pattern[str]:
         raise ConfigError(f"invalid pre-tokenizer regex {pattern!r}: {exc}") from None
 
 
+# --- user regexes run with a time budget ---------------------------------------------------------
+REGEX_BUDGET_SECONDS = 1.0
+"""What any call of a user regex may take, plus :data:`REGEX_BUDGET_PER_MILLION` per million characters."""
+REGEX_BUDGET_PER_MILLION = 2.0
+"""Seconds per million characters: a sane pattern runs at 1-10 MB/s, so only backtracking hits it."""
+
+
+def regex_budget(length: int) -> float:
+    """Seconds a user regex may spend on ``length`` characters (1 s + 2 s per million characters).
+
+    >>> regex_budget(2_000), regex_budget(10_000_000)
+    (1.004, 21.0)
+    """
+    return REGEX_BUDGET_SECONDS + REGEX_BUDGET_PER_MILLION * length / 1_000_000
+
+
+_ITERATORS = {"finditer": "finditer", "splititer": "splititer"}
+
+
+def run_regex(
+    pattern: str | regex.Pattern[str], text: str, method: str = "findall", *args: Any, budget: float | None = None
+) -> Any:
+    """Run ``pattern.<method>(text, *args)`` within a time budget; the one way to run a user's regex.
+
+    A pattern from a user or a file may backtrack catastrophically (``(a|a)+$`` takes hours on
+    2,000 characters): the ``regex`` module's ``timeout=`` stops it, and the caller gets a
+    :class:`ConfigError` naming the pattern and the budget instead of a hang. ``budget`` defaults
+    to :func:`regex_budget` of the text's length. Iterator methods (``finditer``, ``splititer``)
+    are run to the end here and return a list, so the budget covers the whole scan.
+
+    Built-in patterns do not come here: they are known to run in linear time, and ``timeout=``
+    roughly doubles the cost of a scan.
+
+    >>> run_regex(r"\\w+", "two words")
+    ['two', 'words']
+    >>> run_regex(r"(a|a)+$", "a" * 2_000 + "b", budget=0.05)
+    Traceback (most recent call last):
+    ...
+    bpe_engine.errors.ConfigError: regex '(a|a)+$' took longer than its time budget of 0.05 s on 2,001 characters: it backtracks catastrophically; rewrite it without nested or overlapping repetition such as (a|a)+
+    """
+    compiled = compile_pattern(pattern) if isinstance(pattern, str) else pattern
+    limit = regex_budget(len(text)) if budget is None else budget
+    try:
+        result = getattr(compiled, method)(text, *args, timeout=limit)
+        return list(result) if method in _ITERATORS else result
+    except TimeoutError:
+        raise ConfigError(
+            f"regex {compiled.pattern!r} took longer than its time budget of {limit:g} s on {len(text):,} characters: "
+            "it backtracks catastrophically; rewrite it without nested or overlapping repetition such as (a|a)+"
+        ) from None
+
+
 @dataclass(frozen=True)
 class PreTokenizer:
-    """A named rule that cuts text into pieces.
+    """A named rule that cuts text into pieces; it *declares* how it behaves, so no caller has to
+    switch on its name.
 
-    ``pattern``: pieces are the regex matches; text between matches (only possible with a user
-    pattern) is kept as pieces of its own, so nothing is ever dropped.
-    ``space_marker``: SentencePiece style -- every space becomes ``▁``, one ``▁`` is prepended to
-    the text, and a piece starts at every ``▁``.
-    ``end_of_word_suffix``: Sennrich et al. style -- pieces are whitespace-separated words and the
-    trainer/encoder glue ``</w>`` to each word's last symbol. Whitespace itself is not kept, so
-    decoding joins words with one space (documented loss).
+    ``pattern``: pieces are the regex matches.
+    ``keeps_unmatched``: text between matches is a piece of its own too (user regexes: nothing is
+    ever dropped); built-in patterns either match everything or, like ``end-of-word``'s ``\\S+``,
+    mean to drop the gaps (the whitespace between ``</w>`` words is no word).
+    ``space_marker`` (prefix marker): SentencePiece style -- a word starts at every ``▁``.
+    ``end_of_word_suffix`` (suffix marker): Sennrich et al. style -- pieces are whitespace-separated
+    words and the trainer/encoder mark each word's end with ``</w>``. Whitespace itself is not
+    kept, so decoding joins words with one space (documented loss).
+    ``safe_to_cut``: no piece crosses a plain space that follows a letter or digit, so a reader
+    may cut a long text there and pre-tokenize the parts on their own (``corpus._cut``): the pieces
+    are those of the whole text.
+    ``trusted``: a built-in pattern known to run in linear time; any other pattern runs through
+    :func:`run_regex`, with a time budget.
     """
 
     name: str
     pattern: str | None = None
     space_marker: str | None = None
     end_of_word_suffix: str | None = None
+    keeps_unmatched: bool = True
+    safe_to_cut: bool = False
+    trusted: bool = False
     description: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -85,11 +148,34 @@ class PreTokenizer:
 
     # -- public API ------------------------------------------------------------------------------
     def split(self, text: str) -> list[str]:
-        """The pieces of ``text`` (markers applied), in order."""
-        return [piece for piece, _, _ in self.pieces(text)] if self._needs_spans() else self._fast_split(text)
+        """The pieces of ``text`` (markers applied), in order: what a trainer counts and an
+        encoder encodes."""
+        if self.space_marker is not None or (self.pattern is not None and self.keeps_unmatched):
+            return [piece for piece, _, _ in self.split_with_spans(text)]
+        return self.splitter()(text)
+
+    def splitter(self) -> Callable[[str], list[str]]:
+        """The fastest callable equal to :meth:`split`: for a trusted pattern whose pieces are
+        its matches, the compiled pattern's ``findall`` itself (one C call per text, which counts
+        when every line of a corpus is a document)."""
+        if self.space_marker is not None or self.keeps_unmatched:
+            if self.pattern is None and self.space_marker is None:
+                return _whole
+            return self.split
+        assert self.pattern is not None
+        if self.trusted:
+            return compile_pattern(self.pattern).findall
+        return partial(run_regex, self.pattern)
+
+    def split_with_spans(self, text: str) -> list[tuple[str, int, int]]:
+        """Exactly the pieces of :meth:`split`, each with its ``[start, end)`` span in ``text``."""
+        if self.space_marker is not None or self.pattern is None or self.keeps_unmatched:
+            return self.pieces(text)
+        return [(m.group(), m.start(), m.end()) for m in self._finditer(text)]
 
     def pieces(self, text: str) -> list[tuple[str, int, int]]:
-        """Each piece with its ``[start, end)`` character span in ``text``.
+        """Every piece with its ``[start, end)`` character span in ``text``, the text between
+        matches included even where :meth:`split` drops it (the inspector shows all of the text).
 
         For the ``▁`` style the prepended marker covers no original character, so the first
         piece's span starts at 0 but is one character shorter than the piece.
@@ -100,7 +186,7 @@ class PreTokenizer:
             return [(text, 0, len(text))] if text else []
         out: list[tuple[str, int, int]] = []
         pos = 0
-        for m in compile_pattern(self.pattern).finditer(text):
+        for m in self._finditer(text):
             s, e = m.span()
             if s > pos:
                 out.append((text[pos:s], pos, s))
@@ -122,13 +208,11 @@ class PreTokenizer:
         return text
 
     # -- private ---------------------------------------------------------------------------------
-    def _needs_spans(self) -> bool:
-        return self.space_marker is not None or (self.pattern is not None and self.name == "regex")
-
-    def _fast_split(self, text: str) -> list[str]:
-        if self.pattern is None:
-            return [text] if text else []
-        return compile_pattern(self.pattern).findall(text)
+    def _finditer(self, text: str) -> Iterable[regex.Match[str]]:
+        assert self.pattern is not None
+        if self.trusted:
+            return compile_pattern(self.pattern).finditer(text)
+        return run_regex(self.pattern, text, "finditer")
 
     def _marker_pieces(self, text: str) -> list[tuple[str, int, int]]:
         marker = self.space_marker
@@ -144,15 +228,24 @@ class PreTokenizer:
         return out
 
 
+def _whole(text: str) -> list[str]:
+    """``none``: the whole text is one piece."""
+    return [text] if text else []
+
+
 _MARKER_SPLIT = regex.compile(f"{SPACE_MARKER}[^{SPACE_MARKER}]*|[^{SPACE_MARKER}]+")
 
-GPT2 = PreTokenizer("gpt2", GPT2_PATTERN, description="GPT-2 / r50k / p50k regex (tiktoken)")
-CL100K = PreTokenizer("cl100k", CL100K_PATTERN, description="cl100k_base regex (GPT-3.5/4)")
-O200K = PreTokenizer("o200k", O200K_PATTERN, description="o200k_base regex (GPT-4o)")
-HF_GPT2 = PreTokenizer("hf-gpt2", HF_GPT2_PATTERN, description="original GPT-2 regex (HF ByteLevel)")
+_BUILT_IN = {"keeps_unmatched": False, "trusted": True}
+GPT2 = PreTokenizer("gpt2", GPT2_PATTERN, safe_to_cut=True, **_BUILT_IN, description="GPT-2 / r50k / p50k regex (tiktoken)")
+CL100K = PreTokenizer("cl100k", CL100K_PATTERN, safe_to_cut=True, **_BUILT_IN, description="cl100k_base regex (GPT-3.5/4)")
+O200K = PreTokenizer("o200k", O200K_PATTERN, safe_to_cut=True, **_BUILT_IN, description="o200k_base regex (GPT-4o)")
+HF_GPT2 = PreTokenizer(
+    "hf-gpt2", HF_GPT2_PATTERN, safe_to_cut=True, **_BUILT_IN, description="original GPT-2 regex (HF ByteLevel)"
+)
 WHITESPACE = PreTokenizer("whitespace", space_marker=SPACE_MARKER, description="SentencePiece style: spaces become ▁")
 END_OF_WORD = PreTokenizer(
-    "end-of-word", r"\S+", end_of_word_suffix=END_OF_WORD_SUFFIX, description="whitespace words, </w> at each word end"
+    "end-of-word", r"\S+", end_of_word_suffix=END_OF_WORD_SUFFIX, safe_to_cut=True, **_BUILT_IN,
+    description="whitespace words, </w> at each word end",
 )
 NONE = PreTokenizer("none", description="no splitting: each document is one piece")
 
@@ -160,7 +253,8 @@ BUILTIN: dict[str, PreTokenizer] = {p.name: p for p in (GPT2, CL100K, O200K, HF_
 
 
 def custom(pattern: str) -> PreTokenizer:
-    """A user regex: matches become pieces, and unmatched text is kept as pieces too."""
+    """A user regex: matches become pieces, unmatched text is kept as pieces too, and every scan
+    runs within a time budget (:func:`run_regex`)."""
     return PreTokenizer("regex", pattern, description=f"custom regex {pattern!r}")
 
 

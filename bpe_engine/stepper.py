@@ -33,7 +33,7 @@ from typing import Protocol
 
 from .byte_table import BYTE_CHARS
 from .errors import ConfigError
-from .pretokenizers import NONE, PreTokenizer, compile_pattern
+from .pretokenizers import NONE, PreTokenizer
 
 NONE_SPLIT = NONE  # re-exported for the doctest above: the whole text is one word
 
@@ -136,20 +136,6 @@ def initial_symbols(
     if end_of_word_suffix and symbols:
         symbols[-1] += end_of_word_suffix
     return tuple(symbols)
-
-
-def _word_pieces(text: str, pre_tokenizer: PreTokenizer) -> Iterator[tuple[str, int, int]]:
-    """The pieces a trainer counts, with spans: exactly what ``pre_tokenizer.split`` yields.
-
-    A built-in pattern's unmatched text (the whitespace between ``</w>`` words) is no word;
-    ``pieces()`` keeps it for the inspector, so matches are taken from the pattern directly.
-    """
-    if pre_tokenizer.pattern is not None and pre_tokenizer.space_marker is None and pre_tokenizer.name != "regex":
-        for m in compile_pattern(pre_tokenizer.pattern).finditer(text):
-            if m.end() > m.start():
-                yield m.group(), m.start(), m.end()
-    else:
-        yield from pre_tokenizer.pieces(text)
 
 
 def _merge_word(symbols: tuple[str, ...], left: str, right: str, new: str) -> tuple[tuple[str, ...], int]:
@@ -274,7 +260,7 @@ class Stepper:
         starts = array("i")
         ends = array("i")
         suffix = pre_tokenizer.end_of_word_suffix
-        for n, (piece, start, end) in enumerate(_word_pieces(text, pre_tokenizer)):
+        for n, (piece, start, end) in enumerate(pre_tokenizer.split_with_spans(text)):
             if cancelled is not None and not n & 0x1FFF and cancelled():
                 raise StepperCancelled("stopped while pre-tokenizing")
             wid = ids.get(piece)
