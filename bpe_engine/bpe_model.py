@@ -497,21 +497,13 @@ def _detailed(tok: BpeTokenizer, text: str, allowed: frozenset[str]) -> tuple[li
             spans.append((byte_at(start), byte_at(start + len(segment))))
             special.append(True)
         else:
-            for piece, s, e in _pieces(tok.pre_tokenizer, segment):
+            for piece, s, e in tok.pre_tokenizer.split_with_spans(segment):
                 piece_ids = tok._piece_ids(piece)
                 ids += piece_ids
                 spans += _piece_spans(tok, piece, piece_ids, start + s, start + e, byte_at)
                 special += [False] * len(piece_ids)
         start += len(segment)
     return ids, spans, special
-
-
-def _pieces(pre: PreTokenizer, text: str) -> list[tuple[str, int, int]]:
-    """Pieces with character spans, exactly the pieces ``pre.split`` encodes (end-of-word drops
-    the whitespace between words, which ``PreTokenizer.pieces`` keeps)."""
-    if pre.end_of_word_suffix is not None and pre.pattern is not None:
-        return [(m.group(), m.start(), m.end()) for m in compile_pattern(pre.pattern).finditer(text)]
-    return pre.pieces(text)
 
 
 def _piece_spans(tok: BpeTokenizer, piece: str, ids: Sequence[int], s: int, e: int, byte_at: Any) -> list[Span]:
