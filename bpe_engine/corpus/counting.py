@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from codecs import charmap_decode
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from itertools import chain
@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from ..byte_table import BYTE_CHARS
 from ..errors import CorpusError
-from ..pretokenizers import PreTokenizer, compile_pattern, split_specials
+from ..pretokenizers import PreTokenizer, split_specials
 from . import parallel
 from .documents import DecodeErrors, Document, decode_document, utf8_error
 
@@ -21,11 +21,6 @@ PARALLEL_THRESHOLD = 1_000_000
 
 _CHUNK_CHARS = 1 << 20
 """Target size of one unit of work: small enough that ``findall`` lists stay small in memory."""
-
-# Pre-tokenizers whose pieces never cross "letter-or-digit, then a plain space": cutting the text
-# there gives exactly the pieces of the whole text (see ``_cut``). Others are only split
-# between documents and special tokens.
-_SPLITTABLE = frozenset({"gpt2", "hf-gpt2", "cl100k", "o200k", "end-of-word"})
 
 # bytes -> GPT-2 byte characters in one C call (the way cp1252 & co. decode)
 _BYTE_DECODING_TABLE = "".join(BYTE_CHARS)
@@ -123,7 +118,9 @@ def _batches(
     text cut at safe points (:func:`_cut`) when the pre-tokenizer allows it, so one big file
     still keeps every worker busy.
     """
-    splittable = job.pre_tokenizer.name in _SPLITTABLE
+    # Only a pre-tokenizer that declares it (``safe_to_cut``) has its big texts cut (``_cut``);
+    # others are split between documents and special tokens only.
+    splittable = job.pre_tokenizer.safe_to_cut
     batches: list[list[str | bytes]] = []
     sources: list[list[Document | str | bytes]] = []
     batch: list[str | bytes] = []
@@ -174,7 +171,7 @@ def _texts(batch: list[str | bytes], job: _Job) -> Iterator[str]:
 
 def _count_batch(batch: list[str | bytes], job: _Job) -> Counter[str]:
     """Decode, cut out specials, pre-tokenize and count one batch (run in any process)."""
-    return Counter(chain.from_iterable(map(_splitter(job.pre_tokenizer), _texts(batch, job))))
+    return Counter(chain.from_iterable(map(job.pre_tokenizer.splitter(), _texts(batch, job))))
 
 
 class _Merged:
@@ -200,14 +197,6 @@ class _Merged:
                 else:
                     counts[word] = old + n
             self.batches_done += 1
-
-
-def _splitter(pre_tokenizer: PreTokenizer) -> Callable[[str], list[str]]:
-    """``pre_tokenizer.split``, or straight ``findall`` for the built-in patterns (whose split is
-    exactly that): one C call per segment matters when every line is a document."""
-    if pre_tokenizer.name in _SPLITTABLE and pre_tokenizer.pattern is not None:
-        return compile_pattern(pre_tokenizer.pattern).findall
-    return pre_tokenizer.split
 
 
 def _cut(text: str, size: int) -> Iterator[str]:
