@@ -86,8 +86,11 @@ def _pretokenizer_problem(tokenizer: BpeTokenizer) -> str:
     pre = tokenizer.pre_tokenizer
     if not tokenizer.byte_level:
         return "character-level models have no byte ranks"
-    if pre.name not in _TIKTOKEN_SAFE or BUILTIN.get(pre.name) != pre:
-        return f"pre-tokenizer {pre.name!r} is not one of the tiktoken-compatible regexes ({', '.join(sorted(_TIKTOKEN_SAFE))})"
+    from .tekken import TEKKEN  # Mistral's regex: split-for-split equal in tiktoken too (tests/test_tekken.py)
+
+    if not ((pre.name in _TIKTOKEN_SAFE and BUILTIN.get(pre.name) == pre) or pre == TEKKEN):
+        names = ", ".join(sorted({*_TIKTOKEN_SAFE, TEKKEN.name}))
+        return f"pre-tokenizer {pre.name!r} is not one of the tiktoken-compatible regexes ({names})"
     return ""
 
 
