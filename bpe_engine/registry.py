@@ -7,7 +7,12 @@ Accepted forms, tried in this order:
 2. a directory: one we saved (``bpe-explorer.json``), or any holding ``tokenizer.json``, or
    ``vocab.json`` + ``merges.txt``, or a WordPiece ``vocab.txt``, or exactly one ``*.tiktoken``;
 3. a file: ``*.tiktoken``, ``tokenizer.json`` (HF JSON: BPE here, WordPiece handed to
-   :mod:`bpe_engine.wordpiece`), ``vocab.json`` (with ``merges.txt`` beside it), ``vocab.txt``.
+   :mod:`bpe_engine.wordpiece`), ``vocab.json`` (with ``merges.txt`` beside it), ``vocab.txt``,
+   a Mistral Tekken ``tekken*.json`` (:mod:`bpe_engine.tekken`).
+
+Before 2 and 3: a built-in of the catalogue (``tekken``, ``whisper``, ``mistral-v1`` ...; fetched
+once by ``bpe-explorer models fetch``) or ``hf:ORG/NAME`` from a Hugging Face hub cache --
+:func:`bpe_engine.catalog.locate` finds the file and its kind, and it loads like a file of that kind.
 
 ``vocab.json`` + ``merges.txt`` without our metadata are read as GPT-2 does them: byte-level with
 the GPT-2 regex, tokens that are not byte strings (``<|endoftext|>``) as specials only when they are
@@ -31,9 +36,16 @@ from .references import REFERENCE_NAMES, reference_pre_tokenizer, reference_spec
 
 BERT_NAME = "bert-base-uncased"
 _FORMS = (
-    "a reference name ({names}), a directory saved by 'bpe-explorer train' or holding tokenizer.json, "
-    "vocab.json + merges.txt or vocab.txt, or a .tiktoken / tokenizer.json / vocab.json / vocab.txt file"
+    "a reference name ({names}), a built-in ({builtins}; see 'bpe-explorer models'), hf:ORG/NAME from the "
+    "Hugging Face cache, a directory saved by 'bpe-explorer train' or holding tokenizer.json, "
+    "vocab.json + merges.txt or vocab.txt, or a .tiktoken / tokenizer.json / vocab.json / vocab.txt / tekken.json file"
 )
+# Loaders in other engine modules, by file kind: (module, function, what the files are called).
+_ENGINE_LOADERS: dict[str, tuple[str, str, str]] = {
+    "tekken": ("bpe_engine.tekken", "load_tekken", "Tekken JSON files"),
+    "whisper": ("bpe_engine.whisper", "load_whisper", "Whisper rank files"),
+    "sentencepiece": ("bpe_engine.sentencepiece", "load_model", "SentencePiece .model files"),
+}
 
 
 def available_tokenizers() -> list[str]:
@@ -61,6 +73,13 @@ def load_tokenizer(spec: str | Path) -> Any:
         if factory is None:
             raise BpeEngineError(f"{BERT_NAME} needs the WordPiece engine, which this installation lacks")
         return factory()
+    from .catalog import locate
+
+    located = locate(text)
+    if located is not None:
+        tokenizer = _load_source(located.kind, located.path)
+        tokenizer.name = located.name
+        return tokenizer
     path = Path(text).expanduser()
     if path.is_dir():
         return _load_directory(path)
@@ -105,6 +124,8 @@ def _directory_source(path: Path) -> tuple[str, Path] | None:
         return "vocab.json", path / "vocab.json"
     if (path / "vocab.txt").is_file():
         return "vocab.txt", path / "vocab.txt"
+    if (path / "tekken.json").is_file():
+        return "tekken", path / "tekken.json"
     rank_files = sorted(path.glob("*.tiktoken"))
     if len(rank_files) == 1:
         return "tiktoken", rank_files[0]
@@ -119,6 +140,8 @@ def _load_file(path: Path) -> Any:
         return _load_source("vocab.txt", path)
     if name == "merges.txt":
         return _load_source("vocab.json", path.with_name("vocab.json"))
+    if name.endswith(".json") and "tekken" in name:  # mistral_common's own test (is_tekken)
+        return _load_source("tekken", path)
     if name.endswith(".json"):
         return _load_source("vocab.json" if _is_vocab_json(path) else "tokenizer.json", path)
     raise BpeEngineError(f"cannot tell the format of {str(path)!r}: expected {_forms()}")
@@ -130,6 +153,13 @@ def _is_vocab_json(path: Path) -> bool:
 
 
 def _load_source(kind: str, path: Path) -> Any:
+    if kind in _ENGINE_LOADERS:
+        module, function, files = _ENGINE_LOADERS[kind]
+        try:
+            loader = getattr(importlib.import_module(module), function)
+        except (ImportError, AttributeError):
+            raise TokenizerFileError(path, f"{files} need {module}, which this installation lacks") from None
+        return loader(path)
     if kind == "tiktoken":
         return _tiktoken_tokenizer(path)
     if kind == "vocab.txt":
@@ -205,7 +235,9 @@ def _wordpiece_attr(name: str) -> Any:
 
 
 def _forms() -> str:
-    return _FORMS.format(names=", ".join(available_tokenizers()))
+    from .catalog import BUILTIN_NAMES
+
+    return _FORMS.format(names=", ".join(available_tokenizers()), builtins=", ".join(BUILTIN_NAMES))
 
 
 __all__ = ["BERT_NAME", "available_tokenizers", "load_spec", "load_tokenizer"]
