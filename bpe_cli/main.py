@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from bpe_engine.errors import BpeEngineError
 
-COMMANDS = ("train", "encode", "decode", "merges", "compare", "inspect")
+COMMANDS = ("train", "encode", "decode", "merges", "compare", "inspect", "models")
 
 
 def build_parser() -> argparse.ArgumentParser:
