@@ -62,7 +62,7 @@ def load_tekken(path: str | Path, *, name: str | None = None) -> BpeTokenizer:
     from .bpe_model import BpeTokenizer
 
     path = Path(path)
-    data = load_json(path)
+    data = load_json(path, unique_keys=False)  # vocab is a list; ranks and bytes are checked below
     if not isinstance(data, dict) or not isinstance(data.get("config"), dict) or not isinstance(data.get("vocab"), list):
         raise TokenizerFileError(path, "not a Tekken file: expected an object with 'config' and a 'vocab' list")
     config = data["config"]
@@ -118,9 +118,10 @@ def special_tokens(path: Path, data: dict[str, Any], n_special: int) -> dict[str
 def byte_ranks(path: Path, vocab: list[Any], *, offset: int) -> dict[bytes, int]:
     """bytes -> token id (rank + ``offset``) of the kept vocab entries, checked as mistral_common
     does: entry ``i`` has rank ``i``, the first 256 are the single bytes in order, no bytes twice."""
+    a2b = binascii.a2b_base64
     try:
-        tokens = list(map(binascii.a2b_base64, (entry["token_bytes"] for entry in vocab)))
-        ordered = all(entry["rank"] == i for i, entry in enumerate(vocab))
+        tokens = [a2b(entry["token_bytes"]) for entry in vocab]
+        ordered = [entry["rank"] for entry in vocab] == list(range(len(vocab)))
     except (TypeError, KeyError, binascii.Error, ValueError) as exc:
         raise TokenizerFileError(path, f"vocab entries need 'rank' and base64 'token_bytes' ({exc})") from None
     if not ordered:
@@ -130,7 +131,7 @@ def byte_ranks(path: Path, vocab: list[Any], *, offset: int) -> dict[bytes, int]
     if bad is not None or len(tokens) < 256:
         where = bad if bad is not None else len(tokens)
         raise TokenizerFileError(path, f"vocab entry {where} must be the single byte 0x{where:02x}")
-    ranks = {token: i + offset for i, token in enumerate(tokens)}
+    ranks = dict(zip(tokens, range(offset, offset + len(tokens))))
     if len(ranks) != len(tokens):
         raise TokenizerFileError(path, "a token's bytes are listed twice in the vocab")
     return ranks
