@@ -35,6 +35,13 @@ _CLEANUP = ((" .", "."), (" ?", "?"), (" !", "!"), (" ,", ","), (" ' ", "'"), ("
             (" do not", " don't"), (" 's", "'s"), (" 've", "'ve"), (" 're", "'re"))
 
 
+def wordpiece_cleanup(text: str) -> str:
+    """HF's WordPiece decoder clean-up: no space before punctuation and English contractions."""
+    for dirty, clean in _CLEANUP:
+        text = text.replace(dirty, clean)
+    return text
+
+
 class WordPieceTokenizer:
     """A WordPiece vocabulary with BERT's front end; implements :class:`bpe_engine.types.Tokenizer`.
 
@@ -142,10 +149,7 @@ class WordPieceTokenizer:
                 continue
             if parts:
                 tok = tok[len(prefix):] if tok.startswith(prefix) else " " + tok
-            if cleanup:
-                for dirty, clean in _CLEANUP:
-                    tok = tok.replace(dirty, clean)
-            parts.append(tok)
+            parts.append(wordpiece_cleanup(tok) if cleanup else tok)
         return "".join(parts)
 
     def token_str(self, token_id: int) -> str:
@@ -175,7 +179,7 @@ class WordPieceTokenizer:
 
     def tokenize_word(self, word: str) -> list[str]:
         """Greedy longest-match-first pieces of one (normalised) word, or ``['[UNK]']``."""
-        return [self._id_to_tok[t] for t, _, _ in self._word(word)]
+        return [self._id_to_tok[t] for t, _, _ in self.word_pieces(word)]
 
     def __repr__(self) -> str:
         return f"WordPieceTokenizer(name={self.name!r}, vocab_size={self.vocab_size})"
@@ -215,12 +219,12 @@ class WordPieceTokenizer:
             norm, align = segment, range(len(segment))
         if self.pre_tokenizer is None:
             for word, start, _ in bert_pieces(norm):
-                for tid, s, e in self._word(word):
+                for tid, s, e in self.word_pieces(word):
                     out.append((tid, base + align[start + s], base + align[start + e - 1] + 1, False))
             return
         for piece, start, end in self.pre_tokenizer.pieces(norm):
             shift = len(piece) - (end - start)  # a prepended marker covers no character of the text
-            for tid, s, e in self._word(piece):
+            for tid, s, e in self.word_pieces(piece):
                 s, e = max(s - shift, 0), max(e - shift, 0)
                 if e > s:
                     out.append((tid, base + align[start + s], base + align[start + e - 1] + 1, False))
@@ -228,7 +232,7 @@ class WordPieceTokenizer:
                     at = base + (align[start] if start < len(align) else len(segment))
                     out.append((tid, at, at, False))
 
-    def _word(self, word: str) -> tuple[tuple[int, int, int], ...]:
+    def word_pieces(self, word: str) -> tuple[tuple[int, int, int], ...]:
         """Greedy longest-match-first: ``(id, start, end)`` per piece, in the word's characters."""
         cached = self._cache.get(word)
         if cached is not None:

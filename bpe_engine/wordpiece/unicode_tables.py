@@ -153,12 +153,13 @@ LOWERCASE_OVERRIDES: dict[int, str] = {
 }
 
 
-def _expand(ranges: tuple[tuple[int, int], ...]) -> frozenset[str]:
+def expand_ranges(ranges: tuple[tuple[int, int], ...]) -> frozenset[str]:
+    """The characters of inclusive code point ranges (how the probed tables are stored)."""
     return frozenset(chr(cp) for lo, hi in ranges for cp in range(lo, hi + 1))
 
 
-NOT_MN = _expand(NOT_MN_RANGES)
-EXTRA_MN = _expand(EXTRA_MN_RANGES)
-NO_DECOMPOSITION = _expand(NO_DECOMPOSITION_RANGES)
-NOT_CONTROL = _expand(NOT_CONTROL_RANGES)
+NOT_MN = expand_ranges(NOT_MN_RANGES)
+EXTRA_MN = expand_ranges(EXTRA_MN_RANGES)
+NO_DECOMPOSITION = expand_ranges(NO_DECOMPOSITION_RANGES)
+NOT_CONTROL = expand_ranges(NOT_CONTROL_RANGES)
 LOWERCASE = {chr(cp): low for cp, low in LOWERCASE_OVERRIDES.items()}
