@@ -6,8 +6,8 @@ Accepted forms, tried in this order:
    ``bert-base-uncased`` (from :mod:`bpe_engine.wordpiece`, imported only when asked for);
 2. a directory: one we saved (``bpe-explorer.json``), or any holding ``tokenizer.json``, or
    ``vocab.json`` + ``merges.txt``, or a WordPiece ``vocab.txt``, or exactly one ``*.tiktoken``;
-3. a file: ``*.tiktoken``, ``tokenizer.json`` (HF JSON: BPE here, WordPiece handed to
-   :mod:`bpe_engine.wordpiece`), ``vocab.json`` (with ``merges.txt`` beside it), ``vocab.txt``,
+3. a file: ``*.tiktoken``, ``tokenizer.json`` (any Hugging Face pipeline, through
+   :func:`bpe_engine.hf.load_tokenizer_json`), ``vocab.json`` (with ``merges.txt`` beside it), ``vocab.txt``,
    a Mistral Tekken ``tekken*.json`` (:mod:`bpe_engine.tekken`).
 
 Before 2 and 3: a built-in of the catalogue (``tekken``, ``whisper``, ``mistral-v1`` ...; fetched
@@ -28,7 +28,6 @@ from typing import Any
 
 from .errors import BpeEngineError, TokenizerFileError
 from .formats import load_gpt2_files, load_saved, read_hf_json, read_tiktoken
-from .formats._json import load_json
 from .formats.bundle import METADATA_FILE
 from .formats.spec import BpeSpec
 from .pretokenizers import GPT2, PreTokenizer
@@ -167,19 +166,11 @@ def _load_source(kind: str, path: Path) -> Any:
         if loader is None:
             raise TokenizerFileError(path, "WordPiece vocab.txt files need the WordPiece engine, which this installation lacks")
         return loader(path)
-    if kind == "tokenizer.json" and _hf_model_type(path) == "WordPiece":
-        loader = _wordpiece_attr("load_hf_json")
-        if loader is None:
-            raise TokenizerFileError(path, "WordPiece tokenizer.json files need the WordPiece engine, which this installation lacks")
-        return loader(path)
+    if kind == "tokenizer.json":
+        from .hf import load_tokenizer_json  # any HF pipeline; plain BPE files come back as BpeTokenizer
+
+        return load_tokenizer_json(path)
     return _spec_from_source(kind, path).build()
-
-
-def _hf_model_type(path: Path) -> str | None:
-    """``model.type`` of a tokenizer.json (None when absent); malformed JSON raises with its line."""
-    data = load_json(path)
-    model = data.get("model") if isinstance(data, dict) else None
-    return model.get("type") if isinstance(model, dict) else None
 
 
 def _spec_from_source(kind: str, path: Path) -> BpeSpec:

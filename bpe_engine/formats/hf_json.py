@@ -36,7 +36,7 @@ from typing import Any
 
 from ..atomic import atomic_write_text
 from ..errors import TokenizerFileError
-from ..pretokenizers import END_OF_WORD, END_OF_WORD_SUFFIX, HF_GPT2, NONE, SPACE_MARKER, WHITESPACE, PreTokenizer
+from ..pretokenizers import BUILTIN, END_OF_WORD, END_OF_WORD_SUFFIX, HF_GPT2, NONE, SPACE_MARKER, WHITESPACE, PreTokenizer
 from .gpt2_files import check_agreement, validate_vocab
 from .spec import BpeSpec, pretokenizer_for_pattern, split_specials_from_vocab
 
@@ -238,6 +238,46 @@ def hf_spec_from_dict(path: str | Path, data: Any, *, name: str) -> BpeSpec:
     return spec
 
 
+def plain_bpe_spec(path: str | Path, data: Any, *, name: str, hf: Any) -> BpeSpec | None:
+    """The spec of a tokenizer.json that :class:`~bpe_engine.bpe_model.BpeTokenizer` runs *exactly*
+    as Hugging Face does, else None (then the general :mod:`bpe_engine.hf` pipeline runs it).
+
+    ``data`` was already validated by the general loader, which built ``hf`` from it. Besides what
+    :func:`hf_spec_from_dict` accepts, this needs: no post-processor adding tokens, no truncation or
+    padding, no Metaspace (read here as ``whitespace``, which differs on a leading space), Split
+    regexes that are built-in patterns (Oniguruma and ``regex`` read those alike), and added tokens
+    that are plain special tokens with the ids HF gives them.
+    """
+    model = data.get("model") or {}
+    post = data.get("post_processor")
+    if model.get("type", "BPE") != "BPE" or model.get("dropout") or data.get("truncation") or data.get("padding"):
+        return None
+    if post is not None and not (isinstance(post, dict) and post.get("type") == "ByteLevel"):
+        return None
+    for stage in _stages(data.get("pre_tokenizer")):
+        kind = stage.get("type") if isinstance(stage, dict) else None
+        if kind == "Metaspace":
+            return None
+        if kind == "Split" and stage != _MARKER_SPLIT:
+            regex_text = (stage.get("pattern") or {}).get("Regex")
+            if regex_text is None or from_onig_pattern(regex_text) not in _BUILTIN_PATTERNS:
+                return None
+    hf_ids = {t.content: t.id for t in hf.pipeline.added.tokens}
+    for entry in data.get("added_tokens") or []:
+        plain = entry.get("special") and not entry.get("normalized") and not (
+            entry.get("lstrip") or entry.get("rstrip") or entry.get("single_word")
+        )
+        if not plain or hf_ids.get(entry.get("content")) != entry.get("id"):
+            return None
+    try:
+        return hf_spec_from_dict(path, data, name=name)
+    except TokenizerFileError:
+        return None
+
+
+_BUILTIN_PATTERNS = frozenset(p.pattern for p in BUILTIN.values() if p.pattern is not None)
+
+
 def _refuse_unsupported(path: str | Path, data: Mapping[str, Any], model: Mapping[str, Any]) -> None:
     """Stages that would change ids and that our pipeline does not have."""
     if data.get("normalizer") is not None and data["normalizer"] != _MARKER_NORMALIZER:
@@ -354,4 +394,4 @@ def _default_name(path: str | Path) -> str:
     return p.parent.name if p.name == "tokenizer.json" and p.parent.name else p.stem
 
 
-__all__ = ["hf_json_dict", "hf_json_text", "hf_spec_from_dict", "read_hf_json", "write_hf_json"]
+__all__ = ["hf_json_dict", "hf_json_text", "hf_spec_from_dict", "plain_bpe_spec", "read_hf_json", "write_hf_json"]

@@ -1,0 +1,92 @@
+"""tokenizer.json encode and load time against Hugging Face ``tokenizers``, in the same run.
+
+For each file: HF's ``Tokenizer.encode(text).ids`` (Rust, one call on the whole text, as a user
+would call it) against ``bpe_engine.hf``'s pure-Python ``encode`` of the same tokenizer.json,
+rounds interleaved, best wall time of ``--repeat`` kept; ids must be identical (the mismatch count is
+printed). Then load time of both (best of ``--repeat``).
+
+    python benchmarks/bench_hf_json.py --tokenizer PATH/tokenizer.json [--repeat 3] [FILE ...]
+
+Without ``--tokenizer`` the ``claude-legacy`` file from the built-in catalogue is used when it has
+been fetched (``bpe-explorer models fetch claude-legacy``). Goals (issue 11): encode <= 3x HF's time
+on en_10mb and ko_all, load <= 1 s. The machine is shared: the load average is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _corpora import default_corpus  # noqa: E402
+
+from bpe_engine.hf import load_tokenizer_json  # noqa: E402
+
+
+def _default_tokenizer() -> Path:
+    try:
+        from bpe_engine.catalog import builtin_path  # type: ignore[attr-defined]
+    except ImportError:
+        raise SystemExit("pass --tokenizer PATH (the built-in catalogue is not in this installation)") from None
+    path = builtin_path("claude-legacy")
+    if path is None:
+        raise SystemExit("claude-legacy is not fetched: run `bpe-explorer models fetch claude-legacy` or pass --tokenizer")
+    return Path(path)
+
+
+def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return min(times), result
+
+
+def mismatches(a: list[int], b: list[int]) -> int:
+    return sum(x != y for x, y in zip(a, b)) + abs(len(a) - len(b))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=Path)
+    parser.add_argument("--tokenizer", type=Path)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    from tokenizers import Tokenizer
+
+    path = args.tokenizer or _default_tokenizer()
+    files = args.files or [default_corpus("corpora/bench/en_10mb.txt"), default_corpus("corpora/bench/ko_all.txt")]
+    print(f"tokenizer {path}  load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    hf_load, hf = best(lambda: Tokenizer.from_file(str(path)), args.repeat)
+    our_load, ours = best(lambda: load_tokenizer_json(path), args.repeat)
+    print(f"load: HF {hf_load:.3f} s   ours {our_load:.3f} s ({type(ours).__name__})")
+    for file in files:
+        text = file.read_text(encoding="utf-8")
+        hf_times, our_times = [], []
+        hf_ids: list[int] = []
+        our_ids: list[int] = []
+        for _ in range(args.repeat):  # interleaved, so both see the same machine load
+            t, hf_ids = best(lambda: hf.encode(text).ids, 1)
+            hf_times.append(t)
+            fresh = load_tokenizer_json(path)  # a cold piece cache, as a new process has
+            t, our_ids = best(lambda: fresh.encode(text, special_mode="special"), 1)
+            our_times.append(t)
+        h, o = min(hf_times), min(our_times)
+        mb = len(text.encode("utf-8")) / 1e6
+        print(
+            f"{file.name}: {mb:.1f} MB  HF {h:.2f} s ({mb / h:.2f} MB/s)  ours {o:.2f} s ({mb / o:.2f} MB/s)  "
+            f"ratio {o / h:.2f}x  tokens {len(hf_ids):,}  id mismatches {mismatches(hf_ids, our_ids)}"
+        )
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,131 @@
+"""HF's other models behind the interface of :class:`.bpe.BpeModel`: WordPiece, WordLevel, Unigram.
+
+Each offers ``encode_piece(piece) -> ids`` (cached where it pays), ``tokenize(piece)`` with
+character spans inside the piece, ``vocab``, ``id_to_token`` and ``token_to_id``.
+
+* ``WordPiece`` is the WordPiece engine's greedy longest-match (already exact against HF):
+  a piece longer than ``max_input_chars_per_word`` or with an unmatched position is one unk.
+* ``WordLevel`` looks the whole piece up, else ``unk_token``; without one HF fails the encode,
+  and so do we, naming the piece.
+* ``Unigram`` is the SentencePiece engine's Viterbi (:mod:`bpe_engine.sentencepiece.unigram`) with
+  HF's conventions: unknown runs fused into one ``unk_id`` and byte fallback to ``<0xNN>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..bpe_encode import PieceCache
+from ..errors import ConfigError
+from ..wordpiece.model import WordPieceTokenizer
+
+
+class WordPieceModel:
+    """HF ``WordPiece``: greedy longest-match-first with a continuing-subword prefix."""
+
+    def __init__(self, vocab: Mapping[str, int], *, unk_token: str, prefix: str, max_input_chars_per_word: int) -> None:
+        self.vocab = dict(vocab)
+        self.id_to_token = {i: t for t, i in self.vocab.items()}
+        self.unk_token = unk_token
+        self.prefix = prefix
+        self._engine = WordPieceTokenizer(
+            self.vocab,
+            unk_token=unk_token,
+            continuing_prefix=prefix,
+            max_input_chars_per_word=max_input_chars_per_word,
+            normalizer=None,
+            special_tokens=(),
+        )
+        self._cache: PieceCache[tuple[int, ...]] = PieceCache(lambda w: tuple(i for i, _, _ in self._engine.word_pieces(w)))
+
+    def encode_piece(self, piece: str) -> tuple[int, ...]:
+        return self._cache[piece] if piece else ()
+
+    def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
+        return list(self._engine.word_pieces(piece)) if piece else []
+
+    def token_to_id(self, token: str) -> int | None:
+        return self.vocab.get(token)
+
+
+class WordLevelModel:
+    """HF ``WordLevel``: one token per piece."""
+
+    def __init__(self, vocab: Mapping[str, int], *, unk_token: str) -> None:
+        self.vocab = dict(vocab)
+        self.id_to_token = {i: t for t, i in self.vocab.items()}
+        self.unk_token = unk_token
+
+    def encode_piece(self, piece: str) -> tuple[int, ...]:
+        return tuple(i for i, _, _ in self.tokenize(piece))
+
+    def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
+        if not piece:
+            return []
+        token_id = self.vocab.get(piece)
+        if token_id is None:
+            token_id = self.vocab.get(self.unk_token)
+        if token_id is None:
+            raise ConfigError(
+                f"WordLevel model: {piece!r} is not in the vocabulary and the unk_token {self.unk_token!r} is missing "
+                "too (Hugging Face fails the same way); add the unk token to the vocabulary"
+            )
+        return [(token_id, 0, len(piece))]
+
+    def token_to_id(self, token: str) -> int | None:
+        return self.vocab.get(token)
+
+
+class UnigramModel:
+    """HF ``Unigram`` over the SentencePiece engine's Viterbi."""
+
+    def __init__(self, pieces: Sequence[tuple[str, float]], *, unk_id: int | None, byte_fallback: bool) -> None:
+        from ..sentencepiece.unigram import UnigramModel as Viterbi
+
+        self.vocab = {p: i for i, (p, _) in enumerate(pieces)}
+        self.id_to_token = {i: p for p, i in self.vocab.items()}
+        self.scores = [s for _, s in pieces]
+        self.unk_token = pieces[unk_id][0] if unk_id is not None else None
+        self._engine = Viterbi(pieces, unk_id=unk_id, byte_fallback=byte_fallback)
+        self._cache: PieceCache[tuple[int, ...]] = PieceCache(lambda p: tuple(self._engine.encode_piece(p)))
+
+    def encode_piece(self, piece: str) -> tuple[int, ...]:
+        return self._cache[piece] if piece else ()
+
+    def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
+        ids = self.encode_piece(piece)
+        return _spans_by_text(piece, ids, self.id_to_token, self.unk_token)
+
+    def token_to_id(self, token: str) -> int | None:
+        return self.vocab.get(token)
+
+
+def _spans_by_text(piece: str, ids: Sequence[int], id_to_token: Mapping[int, str], unk: str | None) -> list[tuple[int, int, int]]:
+    """Character spans of a segmentation whose tokens spell the piece (unk and byte tokens aside)."""
+    out: list[tuple[int, int, int]] = []
+    pos = 0
+    pending_bytes = 0
+    for k, token_id in enumerate(ids):
+        token = id_to_token[token_id]
+        if len(token) == 6 and token.startswith("<0x") and token.endswith(">"):
+            # a byte of the character at pos: the token spans that whole character
+            width = len(piece[pos].encode("utf-8")) if pos < len(piece) else 1
+            out.append((token_id, pos, pos + 1))
+            pending_bytes += 1
+            if pending_bytes == width:
+                pos, pending_bytes = pos + 1, 0
+            continue
+        if token == unk or not piece.startswith(token, pos):
+            end = _next_known(piece, pos, ids[k + 1 :], id_to_token)
+            out.append((token_id, pos, end))
+            pos = end
+            continue
+        out.append((token_id, pos, pos + len(token)))
+        pos += len(token)
+    return out
+
+
+def _next_known(piece: str, pos: int, rest: Sequence[int], id_to_token: Mapping[int, str]) -> int:
+    """Where the text the following tokens spell starts (the end of an unknown run)."""
+    tail = "".join(id_to_token[i] for i in rest)
+    return len(piece) - len(tail) if tail and piece.endswith(tail) else len(piece)

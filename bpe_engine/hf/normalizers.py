@@ -1,0 +1,214 @@
+"""HF normalizers, each twice-callable: on a plain string (ids) and on a :class:`.NormalizedString`.
+
+``normalize_str`` is the fast path ``encode`` uses; ``normalize`` rewrites a NormalizedString with
+HF's alignment rules for offsets. Both give the same text (``tests/test_hf_normalizers.py`` checks
+it against HF on every component). Character classes are HF's own (:mod:`.unicode_tables`,
+:mod:`bpe_engine.wordpiece.unicode_tables`), so ids match HF on any text, not only on Python's
+idea of Unicode.
+
+``Precompiled`` (SentencePiece's charsmap) needs :mod:`bpe_engine.sentencepiece`; see
+:mod:`.precompiled`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..byte_table import bytes_to_token_str
+from ..wordpiece.bert_normalizer import WHITE_SPACE, BertNormalizer, is_bert_control, is_cjk_ideograph, is_nonspacing_mark, lower_char
+from .normalized import NormalizedString
+from .splitting import compile_onig, regex_matches
+from .unicode_forms import form_changes, normalize_text
+from .unicode_tables import is_combining_mark
+
+_SPACES = "".join(sorted(WHITE_SPACE))
+
+
+class Normalizer(Protocol):
+    """One normalisation stage."""
+
+    def normalize_str(self, text: str) -> str: ...
+
+    def normalize(self, ns: NormalizedString) -> None: ...
+
+
+class _CharTable(dict[int, str]):
+    """Code point -> output for ``str.translate``, filled on first sight by a per-character rule."""
+
+    def __init__(self, rule: Callable[[str], str]) -> None:
+        super().__init__()
+        self.rule = rule
+
+    def __missing__(self, cp: int) -> str:
+        out = self[cp] = self.rule(chr(cp))
+        return out
+
+
+@dataclass(frozen=True)
+class UnicodeForm:
+    """``NFC``, ``NFD``, ``NFKC`` or ``NFKD``."""
+
+    form: str
+
+    def normalize_str(self, text: str) -> str:
+        return normalize_text(self.form, text)
+
+    def normalize(self, ns: NormalizedString) -> None:
+        if normalize_text(self.form, ns.text) != ns.text:  # unchanged text: every change is 0
+            ns.transform(form_changes(self.form, ns.text))
+
+
+class _PerChar:
+    """A normaliser that rewrites each character on its own (alignment: the source character)."""
+
+    def __init__(self, rule: Callable[[str], str]) -> None:
+        self.rule = rule
+        self._table = _CharTable(rule)
+
+    def normalize_str(self, text: str) -> str:
+        return text.translate(self._table)
+
+    def normalize(self, ns: NormalizedString) -> None:
+        ns.expand(self.rule)
+
+
+def lowercase() -> _PerChar:
+    """``Lowercase``: Rust's per-character ``to_lowercase`` (no final-sigma context)."""
+    return _PerChar(lower_char)
+
+
+def strip_accents() -> _PerChar:
+    """``StripAccents``: drop combining marks (it does not decompose first; pair it with NFD)."""
+    return _PerChar(lambda c: "" if is_combining_mark(c) else c)
+
+
+_NMT_DROP = {*range(0x01, 0x09), 0x0B, *range(0x0E, 0x20), 0x7F, 0x8F, 0x9F}
+_NMT_SPACE = {0x09, 0x0A, 0x0C, 0x0D, 0x1680, *range(0x200B, 0x2010), 0x2028, 0x2029, 0x2581, 0xFEFF, 0xFFFD}
+
+
+def nmt() -> _PerChar:
+    """``Nmt``: drop some control characters, turn some spaces and ``▁`` into a plain space."""
+    return _PerChar(lambda c: "" if ord(c) in _NMT_DROP else " " if ord(c) in _NMT_SPACE else c)
+
+
+@dataclass(frozen=True)
+class Strip:
+    """``Strip``: leading and/or trailing whitespace (Rust's ``char::is_whitespace``)."""
+
+    left: bool = True
+    right: bool = True
+
+    def normalize_str(self, text: str) -> str:
+        if self.left:
+            text = text.lstrip(_SPACES)
+        return text.rstrip(_SPACES) if self.right else text
+
+    def normalize(self, ns: NormalizedString) -> None:
+        ns.strip(self.left, self.right, WHITE_SPACE.__contains__)
+
+
+@dataclass(frozen=True)
+class Replace:
+    """``Replace``: every match of a string or (Oniguruma) regex pattern becomes ``content``."""
+
+    pattern: str
+    is_regex: bool
+    content: str
+
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        import regex
+
+        rx = compile_onig(self.pattern if self.is_regex else regex.escape(self.pattern))
+        return [(s, e) for s, e, m in regex_matches(rx, text) if m]
+
+    def normalize_str(self, text: str) -> str:
+        if not self.is_regex and self.pattern:
+            return text.replace(self.pattern, self.content)  # a literal never matches empty
+        parts: list[str] = []
+        last = 0
+        for s, e in self._spans(text):
+            parts += (text[last:s], self.content)
+            last = e
+        parts.append(text[last:])
+        return "".join(parts)
+
+    def normalize(self, ns: NormalizedString) -> None:
+        ns.replace(self._spans(ns.text), self.content)
+
+
+@dataclass(frozen=True)
+class Prepend:
+    """``Prepend``: a prefix before any non-empty text."""
+
+    prefix: str
+
+    def normalize_str(self, text: str) -> str:
+        return self.prefix + text if text else text
+
+    def normalize(self, ns: NormalizedString) -> None:
+        ns.prepend(self.prefix)
+
+
+class ByteLevelNormalizer:
+    """``ByteLevel`` as a normaliser: every character becomes its UTF-8 bytes' GPT-2 characters."""
+
+    def normalize_str(self, text: str) -> str:
+        return bytes_to_token_str(text.encode("utf-8", "surrogatepass"))
+
+    def normalize(self, ns: NormalizedString) -> None:
+        ns.expand(lambda c: bytes_to_token_str(c.encode("utf-8", "surrogatepass")))
+
+
+class Bert:
+    """``BertNormalizer``: the WordPiece engine's (exact against HF) for text, HF's steps for offsets."""
+
+    def __init__(self, normalizer: BertNormalizer) -> None:
+        self.normalizer = normalizer
+
+    def normalize_str(self, text: str) -> str:
+        return self.normalizer.normalize(text)
+
+    def normalize(self, ns: NormalizedString) -> None:
+        n = self.normalizer
+        if n.clean_text:
+            ns.expand(lambda c: "" if c in ("\0", "\ufffd") or is_bert_control(c) else " " if c in WHITE_SPACE else c)
+        if n.handle_chinese_chars:
+            ns.expand(lambda c: f" {c} " if is_cjk_ideograph(c) else c)
+        if n.strips_accents:
+            ns.transform(form_changes("NFD", ns.text))
+            ns.expand(lambda c: "" if is_nonspacing_mark(c) else c)
+        if n.lowercase:
+            ns.expand(lower_char)
+
+
+@dataclass(frozen=True)
+class SequenceNormalizer:
+    """``Sequence``: normalisers applied in order."""
+
+    normalizers: Sequence[Normalizer]
+
+    def normalize_str(self, text: str) -> str:
+        for n in self.normalizers:
+            text = n.normalize_str(text)
+        return text
+
+    def normalize(self, ns: NormalizedString) -> None:
+        for n in self.normalizers:
+            n.normalize(ns)
+
+
+__all__ = [
+    "Bert",
+    "ByteLevelNormalizer",
+    "Normalizer",
+    "Prepend",
+    "Replace",
+    "SequenceNormalizer",
+    "Strip",
+    "UnicodeForm",
+    "lowercase",
+    "nmt",
+    "strip_accents",
+]

@@ -1,0 +1,157 @@
+"""Typed reading of a tokenizer.json: every wrong type or value is one line naming file and JSON path.
+
+Files come from anywhere, so the loader never indexes raw JSON: it asks a :class:`Node` for a
+string, a boolean, an integer in range, a list or an object, and a node that holds something else
+raises :class:`~bpe_engine.errors.TokenizerFileError` like
+``tokenizer.json: pre_tokenizer.pretokenizers[1].pattern.Regex: expected a string, got the number 5``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NoReturn
+
+from ..errors import TokenizerFileError
+
+_MISSING: Any = object()
+MAX_ID = 10_000_000
+"""Largest token id a tokenizer file may use: ten times the largest real vocabulary (o200k has
+~200k ids), far below what would make a table of ids exhaust memory."""
+
+
+def describe(value: Any) -> str:
+    """A JSON value in words, for messages (``the number 5``, ``a list``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"the string {shown!r}"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+class Node:
+    """A JSON value with the path that leads to it."""
+
+    __slots__ = ("file", "path", "value")
+
+    def __init__(self, file: str | Path, path: str, value: Any) -> None:
+        self.file = file
+        self.path = path
+        self.value = value
+
+    def fail(self, message: str) -> NoReturn:
+        raise TokenizerFileError(self.file, f"{self.path or 'the top level'}: {message}")
+
+    def child(self, key: str | int) -> Node:
+        path = f"{self.path}[{key}]" if isinstance(key, int) else (f"{self.path}.{key}" if self.path else key)
+        if isinstance(key, int):
+            value = self.value[key]
+        else:
+            value = self.value.get(key, _MISSING) if isinstance(self.value, dict) else _MISSING
+        return Node(self.file, path, value)
+
+    @property
+    def missing(self) -> bool:
+        return self.value is _MISSING
+
+    # -- typed access ----------------------------------------------------------------------------
+    def expect_object(self) -> Node:
+        if not isinstance(self.value, dict):
+            self.fail(f"expected an object, got {describe(self.value)}" if not self.missing else "is missing")
+        return self
+
+    def type_name(self) -> str:
+        """The ``type`` of a component object."""
+        self.expect_object()
+        kind = self.child("type")
+        if kind.missing:
+            self.fail("has no \"type\"; write the component's type (e.g. \"type\": \"NFC\")")
+        return kind.as_str()
+
+    def as_str(self) -> str:
+        if not isinstance(self.value, str):
+            self.fail(f"expected a string, got {describe(self.value)}" if not self.missing else "is missing")
+        return self.value
+
+    def str(self, key: str, default: Any = _MISSING, *, nullable: bool = False) -> Any:
+        node = self.child(key)
+        if node.missing and default is not _MISSING:
+            return default
+        if nullable and node.value is None:
+            return None
+        return node.as_str()
+
+    def char(self, key: str, default: Any = _MISSING) -> str:
+        value = self.str(key, default)
+        if len(value) != 1:
+            self.child(key).fail(f"expected a single character, got {describe(value)}")
+        return value  # type: ignore[no-any-return]
+
+    def bool(self, key: str, default: Any = _MISSING, *, nullable: bool = False) -> Any:
+        node = self.child(key)
+        if node.missing and default is not _MISSING:
+            return default
+        if nullable and node.value is None:
+            return None
+        if not isinstance(node.value, bool):
+            node.fail(f"expected true or false, got {describe(node.value)}" if not node.missing else "is missing")
+        return node.value
+
+    def int(self, key: str, default: Any = _MISSING, *, minimum: int = 0, maximum: int = MAX_ID, nullable: bool = False) -> Any:
+        node = self.child(key)
+        if node.missing and default is not _MISSING:
+            return default
+        if nullable and node.value is None:
+            return None
+        return node.as_int(minimum=minimum, maximum=maximum)
+
+    def as_int(self, *, minimum: int = 0, maximum: int = MAX_ID) -> int:
+        value = self.value
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.fail(f"expected an integer, got {describe(self.value)}" if not self.missing else "is missing")
+        if not minimum <= value <= maximum:
+            self.fail(f"{value} is out of range; expected {minimum}..{maximum:,}")
+        return value
+
+    def number(self, key: str, default: Any = _MISSING, *, nullable: bool = False) -> Any:
+        node = self.child(key)
+        if node.missing and default is not _MISSING:
+            return default
+        if nullable and node.value is None:
+            return None
+        if not isinstance(node.value, (int, float)) or isinstance(node.value, bool):
+            node.fail(f"expected a number, got {describe(node.value)}" if not node.missing else "is missing")
+        return float(node.value)
+
+    def items(self, key: str, *, nullable: bool = False) -> list[Node]:
+        node = self.child(key)
+        if nullable and (node.missing or node.value is None):
+            return []
+        return node.as_list()
+
+    def as_list(self) -> list[Node]:
+        if not isinstance(self.value, list):
+            self.fail(f"expected a list, got {describe(self.value)}" if not self.missing else "is missing")
+        return [self.child(i) for i in range(len(self.value))]
+
+    def obj(self, key: str) -> Node | None:
+        """The object under ``key``, or None for a missing key or ``null``."""
+        node = self.child(key)
+        if node.missing or node.value is None:
+            return None
+        return node.expect_object()
+
+    def entries(self) -> Iterator[tuple[str, Node]]:
+        """``(key, node)`` of an object."""
+        self.expect_object()
+        for key in self.value:
+            yield key, self.child(key)
