@@ -8,7 +8,6 @@ import pytest
 
 from bpe_cli.main import main
 from bpe_engine.registry import load_tokenizer
-from bpe_engine.wordpiece import WordPieceTokenizer
 
 
 def test_train_wordpiece_writes_vocab_and_reloads(alice_text, tmp_path, capsys):
@@ -18,13 +17,13 @@ def test_train_wordpiece_writes_vocab_and_reloads(alice_text, tmp_path, capsys):
     assert main(["train", str(corpus), "--model", "wordpiece", "--vocab-size", "600", "-o", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "vocab.txt" in printed
-    tok = load_tokenizer(str(out))
-    assert isinstance(tok, WordPieceTokenizer)
+    tok = load_tokenizer(str(out))  # its tokenizer.json, read as Hugging Face reads it
     assert tok.vocab_size == 600
-    assert [tok.token_str(i) for i in tok.encode("[CLS]", special_mode="special")] == ["[CLS]"]
+    assert [tok.token_str(i) for i in tok.encode("[CLS]", special_mode="special", add_special_tokens=False)] == ["[CLS]"]
     # Every word of the training text encodes without [UNK]: the alphabet covers it.
     ids = tok.encode("alice was beginning")
-    assert tok.unk_id not in ids
+    assert [tok.token_str(ids[0]), tok.token_str(ids[-1])] == ["[CLS]", "[SEP]"]  # BertProcessing, HF's default
+    assert tok.vocab["[UNK]"] not in ids
     assert tok.decode(ids) == "alice was beginning"
 
 

@@ -127,7 +127,9 @@ def test_wordpiece_files_dispatch(tmp_path):
     wordpiece = pytest.importorskip("bpe_engine.wordpiece")
     bert = wordpiece.bert_base_uncased()
     wordpiece.save_hf_json(bert, tmp_path / "tokenizer.json")
-    assert load_tokenizer(tmp_path / "tokenizer.json").encode("unaffable") == bert.encode("unaffable")
+    loaded = load_tokenizer(tmp_path / "tokenizer.json")  # read as Hugging Face reads it: [CLS] ... [SEP]
+    assert loaded.encode("unaffable") == bert.encode("unaffable", add_special_tokens=True)
+    assert loaded.encode("unaffable", add_special_tokens=False) == bert.encode("unaffable")
     only_txt = tmp_path / "txt"
     only_txt.mkdir()
     wordpiece.save_vocab_txt(bert, only_txt / "vocab.txt")
@@ -145,4 +147,4 @@ def test_save_tokenizer_hands_wordpiece_to_its_package(tmp_path):
     bert = wordpiece.bert_base_uncased()
     written = save_tokenizer(bert, tmp_path / "bert")
     assert sorted(p.name for p in written) == ["tokenizer.json", "vocab.txt"]
-    assert load_tokenizer(tmp_path / "bert").encode("unaffable") == [14477, 20961, 3468]
+    assert load_tokenizer(tmp_path / "bert").encode("unaffable", add_special_tokens=False) == [14477, 20961, 3468]
