@@ -16,7 +16,7 @@ from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers
 from bpe_cli.main import main
 from bpe_engine.errors import BpeEngineError, ConfigError, TokenizerFileError
 from bpe_engine.hf import hf_tokenizer_from_dict, load_tokenizer_json
-from bpe_engine.hf import splitting
+from bpe_engine import pretokenizers
 from bpe_engine.registry import load_tokenizer
 
 
@@ -39,11 +39,11 @@ CASES = [
     (lambda d: d["pre_tokenizer"].__setitem__("pattern", 5), "pre_tokenizer.pattern: expected an object, got the number 5"),
     (lambda d: d["model"].__setitem__("continuing_subword_prefix", 5), "model.continuing_subword_prefix: expected a string, got the number 5"),
     (lambda d: d["model"].update(type="WordPiece", max_input_chars_per_word="a", continuing_subword_prefix="##"), "model.max_input_chars_per_word: expected an integer, got the string 'a'"),
-    (lambda d: d["added_tokens"][0].__setitem__("id", -5), "added_tokens[0].id: -5 is out of range"),
-    (lambda d: d["added_tokens"][0].__setitem__("id", 10**12), "added_tokens[0].id: 1000000000000 is out of range"),
+    (lambda d: d["added_tokens"][0].__setitem__("id", -5), "added_tokens[0].id: the number -5 is negative"),
+    (lambda d: d["added_tokens"][0].__setitem__("id", 10**12), "added_tokens[0].id: the number 1000000000000 is above the largest id allowed"),
     (lambda d: d["added_tokens"].append({**d["added_tokens"][0], "content": "<t>"}), "added_tokens[1].id: id 4 is already listed for '<s>'"),
     (lambda d: d["model"]["vocab"].__setitem__("b", 0), "model.vocab.b: id 0 is already used by 'a'"),
-    (lambda d: d["model"]["vocab"].__setitem__("b", 10**12), "model.vocab.b: 1000000000000 is out of range"),
+    (lambda d: d["model"]["vocab"].__setitem__("b", 10**12), "model.vocab.b: the number 1000000000000 is above the largest id allowed"),
     (lambda d: d["model"]["merges"].append(["a", "zz"]), "model.merges[1]: 'zz' is not in model.vocab"),
     (lambda d: d["model"]["merges"].append(7), "model.merges[1]: expected \"LEFT RIGHT\""),
     (lambda d: d["pre_tokenizer"].__setitem__("behavior", "Sideways"), "pre_tokenizer.behavior: unknown split behaviour 'Sideways'"),
@@ -77,7 +77,7 @@ def test_catastrophic_split_regex_is_stopped(base: dict[str, Any], monkeypatch) 
     data = copy.deepcopy(base)
     data["pre_tokenizer"]["pattern"]["Regex"] = "(a|a)+$"
     tok = _load(data)
-    monkeypatch.setattr(splitting, "REGEX_SECONDS", 0.2)
+    monkeypatch.setattr(pretokenizers, "REGEX_BUDGET_SECONDS", 0.2)
     with pytest.raises(ConfigError, match=r"\(a\|a\)\+\$.*catastrophic"):
         tok.encode("a" * 40 + "b")
     with pytest.raises(ConfigError, match="catastrophic"):

@@ -110,3 +110,27 @@ def test_offset_merge_loop_gives_the_shared_loops_ids(symbols: list[int]) -> Non
     ids = [vocab[c] for c in piece]
     expected = merge_pair_ranks(ids, model.pair_rank, model.new_id, model.stride) if len(ids) > 1 else ids
     assert [i for i, _, _ in model.tokenize(piece)] == list(expected) == list(model.encode_piece(piece))
+
+
+def test_unknown_pieces_are_flagged_and_explained() -> None:
+    from bpe_engine.errors import ConfigError
+    from bpe_engine.types import UNKNOWN_ID
+
+    with_unk = Tokenizer(models.BPE({"a": 0, "b": 1, "[UNK]": 2}, [], unk_token="[UNK]", fuse_unk=True))
+    enc = ours(with_unk).encode_detailed("abxyb")
+    assert enc.ids == tuple(with_unk.encode("abxyb").ids) == (0, 1, 2, 1)
+    assert enc.unknown == (False, False, True, False) and enc.tokens[2] == "xy"
+    assert "unknown token '[UNK]'" in enc.notes[0]
+    dropping = Tokenizer(models.BPE({"a": 0, "b": 1}, []))
+    enc = ours(dropping).encode_detailed("axb")
+    assert enc.ids == tuple(dropping.encode("axb").ids) == (0, 1)
+    assert "1 character(s)" in enc.notes[0] and "leaves them out" in enc.notes[0]
+    no_unk = Tokenizer(models.WordLevel({"a": 0}, unk_token="[UNK]"))
+    no_unk.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok = ours(no_unk)
+    assert tok.encode_detailed("a b").ids == (0, UNKNOWN_ID) and tok.encode_detailed("a b").unknown == (False, True)
+    with pytest.raises(ConfigError, match="WordLevel"):
+        tok.encode("a b")
+    for bad in ([UNKNOWN_ID], [-5], [10**9]):
+        with pytest.raises(ConfigError, match="id"):
+            tok.decode(bad)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..inspect.text_index import TextIndex, clean_text
+from ..types import UNKNOWN_ID
 from .added_tokens import AddedToken
 from .normalized import NormalizedString
 from .post_processors import TokenRecord
@@ -54,12 +55,15 @@ def pre_tokenized(tok: HfTokenizer, ns: NormalizedString, original: str) -> list
     return pieces
 
 
-def aligned_records(tok: HfTokenizer, text: str, skip_special: bool) -> list[TokenRecord]:
-    """Every token of ``text`` before post-processing (see the module docstring)."""
+def aligned_records(tok: HfTokenizer, text: str, skip_special: bool) -> tuple[list[TokenRecord], int]:
+    """Every token of ``text`` before post-processing (see the module docstring), and how many
+    characters the model left out (unknown, with no unknown token to stand for them: HF drops them)."""
     text = clean_text(text).text
     starts = TextIndex(text).char_byte_starts
     model = tok.pipeline.model
+    unk_id = getattr(model, "unk_id", None)
     records: list[TokenRecord] = []
+    dropped = 0
     for ns, token in normalized_splits(tok, text, skip_special):
         if token is not None:
             a, b = ns.original_span(0, len(ns.text))
@@ -67,11 +71,22 @@ def aligned_records(tok: HfTokenizer, text: str, skip_special: bool) -> list[Tok
             records.append(TokenRecord(token.id, ns.text, (a, b), (starts[a], starts[b]), token.special))
             continue
         for piece in pre_tokenized(tok, ns, text):
+            covered = 0
             for token_id, cs, ce in model.tokenize(piece.text):
+                covered += ce - cs
+                unknown = token_id == unk_id or token_id == UNKNOWN_ID
                 records.append(
-                    TokenRecord(token_id, model.id_to_token[token_id], piece.original_span(cs, ce), byte_span(piece, cs, ce, starts))
+                    TokenRecord(
+                        token_id,
+                        model.id_to_token.get(token_id, ""),
+                        piece.original_span(cs, ce),
+                        byte_span(piece, cs, ce, starts),
+                        unknown=unknown,
+                        symbol=piece.text[cs:ce] if unknown else "",
+                    )
                 )
-    return records
+            dropped += max(len(piece.text) - covered, 0)
+    return records, dropped
 
 
 def byte_span(piece: NormalizedString, cs: int, ce: int, starts: tuple[int, ...]) -> tuple[int, int]:

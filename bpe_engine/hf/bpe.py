@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 
 from ..bpe_encode import NEVER, PieceCache, merge_pair_ranks
 from ..byte_table import BYTE_CHARS, bytes_to_token_str
+from ..errors import ConfigError
 
 Symbol = tuple[int, int]  # (id, length in UTF-8 bytes of the piece)
 
@@ -46,6 +47,7 @@ class BpeModel:
         self.id_to_token = {i: t for t, i in self.vocab.items()}
         self.merges = [tuple(m) for m in merges]
         self.unk_token = unk_token
+        self.unk_id = self.vocab.get(unk_token) if unk_token is not None else None
         self.prefix = continuing_subword_prefix or ""
         self.suffix = end_of_word_suffix or ""
         self.fuse_unk = fuse_unk
@@ -128,7 +130,12 @@ class BpeModel:
                     out += [(i, 1) for i in fallback]  # type: ignore[misc]
                     continue
             if self.unk_token is not None:
-                unk_id = vocab[self.unk_token]
+                unk_id = self.unk_id
+                if unk_id is None:
+                    raise ConfigError(
+                        f"unk_token {self.unk_token!r} is not in the vocabulary, and {ch!r} needs it "
+                        "(Hugging Face fails on this text too); add the token to model.vocab"
+                    )
                 if unk is not None and self.fuse_unk:
                     unk[1] += size
                     continue

@@ -168,7 +168,7 @@ def _token_pair(node: Node, key: str) -> tuple[str, int]:
     pair = node.child(key).as_list()
     if len(pair) != 2:
         node.child(key).fail("expected [token, id]")
-    return pair[0].as_str(), pair[1].as_int()
+    return pair[0].as_str(), pair[1].as_token_id()
 
 
 def post_processor(node: Node) -> Any:
@@ -193,7 +193,7 @@ def _template(node: Node) -> post.TemplateProcessor:
     table = node.child("special_tokens")
     if not table.missing and table.value is not None:
         for name, entry in table.entries():
-            ids = [n.as_int() for n in entry.items("ids")]
+            ids = [n.as_token_id() for n in entry.items("ids")]
             tokens = [n.as_str() for n in entry.items("tokens")]
             if len(ids) != len(tokens):
                 entry.fail(f"has {len(ids)} ids but {len(tokens)} tokens")

@@ -156,7 +156,7 @@ def _vocab(node: Node) -> dict[str, int]:
     vocab: dict[str, int] = {}
     owner: dict[int, str] = {}
     for token, entry in node.entries():
-        token_id = entry.as_int()
+        token_id = entry.as_token_id()
         if token_id in owner:
             entry.fail(f"id {token_id} is already used by {owner[token_id]!r}; every token needs its own id")
         owner[token_id] = token
@@ -239,7 +239,7 @@ def _added_entry(node: Node) -> AddedToken:
     special = node.bool("special", False)
     return AddedToken(
         content=node.str("content"),
-        id=node.int("id"),
+        id=node.token_id("id"),
         special=special,
         single_word=node.bool("single_word", False),
         lstrip=node.bool("lstrip", False),
@@ -276,7 +276,7 @@ def _padding(node: Node | None, notes: list[str]) -> Padding | None:
         fixed = Node(node.file, node.path + ".strategy", strategy).int("Fixed")
     notes.append("the file pads every encoding (pad tokens are part of the ids), as Hugging Face's encode does")
     return Padding(
-        pad_id=node.int("pad_id", 0),
+        pad_id=node.token_id("pad_id", 0),
         pad_token=node.str("pad_token", "[PAD]"),
         fixed=fixed,
         multiple_of=node.int("pad_to_multiple_of", None, nullable=True, minimum=1),

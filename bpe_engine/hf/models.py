@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from ..bpe_encode import PieceCache
 from ..errors import ConfigError
+from ..types import UNKNOWN_ID
 from ..wordpiece.model import WordPieceTokenizer
 
 
@@ -27,6 +28,7 @@ class WordPieceModel:
         self.vocab = dict(vocab)
         self.id_to_token = {i: t for t, i in self.vocab.items()}
         self.unk_token = unk_token
+        self.unk_id = self.vocab[unk_token]
         self.prefix = prefix
         self._engine = WordPieceTokenizer(
             self.vocab,
@@ -55,21 +57,24 @@ class WordLevelModel:
         self.vocab = dict(vocab)
         self.id_to_token = {i: t for t, i in self.vocab.items()}
         self.unk_token = unk_token
+        self.unk_id = self.vocab.get(unk_token)
 
     def encode_piece(self, piece: str) -> tuple[int, ...]:
-        return tuple(i for i, _, _ in self.tokenize(piece))
-
-    def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
-        if not piece:
-            return []
-        token_id = self.vocab.get(piece)
-        if token_id is None:
-            token_id = self.vocab.get(self.unk_token)
-        if token_id is None:
+        ids = tuple(i for i, _, _ in self.tokenize(piece))
+        if UNKNOWN_ID in ids:
             raise ConfigError(
                 f"WordLevel model: {piece!r} is not in the vocabulary and the unk_token {self.unk_token!r} is missing "
                 "too (Hugging Face fails the same way); add the unk token to the vocabulary"
             )
+        return ids
+
+    def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
+        """One token; an unknown piece without an unk token is :data:`UNKNOWN_ID` (an explorer shows it)."""
+        if not piece:
+            return []
+        token_id = self.vocab.get(piece)
+        if token_id is None:
+            token_id = UNKNOWN_ID if self.unk_id is None else self.unk_id
         return [(token_id, 0, len(piece))]
 
     def token_to_id(self, token: str) -> int | None:
@@ -86,6 +91,7 @@ class UnigramModel:
         self.id_to_token = {i: p for p, i in self.vocab.items()}
         self.scores = [s for _, s in pieces]
         self.unk_token = pieces[unk_id][0] if unk_id is not None else None
+        self.unk_id = unk_id
         self._engine = Viterbi(pieces, unk_id=unk_id, byte_fallback=byte_fallback)
         self._cache: PieceCache[tuple[int, ...]] = PieceCache(lambda p: tuple(self._engine.encode_piece(p)))
 

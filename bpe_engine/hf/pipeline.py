@@ -26,10 +26,10 @@ from functools import reduce
 from operator import iadd
 from typing import Any, Literal
 
-from .. import types as _types
 from ..byte_table import is_byte_token_str, token_str_to_bytes
 from ..errors import ConfigError, SpecialTokenError
-from ..types import Encoding, SpecialMode
+from ..token_ids import check_decode_ids
+from ..types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding, SpecialMode
 from .added_tokens import AddedVocabulary
 from .bpe import BpeModel
 from .decoders import Decoder
@@ -37,7 +37,6 @@ from .normalizers import Normalizer
 from .post_processors import Padding, PostProcessor, TokenRecord, Truncation
 from .pre_tokenizers import ByteLevel, PreTokenizer
 
-DEFAULT_SPECIAL_MODE: SpecialMode = getattr(_types, "DEFAULT_SPECIAL_MODE", "text")
 _MODES = ("text", "special", "refuse")
 
 
@@ -97,7 +96,10 @@ class HfTokenizer:
         skip = self._check_mode(text, special_mode)
         p = self.pipeline
         if not p.fast_path or p.truncation is not None or p.padding is not None:
-            return list(self.encode_detailed(text, special_mode=special_mode, add_special_tokens=add_special_tokens).ids)
+            ids = [r.id for r in self.encode_records(text, special_mode=special_mode, add_special_tokens=add_special_tokens)]
+            if UNKNOWN_ID in ids:
+                p.model.encode_piece(text)  # raises the model's own error, as Hugging Face fails
+            return ids
         ids = self._encode_fast(text, skip)
         if p.post_processor is not None and add_special_tokens and p.post_processor.added_tokens():
             records = [TokenRecord(i, "", (0, 0), (0, 0)) for i in ids]
@@ -108,23 +110,34 @@ class HfTokenizer:
         self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = True
     ) -> Encoding:
         """Ids, tokens, byte spans into ``text`` and special flags (see :meth:`encode_records`)."""
-        records = self.encode_records(text, special_mode=special_mode, add_special_tokens=add_special_tokens)
+        notes: list[str] = []
+        records = self.encode_records(text, special_mode=special_mode, add_special_tokens=add_special_tokens, notes=notes)
         return Encoding(
             text=text,
             ids=tuple(r.id for r in records),
-            tokens=tuple(r.token for r in records),
+            tokens=tuple(r.symbol if r.unknown else r.token for r in records),
             byte_spans=tuple(r.span for r in records),
             special=tuple(r.special for r in records),
+            unknown=tuple(r.unknown for r in records),
+            notes=tuple(notes),
         )
 
     def encode_records(
-        self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = True
+        self,
+        text: str,
+        *,
+        special_mode: SpecialMode = DEFAULT_SPECIAL_MODE,
+        add_special_tokens: bool = True,
+        notes: list[str] | None = None,
     ) -> list[TokenRecord]:
-        """The full encoding: per token its id, string, HF offsets (characters) and byte span."""
+        """The full encoding: per token its id, string, HF offsets (characters) and byte span;
+        ``notes`` receives what the user should know (unknown pieces, dropped characters)."""
         skip = self._check_mode(text, special_mode)
         from .aligned import aligned_records
 
-        records = aligned_records(self, text, skip)
+        records, dropped = aligned_records(self, text, skip)
+        if notes is not None:
+            notes += _unknown_notes(self, records, dropped)
         p = self.pipeline
         added = p.post_processor.added_tokens() if p.post_processor is not None and add_special_tokens else 0
         if p.truncation is not None:
@@ -142,6 +155,7 @@ class HfTokenizer:
         by default). An id the tokenizer does not have is left out, as HF does, or is an error with
         ``errors="strict"``."""
         p = self.pipeline
+        check_decode_ids(ids, self._id_limit(), self.name)
         tokens: list[str] = []
         for i in ids:
             added = p.added.by_id.get(i)
@@ -266,8 +280,27 @@ class HfTokenizer:
             pieces = stage.split_fast(pieces, at_origin)
         return reduce(iadd, map(p.model.encode_piece, pieces), [])
 
+    def _id_limit(self) -> int:
+        """One past the largest id (model vocabulary and added tokens)."""
+        ids = [*self.pipeline.model.id_to_token, *self.pipeline.added.by_id]
+        return max(ids, default=-1) + 1
+
     def _bad_id(self, token_id: Any) -> ConfigError:
         return ConfigError(f"token id {token_id!r} is not in tokenizer {self.name!r}")
+
+
+def _unknown_notes(tok: HfTokenizer, records: list[TokenRecord], dropped: int) -> list[str]:
+    notes = []
+    unknown = sum(r.unknown for r in records)
+    if unknown:
+        unk = getattr(tok.pipeline.model, "unk_token", None)
+        notes.append(f"{unknown} piece(s) are not in the vocabulary of {tok.name!r}: encoded as its unknown token {unk!r}")
+    if dropped:
+        notes.append(
+            f"{dropped} character(s) are not in the vocabulary of {tok.name!r}, which has no unknown token: "
+            "Hugging Face leaves them out of the encoding, and so does bpe-explorer"
+        )
+    return notes
 
 
 def _flatten(pre: Any) -> list[Any]:

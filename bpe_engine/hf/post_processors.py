@@ -22,13 +22,16 @@ _SPACE_CHAR = BYTE_TO_CHAR[ord(" ")]
 
 @dataclass
 class TokenRecord:
-    """One token of an encoding: id, string, HF offsets (characters), byte span, special flag."""
+    """One token of an encoding: id, string, HF offsets (characters), byte span, special and
+    unknown flags (an unknown piece's ``symbol`` is the text it stands for)."""
 
     id: int
     token: str
     offsets: tuple[int, int]
     span: tuple[int, int]
     special: bool = False
+    unknown: bool = False
+    symbol: str = ""
 
 
 def _added(token_id: int, token: str) -> TokenRecord:

@@ -82,7 +82,7 @@ class _Splitter:
 
     def split_one(self, text: str) -> list[str]:
         if self.fast is not None:
-            return run_pattern(self.fast, "findall", text)
+            return run_pattern(self.fast, "findall", text, trusted=True)
         spans = split_spans(self.matches(text), self.behavior, self.invert)
         return [text[s:e] for s, e in spans if e > s]
 
@@ -110,7 +110,7 @@ class CharClassSplit(_Splitter):
         self.fast = regex.compile(_CLASS_TEMPLATES[behavior].format(c=char_class))
 
     def matches(self, text: str) -> list[Piece]:
-        return regex_matches(self._one, text)
+        return regex_matches(self._one, text, trusted=True)
 
 
 def punctuation(behavior: str = "Isolated") -> CharClassSplit:
@@ -163,7 +163,7 @@ class Whitespace(_Splitter):
 
     def matches(self, text: str) -> list[Piece]:
         assert self.fast is not None
-        return regex_matches(self.fast, text)
+        return regex_matches(self.fast, text, trusted=True)
 
 
 class FixedLength(_Splitter):

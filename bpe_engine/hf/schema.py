@@ -13,11 +13,9 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..errors import TokenizerFileError
+from ..token_ids import MAX_TOKEN_ID, id_problem
 
 _MISSING: Any = object()
-MAX_ID = 10_000_000
-"""Largest token id a tokenizer file may use: ten times the largest real vocabulary (o200k has
-~200k ids), far below what would make a table of ids exhaust memory."""
 
 
 def describe(value: Any) -> str:
@@ -104,7 +102,7 @@ class Node:
             node.fail(f"expected true or false, got {describe(node.value)}" if not node.missing else "is missing")
         return node.value
 
-    def int(self, key: str, default: Any = _MISSING, *, minimum: int = 0, maximum: int = MAX_ID, nullable: bool = False) -> Any:
+    def int(self, key: str, default: Any = _MISSING, *, minimum: int = 0, maximum: int = MAX_TOKEN_ID, nullable: bool = False) -> Any:
         node = self.child(key)
         if node.missing and default is not _MISSING:
             return default
@@ -112,7 +110,7 @@ class Node:
             return None
         return node.as_int(minimum=minimum, maximum=maximum)
 
-    def as_int(self, *, minimum: int = 0, maximum: int = MAX_ID) -> int:
+    def as_int(self, *, minimum: int = 0, maximum: int = MAX_TOKEN_ID) -> int:
         value = self.value
         if isinstance(value, float) and value.is_integer():
             value = int(value)
@@ -121,6 +119,22 @@ class Node:
         if not minimum <= value <= maximum:
             self.fail(f"{value} is out of range; expected {minimum}..{maximum:,}")
         return value
+
+    def token_id(self, key: str, default: Any = _MISSING) -> Any:
+        node = self.child(key)
+        if node.missing and default is not _MISSING:
+            return default
+        return node.as_token_id()
+
+    def as_token_id(self) -> int:
+        """A token id by the project's id rules (:mod:`bpe_engine.token_ids`)."""
+        if self.missing:
+            self.fail("is missing")
+        problem = id_problem(self.value)
+        if problem is not None:
+            fix = "ids run from 0 up" if problem == "is negative" else "is the file damaged?"
+            self.fail(f"{describe(self.value)} {problem}; {fix}")
+        return self.value  # type: ignore[no-any-return]
 
     def number(self, key: str, default: Any = _MISSING, *, nullable: bool = False) -> Any:
         node = self.child(key)

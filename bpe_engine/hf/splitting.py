@@ -10,29 +10,25 @@ Regex patterns are Oniguruma patterns (Ruby syntax) run by the ``regex`` module:
 :func:`onig_to_python` rewrites the one construct they read differently (``X{1,3}+`` is
 "``X{1,3}`` repeated" for Oniguruma, a possessive interval for ``regex``), ``^``/``$`` match at
 line ends as in Ruby, and an empty match right after a match is skipped, as Oniguruma's iterator
-does. Every regex runs with a time budget (:func:`run_pattern`), so a catastrophic pattern in a
-downloaded file raises a clear error instead of hanging the app.
+does. Every regex but the built-in ones runs with the project's time budget (:func:`run_pattern`),
+so a catastrophic pattern in a downloaded file raises a clear error instead of hanging the app.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 import regex
 
 from ..errors import ConfigError
+from ..pretokenizers import BUILTIN, run_regex
 
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 Piece = tuple[int, int, bool]  # start, end, is_match
 
 # An atom followed by an interval and '+': \p{..}, a [...] class, an escape, a group-free character.
 _INTERVAL_PLUS = regex.compile(r"(\\[pP]\{[^}]*\}|\[(?:\\.|[^\]\\])*\]|\\.|[^\\()|])(\{\d*(?:,\d*)?\})\+")
-
-REGEX_SECONDS = 2.0
-"""Time budget of one regex call on a short text; it grows by one second per 250,000 characters
-(the GPT-2 pattern scans ~7 MB/s, so a real file never comes near it)."""
-
 
 def onig_to_python(pattern: str) -> str:
     r"""Rewrite Oniguruma's ``X{n,m}+`` ("repeat the interval") for the ``regex`` module.
@@ -52,31 +48,28 @@ def compile_onig(pattern: str) -> regex.Pattern[str]:
         raise ConfigError(f"invalid regex {pattern!r}: {exc}") from None
 
 
-def run_pattern(rx: regex.Pattern[str], method: str, text: str) -> list:  # type: ignore[type-arg]
-    """``rx.<method>(text)`` (``findall`` or ``finditer``, materialised) within the time budget.
+TRUSTED = frozenset(p.pattern for p in BUILTIN.values() if p.trusted and p.pattern is not None)
+"""Built-in patterns known to run in linear time: they skip the time budget (which costs ~2x)."""
 
-    The one place a file's regex meets user text; it can be re-pointed at the project-wide
-    budget helper without touching any pre-tokenizer.
-    """
-    budget = REGEX_SECONDS + len(text) / 250_000
-    try:
-        result = getattr(rx, method)(text, timeout=budget)
+
+def run_pattern(rx: regex.Pattern[str], method: str, text: str, *, trusted: bool = False) -> list:  # type: ignore[type-arg]
+    """``rx.<method>(text)`` (``findall`` or ``finditer``, materialised): a file's regex within the
+    project-wide time budget (:func:`bpe_engine.pretokenizers.run_regex`); ``trusted`` patterns (the
+    built-in ones, this package's own character classes) run directly."""
+    if trusted or rx.pattern in TRUSTED:
+        result = getattr(rx, method)(text)
         return result if method == "findall" else list(result)
-    except TimeoutError:
-        raise ConfigError(
-            f"the tokenizer's regex {rx.pattern!r} ran longer than {budget:.0f} s on {len(text):,} characters "
-            "(catastrophic backtracking); fix the pattern in the tokenizer file"
-        ) from None
+    return run_regex(rx, text, method)  # type: ignore[no-any-return]
 
 
-def regex_matches(rx: regex.Pattern[str], text: str) -> list[Piece]:
+def regex_matches(rx: regex.Pattern[str], text: str, *, trusted: bool = False) -> list[Piece]:
     """HF ``find_matches`` for a regex: matches and the gaps between them, covering ``text``."""
     if not text:
         return [(0, 0, False)]
     out: list[Piece] = []
     prev = 0
     last_end = -1
-    for m in run_pattern(rx, "finditer", text):
+    for m in run_pattern(rx, "finditer", text, trusted=trusted):
         start, end = m.span()
         if start == end and end == last_end:
             continue  # Oniguruma's iterator never returns an empty match touching the previous one
@@ -86,23 +79,6 @@ def regex_matches(rx: regex.Pattern[str], text: str) -> list[Piece]:
         prev = last_end = end
     if prev != len(text):
         out.append((prev, len(text), False))
-    return out
-
-
-def char_matches(is_delimiter: Callable[[str], bool], text: str) -> list[Piece]:
-    """HF ``find_matches`` for a character predicate: each matching character is one match."""
-    if not text:
-        return [(0, 0, False)]
-    out: list[Piece] = []
-    last = 0
-    for i, ch in enumerate(text):
-        if is_delimiter(ch):
-            if last < i:
-                out.append((last, i, False))
-            out.append((i, i + 1, True))
-            last = i + 1
-    if last < len(text):
-        out.append((last, len(text), False))
     return out
 
 
