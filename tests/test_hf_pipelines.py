@@ -158,3 +158,18 @@ def test_loader_keeps_plain_bpe_files_on_the_bpe_engine(tmp_path, pipelines: dic
     assert loaded.encode("Hello <|endoftext|> world", special_mode="special") == plain.encode("Hello <|endoftext|> world").ids
     pipelines["llama"].save(str(tmp_path / "llama.json"))
     assert isinstance(load_tokenizer_json(tmp_path / "llama.json"), HfTokenizer)
+
+
+def test_the_explorer_steps_through_a_pipelines_merges(pipelines: dict[str, Tokenizer], alice_text: str) -> None:
+    """The stepper reads an HF pipeline's pieces and replays its merges to the model's own ids."""
+    from bpe_engine.stepper import Stepper
+
+    for name in ("gpt2", "llama"):
+        tok = ours(pipelines[name], name)
+        text = alice_text[2000:6000]
+        merges = [(a, b, a + b) for a, b in tok.merges]
+        stepper = Stepper.from_text(text, tok.pre_tokenizer, byte_level=tok.byte_level, merges=merges)
+        while stepper.step < len(merges):
+            stepper.forward()
+        assert stepper.token_count == len(tok.encode(text, add_special_tokens=False)), name
+        assert tok.with_merge_prefix(0).encode("the", add_special_tokens=False) != tok.encode("the", add_special_tokens=False)

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..byte_table import token_str_to_bytes
 from .aligned import normalized_splits, pre_tokenized
@@ -26,6 +26,9 @@ class PipelinePieces:
 
     pattern = None
     space_marker = None
+    keeps_unmatched = True
+    safe_to_cut = False  # normalisation and added tokens may cross any cut
+    trusted = False
 
     def __init__(self, tok: HfTokenizer) -> None:
         self._tok = tok
@@ -43,8 +46,14 @@ class PipelinePieces:
                     out.append((self._unmapped(piece.text), piece.start, piece.end))
         return out
 
+    def split_with_spans(self, text: str) -> list[tuple[str, int, int]]:
+        return self.pieces(text)
+
     def split(self, text: str) -> list[str]:
         return [piece for piece, _, _ in self.pieces(text)]
+
+    def splitter(self) -> Any:
+        return self.split
 
     def decode_text(self, text: str) -> str:
         return text

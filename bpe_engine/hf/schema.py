@@ -78,13 +78,14 @@ class Node:
             self.fail(f"expected a string, got {describe(self.value)}" if not self.missing else "is missing")
         return self.value
 
-    def str(self, key: str, default: Any = _MISSING, *, nullable: bool = False) -> Any:
+    def _field(self, key: str, default: Any, nullable: bool) -> tuple[Node, bool]:
+        """The node under ``key`` and whether it is absent/null and so answered by the default."""
         node = self.child(key)
-        if node.missing and default is not _MISSING:
-            return default
-        if nullable and node.value is None:
-            return None
-        return node.as_str()
+        return node, (node.missing and default is not _MISSING) or (nullable and node.value is None)
+
+    def str(self, key: str, default: Any = _MISSING, *, nullable: bool = False) -> Any:
+        node, absent = self._field(key, default, nullable)
+        return (default if node.missing else None) if absent else node.as_str()
 
     def char(self, key: str, default: Any = _MISSING) -> str:
         value = self.str(key, default)
@@ -93,22 +94,16 @@ class Node:
         return value  # type: ignore[no-any-return]
 
     def bool(self, key: str, default: Any = _MISSING, *, nullable: bool = False) -> Any:
-        node = self.child(key)
-        if node.missing and default is not _MISSING:
-            return default
-        if nullable and node.value is None:
-            return None
+        node, absent = self._field(key, default, nullable)
+        if absent:
+            return default if node.missing else None
         if not isinstance(node.value, bool):
             node.fail(f"expected true or false, got {describe(node.value)}" if not node.missing else "is missing")
         return node.value
 
     def int(self, key: str, default: Any = _MISSING, *, minimum: int = 0, maximum: int = MAX_TOKEN_ID, nullable: bool = False) -> Any:
-        node = self.child(key)
-        if node.missing and default is not _MISSING:
-            return default
-        if nullable and node.value is None:
-            return None
-        return node.as_int(minimum=minimum, maximum=maximum)
+        node, absent = self._field(key, default, nullable)
+        return (default if node.missing else None) if absent else node.as_int(minimum=minimum, maximum=maximum)
 
     def as_int(self, *, minimum: int = 0, maximum: int = MAX_TOKEN_ID) -> int:
         value = self.value
@@ -121,10 +116,8 @@ class Node:
         return value
 
     def token_id(self, key: str, default: Any = _MISSING) -> Any:
-        node = self.child(key)
-        if node.missing and default is not _MISSING:
-            return default
-        return node.as_token_id()
+        node, absent = self._field(key, default, False)
+        return default if absent else node.as_token_id()
 
     def as_token_id(self) -> int:
         """A token id by the project's id rules (:mod:`bpe_engine.token_ids`)."""
@@ -137,11 +130,9 @@ class Node:
         return self.value  # type: ignore[no-any-return]
 
     def number(self, key: str, default: Any = _MISSING, *, nullable: bool = False) -> Any:
-        node = self.child(key)
-        if node.missing and default is not _MISSING:
-            return default
-        if nullable and node.value is None:
-            return None
+        node, absent = self._field(key, default, nullable)
+        if absent:
+            return default if node.missing else None
         if not isinstance(node.value, (int, float)) or isinstance(node.value, bool):
             node.fail(f"expected a number, got {describe(node.value)}" if not node.missing else "is missing")
         return float(node.value)
