@@ -30,14 +30,13 @@ from bpe_engine.hf import load_tokenizer_json  # noqa: E402
 
 
 def _default_tokenizer() -> Path:
-    try:
-        from bpe_engine.catalog import builtin_path  # type: ignore[attr-defined]
-    except ImportError:
-        raise SystemExit("pass --tokenizer PATH (the built-in catalogue is not in this installation)") from None
-    path = builtin_path("claude-legacy")
-    if path is None:
-        raise SystemExit("claude-legacy is not fetched: run `bpe-explorer models fetch claude-legacy` or pass --tokenizer")
-    return Path(path)
+    from bpe_engine.catalog import FileState, builtin, fetch_command, file_state, model_path
+
+    model = builtin("claude-legacy")
+    assert model is not None
+    if file_state(model) is not FileState.PRESENT:
+        raise SystemExit(f"claude-legacy is not in the cache: run `{fetch_command('claude-legacy')}` or pass --tokenizer")
+    return model_path(model)
 
 
 def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
