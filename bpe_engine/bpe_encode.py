@@ -32,7 +32,9 @@ from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
 from .byte_table import BYTE_CHARS, bytes_to_token_str, token_str_to_bytes
-from .errors import ConfigError, CorpusError
+from .display import visible_text
+from .errors import ConfigError, UnknownSymbolError
+from .types import UNKNOWN_ID
 
 NEVER = 1 << 62
 """Sentinel rank: larger than any real rank, so ``min`` never picks it before a real merge."""
@@ -375,48 +377,80 @@ class MergeTable:
     def limit_for(self, k: int) -> int:
         return NEVER if k >= self.n_merges else k
 
-    def piece_encoder(self, limit: int) -> PieceEncoder:
+    def piece_encoder(self, limit: int, *, lenient: bool = False) -> PieceEncoder:
+        """piece -> ids. An unknown symbol becomes ``unk_id`` (merged like any symbol, as in HF);
+        without an unk token it raises :class:`UnknownSymbolError` -- or, ``lenient``, becomes
+        :data:`~bpe_engine.types.UNKNOWN_ID` with the known runs around it merged on their own
+        (what ``encode_detailed`` shows as an unknown piece)."""
         pair_rank, new_id, stride = self.pair_rank, self.new_id, self.stride
         if self.byte_level:
             byte_id = self.byte_id.__getitem__
 
-            def initial(piece: str) -> list[int]:
-                ids = list(map(byte_id, piece.encode("utf-8")))
-                return self._fill_unknown(ids, piece) if None in ids else ids  # type: ignore[return-value]
+            def initial(piece: str) -> list[int | None]:
+                return list(map(byte_id, piece.encode("utf-8")))
 
         else:
             get, suffix = self.vocab_map.get, self.suffix
 
-            def initial(piece: str) -> list[int]:
+            def initial(piece: str) -> list[int | None]:
                 symbols = list(piece)
                 if suffix and symbols:
                     symbols[-1] += suffix
-                ids = list(map(get, symbols))
-                return self._fill_unknown(ids, piece) if None in ids else ids  # type: ignore[return-value]
+                return list(map(get, symbols))
+
+        def merge(ids: list[int]) -> list[int]:
+            return ids if len(ids) < 2 else merge_pair_ranks(ids, pair_rank, new_id, stride, limit)
 
         def encode_piece(piece: str) -> tuple[int, ...]:
             ids = initial(piece)
-            if len(ids) < 2:
-                return tuple(ids)
-            return tuple(merge_pair_ranks(ids, pair_rank, new_id, stride, limit))
+            if None not in ids:
+                return tuple(merge(ids))  # type: ignore[arg-type]
+            if self.unk_id is not None:
+                return tuple(merge([self.unk_id if i is None else i for i in ids]))
+            if not lenient:
+                raise self.unknown_symbol(piece, ids.index(None))
+            out: list[int] = []
+            run: list[int] = []
+            for i in ids:
+                if i is None:
+                    out += merge(run)
+                    out.append(UNKNOWN_ID)
+                    run = []
+                else:
+                    run.append(i)
+            return tuple(out + merge(run))
 
         return encode_piece
 
-    def _fill_unknown(self, ids: list[int | None], piece: str) -> list[int]:
-        """Unknown symbols become ``unk_id`` (one each, like HF without ``fuse_unk``) or an error."""
-        if self.unk_id is None:
-            at = ids.index(None)
-            if self.byte_level:
-                what = f"byte 0x{piece.encode('utf-8')[at]:02x}"
-                fix = "retrain with the full 256-byte alphabet"
-            else:
-                what = f"character {piece[at]!r} (U+{ord(piece[at]):04X})"
-                fix = "retrain on text that contains it, use a byte-level tokenizer"
-            raise CorpusError(
-                f"{what} in {piece!r} is not in the alphabet of tokenizer {self.name!r}; "
-                f"{fix}, or give the tokenizer an unk_token"
-            )
-        return [self.unk_id if i is None else i for i in ids]
+    def symbol_at(self, piece: str, at: int) -> str:
+        """The model-alphabet symbol ``at`` of ``piece`` (a GPT-2 byte character, or a character
+        with ``</w>`` glued on when it ends the piece)."""
+        if self.byte_level:
+            return BYTE_CHARS[piece.encode("utf-8", "surrogatepass")[at]]
+        return piece[at] + (self.suffix or "" if at == len(piece) - 1 else "")
+
+    def why_unknown(self, symbol: str) -> str:
+        """Exactly why ``symbol`` has no id: which byte or character, and what the vocabulary has instead."""
+        if self.byte_level:
+            byte = token_str_to_bytes(symbol)[0]
+            return f"byte 0x{byte:02X} is not in the vocabulary of {self.name!r} (it was trained on the bytes it saw only)"
+        suffix = self.suffix or ""
+        char = symbol[: -len(suffix)] if suffix and symbol.endswith(suffix) else symbol
+        what = f"character {char!r} (U+{ord(char):04X})" if len(char) == 1 else repr(char)
+        if suffix and symbol.endswith(suffix) and char in self.vocab_map:
+            return f"the word-final {symbol!r} is not in the vocabulary of {self.name!r} ({what} is, but only inside words)"
+        if suffix and not symbol.endswith(suffix) and char + suffix in self.vocab_map:
+            return f"{what} is in the vocabulary of {self.name!r} only at the end of a word ({char + suffix!r})"
+        return f"{what} is not in the alphabet of {self.name!r}"
+
+    def unknown_symbol(self, piece: str, at: int) -> UnknownSymbolError:
+        symbol = self.symbol_at(piece, at)
+        fix = "retrain with the full 256-byte alphabet" if self.byte_level else "retrain on text that contains it, use a byte-level tokenizer"
+        return UnknownSymbolError(
+            f"{self.why_unknown(symbol)}, so {visible_text(piece)!r} cannot be encoded; "
+            f"inspect and compare show it as an unknown piece; {fix}, or train with an unknown token",
+            symbol=symbol,
+        )
 
     def token_str(self, token_id: int) -> str | None:
         return self.id_str[token_id] if 0 <= token_id < len(self.id_str) else None

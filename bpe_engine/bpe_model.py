@@ -14,14 +14,21 @@ Two ways to build one:
 
 Documented choices:
 
-- **Special tokens** behave as in tiktoken: their text raises :class:`SpecialTokenError` unless
-  ``special_mode``/``allowed_special``/``disallowed_special`` say otherwise.
+- **Special tokens**: by default (:data:`~bpe_engine.types.DEFAULT_SPECIAL_MODE`) their text is
+  encoded as ordinary text; ``special_mode="special"`` encodes it as the special token and
+  ``"refuse"`` raises :class:`SpecialTokenError`. Passing tiktoken's ``allowed_special`` /
+  ``disallowed_special`` instead gives tiktoken's semantics exactly (other specials refused).
 - **Surrogates** (byte-level): like tiktoken, a text that is not encodable as UTF-8 is first
   passed through UTF-16 with ``surrogatepass``/``replace``: a surrogate *pair* becomes its
   character, a lone surrogate becomes U+FFFD. So ``decode(encode(s)) == s`` for every ``str``
   without lone surrogates.
 - **Unknown symbols** (character-level, or a byte-level alphabet of only the bytes seen) become
-  ``unk_token`` when one is set, else :class:`CorpusError` names the character and the fix.
+  ``unk_token`` when one is set. Without one, ``encode`` raises :class:`UnknownSymbolError` (there
+  is no id to return) naming the symbol and why, while ``encode_detailed`` marks them as unknown
+  pieces (``Encoding.unknown``, id :data:`~bpe_engine.types.UNKNOWN_ID`) and explains in
+  ``Encoding.notes``: an explorer shows what it cannot encode instead of failing.
+- **Ids** follow :mod:`bpe_engine.token_ids`: special-token ids are checked at construction, and
+  ``decode``/``token_bytes`` refuse negative or unknown ids instead of indexing from the end.
 - **vocab_size** counts distinct ids (vocabulary + special tokens); for cl100k that is 100,261,
   where tiktoken's ``n_vocab`` (largest id + 1) says 100,277.
 - **backend**: ``"python"`` always uses the pure-Python encoder; ``"tiktoken"`` uses tiktoken's
@@ -34,7 +41,10 @@ Documented choices:
 >>> tok.encode("abab ab")
 Traceback (most recent call last):
 ...
-bpe_engine.errors.CorpusError: character ' ' (U+0020) in ' ab' is not in the alphabet of tokenizer 'tiny'; retrain on text that contains it, use a byte-level tokenizer, or give the tokenizer an unk_token
+bpe_engine.errors.UnknownSymbolError: character ' ' (U+0020) is not in the alphabet of 'tiny', so ' ab' cannot be encoded; inspect and compare show it as an unknown piece; retrain on text that contains it, use a byte-level tokenizer, or train with an unknown token
+>>> enc = tok.encode_detailed("abab ab")
+>>> enc.ids, enc.tokens, enc.unknown
+((2, 2, -1, 2), ('ab', 'ab', ' ', 'ab'), (False, False, True, False))
 """
 
 from __future__ import annotations
@@ -48,9 +58,11 @@ from typing import TYPE_CHECKING, Any, Literal
 import regex
 
 from .bpe_encode import PieceCache, RankTable, MergeTable
-from .errors import ConfigError, SpecialTokenError
+from .errors import ConfigError, SpecialTokenError, UnknownSymbolError
 from .pretokenizers import PreTokenizer, compile_pattern, split_specials
-from .types import Encoding, SpecialMode
+from .special_text import refusal_message
+from .token_ids import check_decode_ids, id_problem
+from .types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding, SpecialMode
 
 if TYPE_CHECKING:
     import tiktoken
@@ -122,7 +134,8 @@ class BpeTokenizer:
         self._special_ids = {i: s for s, i in special_tokens.items()}
         self._id_bytes = list(table.id_bytes)
         for text, token_id in special_tokens.items():
-            ordinary = table.token_str(token_id) if token_id >= 0 else None
+            _check_special(text, token_id)
+            ordinary = table.token_str(token_id)
             if ordinary is not None and ordinary != text:
                 raise ConfigError(
                     f"special token {text!r} has id {token_id}, which vocabulary token {ordinary!r} already uses; "
@@ -134,6 +147,7 @@ class BpeTokenizer:
         self._merge_count = merge_count
         self._limit = table.limit_for(merge_count)
         self._cache: PieceCache[tuple[int, ...]] = PieceCache(table.piece_encoder(self._limit))
+        self._lenient_cache: PieceCache[tuple[int, ...]] | None = None  # made on the first unknown symbol
         self._vocab: dict[str, int] | None = None
         self._vocab_size: int | None = None
         self._tiktoken: tuple[tiktoken.Encoding | None, str] | None = None
@@ -248,15 +262,16 @@ class BpeTokenizer:
         self,
         text: str,
         *,
-        special_mode: SpecialMode = "refuse",
+        special_mode: SpecialMode | None = None,
         allowed_special: Literal["all"] | Collection[str] | None = None,
         disallowed_special: Literal["all"] | Collection[str] | None = None,
     ) -> list[int]:
         """Token ids of ``text``.
 
-        ``special_mode`` is the short form: ``refuse`` (default: raise on special-token text),
-        ``text`` (encode it as ordinary text), ``special`` (as the special token).
-        ``allowed_special``/``disallowed_special`` refine it exactly as in tiktoken.
+        ``special_mode`` is the short form: ``text`` (the default: encode it as ordinary text),
+        ``special`` (as the special token), ``refuse`` (raise on special-token text).
+        ``allowed_special``/``disallowed_special`` refine it exactly as in tiktoken; given without
+        ``special_mode``, they mean what they mean in tiktoken (specials not allowed are refused).
 
         >>> from bpe_engine.references import load_reference
         >>> load_reference("gpt2").encode("hello <|endoftext|>", special_mode="special")
@@ -285,20 +300,31 @@ class BpeTokenizer:
         self,
         text: str,
         *,
-        special_mode: SpecialMode = "refuse",
+        special_mode: SpecialMode | None = None,
         allowed_special: Literal["all"] | Collection[str] | None = None,
         disallowed_special: Literal["all"] | Collection[str] | None = None,
     ) -> Encoding:
         """Ids with tokens, byte spans in ``Encoding.text`` (UTF-8) and special flags.
 
         For byte-level models ``Encoding.text`` is the text after the surrogate fix-up above.
+        Unknown symbols never raise here: they are unknown pieces (see the module docstring).
         """
         allowed = self._check_specials(text, special_mode, allowed_special, disallowed_special)
         if self.byte_level:
             text = _fix_surrogates(text) if not _utf8_ok(text) else text
-        ids, spans, special = _detailed(self, text, allowed)
-        tokens = tuple(map(self.token_str, ids))
-        return Encoding(text=text, ids=tuple(ids), tokens=tokens, byte_spans=tuple(spans), special=tuple(special))
+        ids, spans, special, unknown_symbols = _detailed(self, text, allowed)
+        if not unknown_symbols:
+            tokens = tuple(map(self.token_str, ids))
+            return Encoding(text=text, ids=tuple(ids), tokens=tokens, byte_spans=tuple(spans), special=tuple(special))
+        tokens = tuple(unknown_symbols.get(n) or self.token_str(i) for n, i in enumerate(ids))
+        table = self._table
+        assert isinstance(table, MergeTable)  # rank tables hold every byte
+        # One note per distinct symbol, in order of first appearance: independent of counts, so
+        # encodings stitched from segments (the app's Compare) carry the same notes as a whole one.
+        fix = f"it is encoded as the unknown token {self.unk_token!r}" if self.unk_token is not None else "it has no id"
+        notes = tuple(f"unknown piece: {table.why_unknown(symbol)}; {fix}" for symbol in dict.fromkeys(unknown_symbols.values()))
+        unknown = tuple(n in unknown_symbols for n in range(len(ids)))
+        return Encoding(text, tuple(ids), tokens, tuple(spans), tuple(special), unknown, notes)
 
     def _encode_python(self, text: str, allowed: frozenset[str]) -> list[int]:
         if not allowed:
@@ -317,17 +343,26 @@ class BpeTokenizer:
         return reduce(iadd, map(self._cache.__getitem__, self.pre_tokenizer.split(text)), [])
 
     def _piece_ids(self, piece: str) -> tuple[int, ...]:
-        """Ids of one pre-tokenized piece (cached)."""
-        return self._cache[piece]
+        """Ids of one pre-tokenized piece (cached); unknown symbols without an unk token become
+        :data:`UNKNOWN_ID` (the detailed view's unknown pieces)."""
+        try:
+            return self._cache[piece]
+        except UnknownSymbolError:
+            if self._lenient_cache is None:
+                self._lenient_cache = PieceCache(self._table.piece_encoder(self._limit, lenient=True))  # type: ignore[call-arg]
+            return self._lenient_cache[piece]
 
     def _check_specials(
         self,
         text: str,
-        mode: SpecialMode,
+        mode: SpecialMode | None,
         allowed_special: Literal["all"] | Collection[str] | None,
         disallowed_special: Literal["all"] | Collection[str] | None,
     ) -> frozenset[str]:
         """Resolve the special-token options to the allowed set, raising on disallowed text."""
+        if mode is None:
+            tiktoken_style = allowed_special is not None or disallowed_special is not None
+            mode = "refuse" if tiktoken_style else DEFAULT_SPECIAL_MODE
         if mode not in _MODES:
             raise ConfigError(f"special_mode must be one of {', '.join(_MODES)}, got {mode!r}")
         every = self._special_set
@@ -345,7 +380,7 @@ class BpeTokenizer:
         if disallowed:
             match = _special_regex(disallowed).search(text)
             if match:
-                raise SpecialTokenError(_disallowed_message(match.group()))
+                raise SpecialTokenError(refusal_message(match.group(), self.name), token=match.group())
         return allowed
 
     # -- decoding --------------------------------------------------------------------------------
@@ -360,9 +395,10 @@ class BpeTokenizer:
 
     def decode_bytes(self, ids: Sequence[int]) -> bytes:
         """The concatenated bytes of ``ids`` (byte-level models: the exact original text)."""
+        check_decode_ids(ids, len(self._id_bytes), self.name)
         try:
             return b"".join(map(self._id_bytes.__getitem__, ids))  # type: ignore[arg-type]
-        except (IndexError, TypeError):
+        except TypeError:  # a hole in the id table (None)
             for i in ids:
                 self.token_bytes(i)  # raises the clear error for the first bad id
             raise
@@ -375,6 +411,7 @@ class BpeTokenizer:
             text = self.decode_bytes(ids).decode("utf-8", errors=errors)
             # a byte-level model over ▁-marked pieces carries the markers in its bytes
             return self.pre_tokenizer.decode_text(text) if self.pre_tokenizer.space_marker else text
+        check_decode_ids(ids, len(self._id_bytes), self.name)
         return self.pre_tokenizer.decode_text("".join(map(self.token_str, ids)))
 
     def decode_with_offsets(self, ids: Sequence[int]) -> tuple[str, list[int]]:
@@ -431,7 +468,18 @@ class BpeTokenizer:
         return encoding
 
     def _bad_id(self, token_id: Any) -> ConfigError:
+        if token_id == UNKNOWN_ID:
+            return ConfigError(f"id {UNKNOWN_ID} marks an unknown piece, which has no token in {self.name!r}")
         return ConfigError(f"token id {token_id!r} is not in tokenizer {self.name!r} (ids run 0..{len(self._id_bytes) - 1})")
+
+
+def _check_special(text: object, token_id: object) -> None:
+    """A special token is non-empty text with a valid id (an empty one would match everywhere)."""
+    if not isinstance(text, str) or not text:
+        raise ConfigError(f"special token {text!r} is empty or not text; a special token needs at least one character")
+    problem = id_problem(token_id)
+    if problem is not None:
+        raise ConfigError(f"special token {text!r} has id {token_id!r}, which {problem}")
 
 
 def _utf8_ok(text: str) -> bool:
@@ -452,22 +500,17 @@ def _special_regex(tokens: frozenset[str]) -> regex.Pattern[str]:
     return compile_pattern("|".join(regex.escape(t) for t in sorted(tokens, key=lambda t: (-len(t), t))))
 
 
-def _disallowed_message(token: str) -> str:
-    return (
-        f"Encountered text corresponding to disallowed special token {token!r}. "
-        f"If you want this text to be encoded as a special token, pass special_mode='special' "
-        f"or allowed_special={{{token!r}, ...}}. "
-        f"If you want it encoded as normal text, pass special_mode='text' or disallowed_special=() "
-        f"(or disallowed_special=(special_tokens - {{{token!r}}}) for this token only)."
-    )
 
 
 # -- encode_detailed: where each token came from ----------------------------------------------------
 Span = tuple[int, int]
 
 
-def _detailed(tok: BpeTokenizer, text: str, allowed: frozenset[str]) -> tuple[list[int], list[Span], list[bool]]:
-    """Ids, byte spans in ``text.encode()`` and special flags, piece by piece.
+def _detailed(
+    tok: BpeTokenizer, text: str, allowed: frozenset[str]
+) -> tuple[list[int], list[Span], list[bool], dict[int, str]]:
+    """Ids, byte spans in ``text.encode()``, special flags and the unknown pieces (token index ->
+    symbol), piece by piece.
 
     Spans are mapped back through the pre-tokenizer's character spans, so they stay right when a
     piece is not a plain slice of the text (``▁`` markers, a dropped ``</w>`` word break).
@@ -475,20 +518,24 @@ def _detailed(tok: BpeTokenizer, text: str, allowed: frozenset[str]) -> tuple[li
     encoding = tok._fast_encoding()
     pre = tok.pre_tokenizer
     tiles = tok.byte_level and pre.space_marker is None and pre.end_of_word_suffix is None
+    unk = tok._table.unk_id if isinstance(tok._table, MergeTable) else None
     if encoding is not None or tiles:
         # Byte-level tokens (specials included) spell the text's bytes in order, so spans are
-        # running sums -- unless an unk token stands in for a byte it does not spell.
-        if encoding is not None:
-            ids = encoding.encode(text, allowed_special=allowed, disallowed_special=())
-        else:
-            ids = tok._encode_python(text, allowed)
-        unk = tok._table.unk_id if isinstance(tok._table, MergeTable) else None
-        if unk is None or unk not in ids:
+        # running sums -- unless an unknown symbol stands for a byte the vocabulary lacks.
+        try:
+            if encoding is not None:
+                ids = encoding.encode(text, allowed_special=allowed, disallowed_special=())
+            else:
+                ids = tok._encode_python(text, allowed)
+        except UnknownSymbolError:
+            ids = None
+        if ids is not None and (unk is None or unk not in ids):
             ends = list(accumulate(map(len, map(tok._id_bytes.__getitem__, ids))))  # type: ignore[arg-type]
             specials = tok._special_ids
-            return ids, list(zip([0, *ends[:-1]], ends)), [i in specials for i in ids]
+            return ids, list(zip([0, *ends[:-1]], ends)), [i in specials for i in ids], {}
     byte_at = _byte_offsets(text)
     ids, spans, special = [], [], []
+    unknown: dict[int, str] = {}
     start = 0
     segments = split_specials(text, allowed) if allowed else ([(text, False)] if text else [])
     for segment, is_special in segments:
@@ -499,16 +546,23 @@ def _detailed(tok: BpeTokenizer, text: str, allowed: frozenset[str]) -> tuple[li
         else:
             for piece, s, e in tok.pre_tokenizer.split_with_spans(segment):
                 piece_ids = tok._piece_ids(piece)
+                first = len(ids)
                 ids += piece_ids
-                spans += _piece_spans(tok, piece, piece_ids, start + s, start + e, byte_at)
+                spans += _piece_spans(tok, piece, piece_ids, start + s, start + e, byte_at, unknown, first)
                 special += [False] * len(piece_ids)
         start += len(segment)
-    return ids, spans, special
+    return ids, spans, special, unknown
 
 
-def _piece_spans(tok: BpeTokenizer, piece: str, ids: Sequence[int], s: int, e: int, byte_at: Any) -> list[Span]:
-    """Byte spans of one piece's tokens; ``[s, e)`` is the piece's character span in the text."""
-    unk = tok._table.unk_id if isinstance(tok._table, MergeTable) else None
+def _piece_spans(
+    tok: BpeTokenizer, piece: str, ids: Sequence[int], s: int, e: int, byte_at: Any, unknown: dict[int, str], first: int
+) -> list[Span]:
+    """Byte spans of one piece's tokens; ``[s, e)`` is the piece's character span in the text.
+
+    Unknown pieces (the unk token, or :data:`UNKNOWN_ID`) stand for one symbol each; their
+    symbols are recorded in ``unknown`` under their token index (``first`` + position)."""
+    table = tok._table
+    unk = table.unk_id if isinstance(table, MergeTable) else None
     # boundary[k] = text byte offset of the piece's k-th unit (bytes if byte-level, else chars)
     offset = len(piece) - (e - s)  # 1 when the pre-tokenizer prepended a ▁ that covers no text
     boundary: list[int] = []
@@ -524,8 +578,9 @@ def _piece_spans(tok: BpeTokenizer, piece: str, ids: Sequence[int], s: int, e: i
     suffix = tok.pre_tokenizer.end_of_word_suffix or ""
     spans, k = [], 0
     for n, token_id in enumerate(ids):
-        if token_id == unk:
+        if token_id == unk or token_id == UNKNOWN_ID:
             width = 1
+            unknown[first + n] = table.symbol_at(piece, k)  # type: ignore[union-attr]
         elif tok.byte_level:
             width = len(tok.token_bytes(token_id))
         else:

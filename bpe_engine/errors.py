@@ -22,8 +22,26 @@ class CorpusError(BpeEngineError, ValueError):
     """The corpus cannot be used as asked (e.g. invalid UTF-8 for a character-level trainer)."""
 
 
+class UnknownSymbolError(CorpusError):
+    """A symbol (character or byte) the vocabulary cannot spell and no unknown token stands in for.
+
+    Only ``encode`` raises it (there is no id to return); ``encode_detailed`` shows the symbol as
+    an unknown piece instead. ``symbol`` is the symbol in the model's alphabet."""
+
+    def __init__(self, message: str, *, symbol: str) -> None:
+        super().__init__(message)
+        self.symbol = symbol
+
+
 class SpecialTokenError(BpeEngineError, ValueError):
-    """Text contains a special token's text and the caller did not say what to do with it."""
+    """Text contains a special token's text and the special-token mode is ``refuse``.
+
+    ``token`` is that text, so each interface can name its own option (the CLI's
+    ``--special-mode``, the app's selector) instead of Python arguments."""
+
+    def __init__(self, message: str, *, token: str | None = None) -> None:
+        super().__init__(message)
+        self.token = token
 
 
 class ReferenceDataMissing(BpeEngineError, LookupError):

@@ -24,7 +24,7 @@ import regex
 
 from .errors import ConfigError
 from .inspect.text_index import clean_text, index_of
-from .types import Encoding, SpecialMode
+from .types import DEFAULT_SPECIAL_MODE, Encoding, SpecialMode
 
 _WORD = regex.compile(r"[^\s\x1c-\x1f]+")  # exactly the words of str.split()
 _MAX_CODEPOINT = 0x10FFFF
@@ -43,10 +43,10 @@ class CharacterTokenizer:
     def vocab_size(self) -> int:
         return _MAX_CODEPOINT + 1
 
-    def encode(self, text: str, *, special_mode: SpecialMode = "refuse") -> list[int]:
+    def encode(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE) -> list[int]:
         return [ord(c) for c in clean_text(text).text]
 
-    def encode_detailed(self, text: str, *, special_mode: SpecialMode = "refuse") -> Encoding:
+    def encode_detailed(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE) -> Encoding:
         text = clean_text(text).text
         starts = index_of(text).char_byte_starts
         n = len(text)
@@ -89,10 +89,10 @@ class WhitespaceWordTokenizer:
     def vocab_size(self) -> int:
         return len(self._words)
 
-    def encode(self, text: str, *, special_mode: SpecialMode = "refuse") -> list[int]:
+    def encode(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE) -> list[int]:
         return list(self.encode_detailed(text).ids)
 
-    def encode_detailed(self, text: str, *, special_mode: SpecialMode = "refuse") -> Encoding:
+    def encode_detailed(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE) -> Encoding:
         text = clean_text(text).text
         matches = [m.span() for m in _WORD.finditer(text)]
         words = [text[s:e] for s, e in matches]

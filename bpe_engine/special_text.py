@@ -43,4 +43,14 @@ def special_text_note(found: Iterable[str], mode: str, tokenizer_name: str, *, o
     )
 
 
-__all__ = ["find_special_text", "special_text_note"]
+def refusal_message(token: str, tokenizer_name: str) -> str:
+    """Why mode ``refuse`` stopped, in words every interface can show: it names the *modes*, which
+    are the values of the CLI's ``--special-mode``, of the app's selector and of ``special_mode=``."""
+    return (
+        f"the text holds {visible_text(token)!r}, special-token text of {visible_text(tokenizer_name)!r}, and the "
+        "special-token mode is 'refuse'; choose mode 'special' to encode it as the special token "
+        "or mode 'text' to encode it as ordinary text"
+    )
+
+
+__all__ = ["find_special_text", "refusal_message", "special_text_note"]

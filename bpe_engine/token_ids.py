@@ -108,13 +108,14 @@ def check_decode_ids(ids: Sequence[object], size: int, name: str) -> None:
     except TypeError:
         pass
     for position, value in enumerate(ids):
+        where = f"token id {_short_repr(value)} (position {position})"
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"id {_short_repr(value)} at position {position} is not an integer token id")
+            raise ConfigError(f"{where} is not an integer")
         if value < 0:
-            why = "marks an unknown piece, which has no id" if value == -1 else "is negative"
-            raise ConfigError(f"id {value} at position {position} {why}; token ids of {name!r} run 0..{size - 1}")
+            why = "marks an unknown piece, which has no token" if value == -1 else "is negative"
+            raise ConfigError(f"{where} {why}; ids of tokenizer {name!r} run 0..{size - 1}")
         if value >= size:
-            raise ConfigError(f"id {value} at position {position} is not in {name!r} (ids run 0..{size - 1})")
+            raise ConfigError(f"{where} is not in tokenizer {name!r} (ids run 0..{size - 1})")
 
 
 def _short_repr(value: object, limit: int = 40) -> str:

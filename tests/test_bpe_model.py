@@ -91,7 +91,7 @@ def test_whitespace_char_level_spans_and_decode() -> None:
 def test_unknown_character_raises_or_uses_unk() -> None:
     vocab = {"a": 0, "b": 1, "<unk>": 2}
     strict = BpeTokenizer(name="ab", vocab=vocab, merges=[], pre_tokenizer=NONE, byte_level=False)
-    with pytest.raises(CorpusError, match=r"character 'z' \(U\+007A\).*unk_token"):
+    with pytest.raises(CorpusError, match=r"character 'z' \(U\+007A\).*unknown token"):
         strict.encode("abz")
     lenient = BpeTokenizer(name="ab", vocab=vocab, merges=[], pre_tokenizer=NONE, byte_level=False, unk_token="<unk>")
     assert lenient.encode("azb") == [0, 2, 1]
@@ -135,11 +135,12 @@ def test_pair_listed_twice_keeps_its_last_rank_like_hf() -> None:
 def test_special_modes_like_tiktoken() -> None:
     tok = load_reference("cl100k_base").with_backend("python")
     text = "a<|endoftext|>b<|fim_prefix|>"
-    with pytest.raises(SpecialTokenError, match=r"allowed_special=\{'<\|endoftext\|>'"):
-        tok.encode(text)
-    with pytest.raises(SpecialTokenError, match="special_mode='text'"):
-        tok.encode_detailed(text)
+    with pytest.raises(SpecialTokenError, match=r"'<\|endoftext\|>'.*mode 'special'"):
+        tok.encode(text, special_mode="refuse")
+    with pytest.raises(SpecialTokenError, match="mode 'text'"):
+        tok.encode_detailed(text, special_mode="refuse")
     as_text = tok.encode(text, special_mode="text")
+    assert tok.encode(text) == as_text and tok.encode_detailed(text).ids == tuple(as_text)  # DEFAULT_SPECIAL_MODE
     assert 100257 not in as_text and tok.decode(as_text) == text
     assert tok.encode(text, special_mode="special") == [64, 100257, 65, 100258]
     assert tok.encode(text, allowed_special={"<|endoftext|>"}, disallowed_special=()) == [64, 100257, 65] + tok.encode(
@@ -175,6 +176,8 @@ def test_decode_errors_and_token_lookups() -> None:
     with pytest.raises(ConfigError, match="not in tokenizer 'gpt2'"):
         tok.decode([50257])
     with pytest.raises(ConfigError, match="not in tokenizer"):
+        tok.token_str(-2)
+    with pytest.raises(ConfigError, match="unknown piece"):
         tok.token_str(-1)
 
 

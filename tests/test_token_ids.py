@@ -44,9 +44,9 @@ def test_decode_ids_refuses_negative_and_out_of_range() -> None:
     check_decode_ids([0, 1, 2], 3, "t")
     with pytest.raises(ConfigError, match="unknown piece"):
         check_decode_ids([0, -1], 3, "t")
-    with pytest.raises(ConfigError, match="-5 at position 1 is negative"):
+    with pytest.raises(ConfigError, match=r"-5 \(position 1\) is negative"):
         check_decode_ids([0, -5], 3, "t")
-    with pytest.raises(ConfigError, match="3 at position 0 is not in 't'"):
+    with pytest.raises(ConfigError, match=r"3 \(position 0\) is not in tokenizer 't'"):
         check_decode_ids([3], 3, "t")
     with pytest.raises(ConfigError, match="not an integer"):
         check_decode_ids([0, "x"], 3, "t")

@@ -88,7 +88,7 @@ async def test_special_token_mode_changes_counts() -> None:
         assert len(pane.result.details) > 3 and not any(d.special for d in pane.result.details)
         app.query_one("#inspect-special", Select).value = "refuse"
         await settle(pilot)
-        assert pane.result.details == () and "special_mode='special'" in shown(app, "#inspect-status")
+        assert pane.result.details == () and "mode 'special'" in shown(app, "#inspect-status")
 
 
 async def test_trained_model_follows_the_step() -> None:

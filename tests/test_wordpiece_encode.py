@@ -89,8 +89,9 @@ def test_long_word_and_unknown_piece_become_one_unk(bert) -> None:
 def test_special_modes(bert) -> None:
     assert bert.encode("[CLS] hi", special_mode="special") == [101, 7632]
     assert 101 not in bert.encode("[CLS] hi", special_mode="text")
-    with pytest.raises(SpecialTokenError, match="special_mode='special'"):
-        bert.encode("[CLS] hi")
+    assert bert.encode("[CLS] hi") == bert.encode("[CLS] hi", special_mode="text")  # DEFAULT_SPECIAL_MODE
+    with pytest.raises(SpecialTokenError, match="mode 'special'"):
+        bert.encode("[CLS] hi", special_mode="refuse")
     with pytest.raises(ConfigError):
         bert.encode("hi", special_mode="nope")  # type: ignore[arg-type]
 

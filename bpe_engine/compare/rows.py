@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
-from ..errors import BpeEngineError
+from ..errors import BpeEngineError, UnknownSymbolError
 from ..inspect.partial import partial_flags
 from ..inspect.text_index import TextIndex, clean_text, index_of
 from ..types import Encoding, SpecialMode, Tokenizer
@@ -108,7 +108,10 @@ def _encode(tok: Tokenizer, text: str, mode: SpecialMode) -> Encoding:
     specials = getattr(tok, "special_tokens", None)
     if not getattr(tok, "byte_level", False) or not isinstance(specials, dict):
         return tok.encode_detailed(text, special_mode=mode)
-    ids = tok.encode(text, special_mode=mode)
+    try:
+        ids = tok.encode(text, special_mode=mode)
+    except UnknownSymbolError:  # no id to give: encode_detailed shows it as an unknown piece
+        return tok.encode_detailed(text, special_mode=mode)
     lengths = [len(b) for b in map(tok.token_bytes, ids)]
     if sum(lengths) != len(text.encode("utf-8")):
         return tok.encode_detailed(text, special_mode=mode)

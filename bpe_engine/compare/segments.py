@@ -70,6 +70,8 @@ class SegmentCache:
         tokens: list[str] = []
         spans: list[tuple[int, int]] = []
         special: list[bool] = []
+        unknown: list[bool] = []
+        notes: dict[str, None] = {}
         offset = 0
         for start, end in zip(points, [*points[1:], len(text)]):
             segment = text[start:end]
@@ -77,9 +79,11 @@ class SegmentCache:
             ids += enc.ids
             tokens += enc.tokens
             special += enc.special
+            unknown += enc.unknown
+            notes.update(dict.fromkeys(enc.notes))
             spans += [(s + offset, e + offset) for s, e in enc.byte_spans]
             offset += len(segment.encode("utf-8", "surrogatepass"))
-        return Encoding(text, tuple(ids), tuple(tokens), tuple(spans), tuple(special))
+        return Encoding(text, tuple(ids), tuple(tokens), tuple(spans), tuple(special), tuple(unknown), tuple(notes))
 
     def _get(self, tokenizer: Any, segment: str, mode: SpecialMode, encode: Callable[[Any, str, SpecialMode], Encoding]) -> Encoding:
         key = (id(tokenizer), mode, segment)

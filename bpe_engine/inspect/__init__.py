@@ -5,10 +5,10 @@ Pure functions over :class:`~bpe_engine.types.Encoding`; the app and the CLI onl
 
 from __future__ import annotations
 
-from .details import CharPiece, TokenDetail, token_details
+from .details import CharPiece, TokenDetail, iter_token_details, token_details
 from .partial import PartialGroup, group_of_token, partial_flags, partial_groups, partial_share
 from .text_index import CleanText, TextIndex, clean_text
-from .utf8 import ByteRole, StreamDecoder, StreamStep, byte_role, byte_roles, hex_bytes, standalone_decode, stream_decode
+from .utf8 import ByteRole, StreamDecoder, StreamStep, byte_role, byte_roles, hex_bytes, iter_stream_decode, standalone_decode, stream_decode
 
 __all__ = [
     "ByteRole",
@@ -24,6 +24,8 @@ __all__ = [
     "clean_text",
     "group_of_token",
     "hex_bytes",
+    "iter_stream_decode",
+    "iter_token_details",
     "partial_flags",
     "partial_groups",
     "partial_share",

@@ -14,6 +14,7 @@ character is described by *that part* ("bytes 1-2 of 3 of 한"), never by the wh
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..byte_table import bytes_to_token_str
@@ -61,6 +62,8 @@ class TokenDetail:
     input bytes under ``byte_span``. They differ for normalising models (uncased WordPiece turns
     ``Hello`` into ``hello``) and for tokens whose id the model cannot map (``data_note`` says so).
     ``group`` is the index of the partial-character group the token belongs to, if any.
+    ``unknown`` marks an unknown piece (see :class:`~bpe_engine.types.Encoding`): its ``data`` is
+    the input it stands for, and ``data_note`` says so.
     """
 
     index: int
@@ -74,6 +77,7 @@ class TokenDetail:
     special: bool
     group: int | None
     data_note: str = ""
+    unknown: bool = False
 
     @property
     def hex(self) -> str:
@@ -102,31 +106,39 @@ class TokenDetail:
 def token_details(encoding: Encoding, tokenizer: Tokenizer | None = None, index: TextIndex | None = None) -> list[TokenDetail]:
     """Details of every token of ``encoding`` (``tokenizer`` supplies ``token_bytes``; without it
     the input bytes under each span are used)."""
+    return list(iter_token_details(encoding, tokenizer, index))
+
+
+def iter_token_details(
+    encoding: Encoding, tokenizer: Tokenizer | None = None, index: TextIndex | None = None
+) -> Iterator[TokenDetail]:
+    """:func:`token_details` one at a time, so a caller that prints them as it goes (the CLI on a
+    multi-megabyte text) holds one page of details, not 600,000."""
     index = index or index_of(encoding.text)
     raw = encoding.text.encode("utf-8", "surrogatepass")
     groups = group_of_token(partial_groups(encoding, index), len(encoding.ids))
-    out = []
-    for i, (tid, tok, (s, e), special) in enumerate(
-        zip(encoding.ids, encoding.tokens, encoding.byte_spans, encoding.special, strict=True)
+    for i, (tid, tok, (s, e), special, unknown) in enumerate(
+        zip(encoding.ids, encoding.tokens, encoding.byte_spans, encoding.special, encoding.unknown, strict=True)
     ):
         text_bytes = raw[s:e]
-        data, note = _model_bytes(tokenizer, tid, text_bytes)
-        out.append(
-            TokenDetail(
-                index=i,
-                id=tid,
-                token=tok,
-                data=data,
-                text_bytes=text_bytes,
-                byte_span=(s, e),
-                char_span=index.char_span(s, e),
-                pieces=_pieces(index, s, e),
-                special=special,
-                group=groups[i],
-                data_note=note,
-            )
+        if unknown:
+            data, note = text_bytes, "unknown piece: " + ("no id" if tid < 0 else f"the unknown token, id {tid}")
+        else:
+            data, note = _model_bytes(tokenizer, tid, text_bytes)
+        yield TokenDetail(
+            index=i,
+            id=tid,
+            token=tok,
+            data=data,
+            text_bytes=text_bytes,
+            byte_span=(s, e),
+            char_span=index.char_span(s, e),
+            pieces=_pieces(index, s, e),
+            special=special,
+            group=groups[i],
+            data_note=note,
+            unknown=unknown,
         )
-    return out
 
 
 def _model_bytes(tokenizer: Tokenizer | None, token_id: int, fallback: bytes) -> tuple[bytes, str]:

@@ -11,7 +11,7 @@ token can end in the middle of a character; these helpers make that visible.
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -152,9 +152,16 @@ def stream_decode(chunks: Iterable[bytes]) -> list[StreamStep]:
     >>> stream_decode([b"\\xed\\x95"])[0].status
     'waiting for 1 more byte (2/3)'
     """
+    return list(iter_stream_decode(chunks))
+
+
+def iter_stream_decode(chunks: Iterable[bytes]) -> Iterator[StreamStep]:
+    """:func:`stream_decode` one step at a time (the CLI streams it for texts of any length)."""
     dec = StreamDecoder()
-    steps = [dec.feed(chunk) for chunk in chunks]
-    if steps and steps[-1].pending:
-        steps.append(dec.feed(b"", final=True))
-    return steps
+    step = None
+    for chunk in chunks:
+        step = dec.feed(chunk)
+        yield step
+    if step is not None and step.pending:
+        yield dec.feed(b"", final=True)
 

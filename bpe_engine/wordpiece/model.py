@@ -26,7 +26,8 @@ from typing import Literal
 
 from ..errors import ConfigError, SpecialTokenError
 from ..pretokenizers import PreTokenizer, split_specials
-from ..types import Encoding, SpecialMode
+from ..special_text import refusal_message
+from ..types import DEFAULT_SPECIAL_MODE, Encoding, SpecialMode
 from .bert_normalizer import BertNormalizer
 from .bert_pretokenizer import bert_pieces
 
@@ -97,30 +98,41 @@ class WordPieceTokenizer:
         """Token -> id (a copy)."""
         return dict(self._vocab)
 
-    def encode(self, text: str, *, special_mode: SpecialMode = "refuse", add_special_tokens: bool = False) -> list[int]:
+    def encode(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = False) -> list[int]:
         """Token ids of ``text``; ``add_special_tokens`` wraps them as ``[CLS] ... [SEP]``."""
         return [tid for tid, _, _, _ in self._encode(text, special_mode, add_special_tokens)]
 
     def encode_detailed(
-        self, text: str, *, special_mode: SpecialMode = "refuse", add_special_tokens: bool = False
+        self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = False
     ) -> Encoding:
         """Ids, token strings and each token's byte span in ``text.encode("utf-8")``.
 
         Pieces of one character share its span (``한`` -> ``ᄒ ##ᅡ ##ᆫ``, each spanning all 3 bytes);
         ``[CLS]``/``[SEP]`` added by post-processing span nothing, ``(0, 0)``, as in HF.
+        A word WordPiece cannot cut becomes ``[UNK]``, marked as an unknown piece with a note.
         """
         items = self._encode(text, special_mode, add_special_tokens)
         to_byte = _char_to_byte(text)
+        ids = tuple(t for t, _, _, _ in items)
+        unknown = tuple(t == self.unk_id and not sp for t, _, _, sp in items)
+        notes: tuple[str, ...] = ()
+        if any(unknown):
+            notes = (
+                f"unknown piece: a word became {self.unk_token!r} because WordPiece found no vocabulary piece for "
+                f"some position in it, or it is longer than {self.max_input_chars_per_word} characters",
+            )
         return Encoding(
             text=text,
-            ids=tuple(t for t, _, _, _ in items),
-            tokens=tuple(self._id_to_tok[t] for t, _, _, _ in items),
+            ids=ids,
+            tokens=tuple(self._id_to_tok[t] for t in ids),
             byte_spans=tuple((to_byte[s], to_byte[e]) for _, s, e, _ in items),
             special=tuple(sp for _, _, _, sp in items),
+            unknown=unknown,
+            notes=notes,
         )
 
     def encode_offsets(
-        self, text: str, *, special_mode: SpecialMode = "refuse", add_special_tokens: bool = False
+        self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = False
     ) -> list[tuple[int, int, int]]:
         """``(id, start, end)`` per token, with ``[start, end)`` a *character* span of ``text``
         (what HF reports as ``Encoding.offsets``)."""
@@ -193,10 +205,7 @@ class WordPieceTokenizer:
         if mode == "refuse":
             found = [t for t in specials if t in text]
             if found:
-                raise SpecialTokenError(
-                    f"text contains the special token {found[0]!r}; pass special_mode='special' to encode it "
-                    "as that token, or special_mode='text' to encode it as ordinary text"
-                )
+                raise SpecialTokenError(refusal_message(found[0], self.name), token=found[0])
         segments = split_specials(text, specials) if mode == "special" else ([(text, False)] if text else [])
         out: list[tuple[int, int, int, bool]] = []
         if add_special_tokens:
