@@ -152,6 +152,8 @@ def _is_vocab_json(path: Path) -> bool:
 
 
 def _load_source(kind: str, path: Path) -> Any:
+    if kind == "saved" and _saved_model(path) == "wordpiece":
+        return _saved_wordpiece(path)
     if kind in _ENGINE_LOADERS:
         module, function, files = _ENGINE_LOADERS[kind]
         try:
@@ -171,6 +173,29 @@ def _load_source(kind: str, path: Path) -> Any:
 
         return load_tokenizer_json(path)
     return _spec_from_source(kind, path).build()
+
+
+def _saved_model(root: Path) -> str:
+    """The ``model`` a saved directory's record names (``bpe`` when absent, as version 1 wrote)."""
+    from .formats.saved_dir import read_metadata
+
+    model = read_metadata(root).get("model", "bpe")
+    return model if isinstance(model, str) else "bpe"
+
+
+def _saved_wordpiece(root: Path) -> Any:
+    """A WordPiece directory we saved: its tokenizer.json (or vocab.txt), checked against the manifest."""
+    from .formats.saved_dir import read_consistently
+
+    def load(meta: dict[str, Any]) -> Any:
+        name = meta.get("name") if isinstance(meta.get("name"), str) else root.name
+        if (root / "tokenizer.json").is_file():
+            from .hf import load_tokenizer_json
+
+            return load_tokenizer_json(root / "tokenizer.json", name=name)
+        return _wordpiece_attr("load_vocab_txt")(root / "vocab.txt", name=name)
+
+    return read_consistently(root, load)
 
 
 def _spec_from_source(kind: str, path: Path) -> BpeSpec:

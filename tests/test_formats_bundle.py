@@ -35,7 +35,7 @@ def test_byte_level_directory_round_trip(tmp_path):
     ranks = read_tiktoken(tmp_path / "out" / "my_tok.tiktoken")
     assert ranks[b" the"] == spec.vocab["Ġthe"] and len(ranks) == len(spec.vocab)
     meta = json.loads((tmp_path / "out" / METADATA_FILE).read_text(encoding="utf-8"))
-    assert meta["version"] == 1 and meta["pre_tokenizer"] == {"name": "cl100k", "pattern": CL100K.pattern}
+    assert meta["version"] == 2 and meta["pre_tokenizer"] == {"name": "cl100k", "pattern": CL100K.pattern}
 
 
 def test_custom_regex_survives_via_metadata(tmp_path):

@@ -102,7 +102,10 @@ def test_malformed_saved_directory_names_file(tmp_path):
     (tmp_path / "tokenizer.json").write_text(text[: len(text) // 2], encoding="utf-8")
     with pytest.raises(TokenizerFileError) as err:
         load_tokenizer(tmp_path)
-    assert "tokenizer.json, line" in str(err.value)
+    assert "tokenizer.json does not match its manifest entry" in str(err.value)
+    (tmp_path / "bpe-explorer.json").unlink()  # without the record, the file is read as it is
+    with pytest.raises(TokenizerFileError, match="tokenizer.json, line"):
+        load_tokenizer(tmp_path)
 
 
 def test_vocab_json_without_merges(tmp_path):
@@ -146,5 +149,5 @@ def test_save_tokenizer_hands_wordpiece_to_its_package(tmp_path):
     wordpiece = pytest.importorskip("bpe_engine.wordpiece")
     bert = wordpiece.bert_base_uncased()
     written = save_tokenizer(bert, tmp_path / "bert")
-    assert sorted(p.name for p in written) == ["tokenizer.json", "vocab.txt"]
+    assert sorted(p.name for p in written) == ["bpe-explorer.json", "tokenizer.json", "vocab.txt"]
     assert load_tokenizer(tmp_path / "bert").encode("unaffable", add_special_tokens=False) == [14477, 20961, 3468]

@@ -1,39 +1,41 @@
 """A saved tokenizer directory: every interoperable format plus ``bpe-explorer.json``.
 
-``save_tokenizer`` writes, each file atomically:
+``save_tokenizer`` writes, into a fresh directory that then replaces the target in one step
+(:mod:`bpe_engine.formats.saved_dir` says what a reader can rely on):
 
 * ``tokenizer.json`` -- always (Hugging Face; holds vocab, merges and specials in one file);
 * ``vocab.json`` + ``merges.txt`` -- when every merge can be written in that format (no token
-  with a space or line break; character-level models with raw whitespace cannot);
+  with a space or line break: a character-level model over raw spaces cannot, one over ``▁``
+  markers can); :func:`skipped_formats` says why a format was left out;
 * ``NAME.tiktoken`` -- for byte-level models holding all 256 single bytes (ranks = ids);
 * ``bpe-explorer.json`` -- last, a small versioned record of what the other files cannot say
-  exactly (our pre-tokenizer name and regex, byte-level or not, specials), like minbpe's
-  versioned ``.model`` header.
+  exactly (our pre-tokenizer name and regex, byte-level or not, specials) and the manifest (size
+  and sha256 of every other file), like minbpe's versioned ``.model`` header.
 
-``load_saved`` reads ``bpe-explorer.json`` and ``tokenizer.json`` (or, failing that, vocab.json
-+ merges.txt) back into the same :class:`BpeSpec`.
+WordPiece models write ``vocab.txt`` (and ``tokenizer.json`` when their front end has one) the
+same way. ``load_saved`` reads ``bpe-explorer.json`` and ``tokenizer.json`` (or, failing that,
+vocab.json + merges.txt) back into the same :class:`BpeSpec`; every field of the record is
+type-checked, and a wrong one is one error naming the file and the field.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..atomic import atomic_write_text
 from ..byte_table import CHAR_TO_BYTE
 from ..errors import ConfigError, TokenizerFileError
 from ..pretokenizers import PreTokenizer
-from ._json import load_json
+from ..token_ids import check_file_id
 from .gpt2_files import load_gpt2_files, merges_text, merges_writable, write_vocab_json
 from .hf_json import read_hf_json, write_hf_json
+from .saved_dir import FORMAT_NAME, METADATA_FILE, check_save_target, read_consistently, read_metadata, save_directory
 from .spec import BpeSpec, pretokenizer_from_settings, spec_from_tokenizer, split_specials_from_vocab
 from .tiktoken_files import write_tiktoken
 
-METADATA_FILE = "bpe-explorer.json"
-FORMAT_NAME = "bpe-explorer"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2: the record carries a manifest and the directory is replaced as a whole (1: neither)."""
 
 # GPT-2 byte character -> the Latin-1 character of its byte: ``str.translate`` then
 # ``encode("latin-1")`` maps a whole token to its bytes at C speed (100k tokens in milliseconds).
@@ -55,53 +57,71 @@ def save_tokenizer(
 
 
 def _save_wordpiece(tokenizer: Any, out: Path) -> list[Path]:
-    """WordPiece models have no merges: their own package writes tokenizer.json and vocab.txt."""
+    """WordPiece models have no merges: their own package writes vocab.txt (and tokenizer.json)."""
     try:
         from .. import wordpiece
     except ImportError:  # pragma: no cover - the package ships with the engine
         wordpiece = None
     if wordpiece is None or not isinstance(tokenizer, wordpiece.WordPieceTokenizer):
         raise ConfigError(f"cannot save {type(tokenizer).__name__}: only BPE and WordPiece tokenizers can be saved")
-    if out.exists() and not out.is_dir():
-        raise TokenizerFileError(out, "exists and is not a directory; choose another --output")
-    out.mkdir(parents=True, exist_ok=True)
-    wordpiece.save_hf_json(tokenizer, out / "tokenizer.json")
-    wordpiece.save_vocab_txt(tokenizer, out / "vocab.txt")
-    return [out / "tokenizer.json", out / "vocab.txt"]
+
+    def write(fresh: Path) -> dict[str, Any]:
+        written = wordpiece.save_wordpiece_dir(tokenizer, fresh)
+        return {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "model": "wordpiece",
+            "name": tokenizer.name,
+            "files": {p.name: p.name for p in written},
+        }
+
+    return save_directory(out, write)
 
 
 def save_spec(spec: BpeSpec, directory: str | Path, *, merge_counts: Sequence[int] | None = None) -> list[Path]:
-    """Write every format ``spec`` fits (see module docstring), metadata last."""
+    """Write every format ``spec`` fits (see module docstring) as one atomic directory."""
     if merge_counts is not None and len(merge_counts) != len(spec.merges):
         raise ValueError(f"{len(merge_counts)} merge counts for {len(spec.merges)} merges")
-    out = Path(directory)
-    if out.exists() and not out.is_dir():
-        raise TokenizerFileError(out, "exists and is not a directory; choose another --output")
-    out.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    files: dict[str, str | None] = {"tokenizer.json": "tokenizer.json", "vocab.json": None, "merges.txt": None, "tiktoken": None}
+    check_save_target(directory)  # before any work: a bad target fails fast
 
-    write_hf_json(out / "tokenizer.json", spec)
-    written.append(out / "tokenizer.json")
-    merges_txt = merges_text(spec.merges) if merges_writable(spec.merges) else None
-    if merges_txt is not None:
-        write_vocab_json(out / "vocab.json", spec.full_vocab())
-        atomic_write_text(out / "merges.txt", merges_txt)
-        written += [out / "vocab.json", out / "merges.txt"]
-        files["vocab.json"], files["merges.txt"] = "vocab.json", "merges.txt"
-    ranks = tiktoken_ranks(spec)
-    if ranks is not None:
-        name = f"{_safe_file_stem(spec.name)}.tiktoken"
-        write_tiktoken(out / name, ranks)
-        written.append(out / name)
-        files["tiktoken"] = name
+    def write(out: Path) -> dict[str, Any]:
+        files: dict[str, str | None] = {"tokenizer.json": "tokenizer.json", "vocab.json": None, "merges.txt": None, "tiktoken": None}
+        write_hf_json(out / "tokenizer.json", spec)
+        merges_txt = merges_text(spec.merges) if merges_writable(spec.merges) else None
+        if merges_txt is not None:
+            from ..atomic import atomic_write_text
 
-    meta = metadata(spec, files)
-    if merge_counts is not None:
-        meta["merge_counts"] = [int(c) for c in merge_counts]
-    atomic_write_text(out / METADATA_FILE, json.dumps(meta, ensure_ascii=False, indent=2) + "\n")
-    written.append(out / METADATA_FILE)
-    return written
+            write_vocab_json(out / "vocab.json", spec.full_vocab())
+            atomic_write_text(out / "merges.txt", merges_txt)
+            files["vocab.json"], files["merges.txt"] = "vocab.json", "merges.txt"
+        ranks = tiktoken_ranks(spec)
+        if ranks is not None:
+            name = f"{_safe_file_stem(spec.name)}.tiktoken"
+            write_tiktoken(out / name, ranks)
+            files["tiktoken"] = name
+        meta = metadata(spec, files)
+        if merge_counts is not None:
+            meta["merge_counts"] = [int(c) for c in merge_counts]
+        return meta
+
+    return save_directory(directory, write)
+
+
+def skipped_formats(spec: BpeSpec) -> dict[str, str]:
+    """Format -> why :func:`save_spec` leaves it out for ``spec`` (empty when all are written)."""
+    out: dict[str, str] = {}
+    if not merges_writable(spec.merges):
+        out["vocab.json + merges.txt"] = (
+            "merges.txt cannot hold tokens with a space or line break (this character-level model keeps raw spaces; "
+            "train with --pre-tokenizer whitespace, whose tokens mark spaces as ▁, or byte-level); tokenizer.json holds it all"
+        )
+    if tiktoken_ranks(spec) is None:
+        out[".tiktoken"] = (
+            "a rank file needs a byte-level model holding all 256 bytes, with ids growing with merge rank"
+            if spec.byte_level
+            else "a rank file needs a byte-level model"
+        )
+    return out
 
 
 def tiktoken_ranks(spec: BpeSpec) -> dict[bytes, int] | None:
@@ -142,17 +162,25 @@ def metadata(spec: BpeSpec, files: dict[str, str | None]) -> dict[str, Any]:
 
 
 def load_saved(directory: str | Path) -> BpeSpec:
-    """Reload a directory written by :func:`save_spec`."""
+    """Reload a directory written by :func:`save_spec` (every file checked against the manifest)."""
     root = Path(directory)
+    return read_consistently(root, lambda meta: _spec_from_metadata(root, meta))
+
+
+def _spec_from_metadata(root: Path, meta: dict[str, Any]) -> BpeSpec:
     meta_path = root / METADATA_FILE
-    meta = load_json(meta_path)
-    _check_metadata(meta_path, meta)
-    name = meta.get("name") if isinstance(meta.get("name"), str) else root.name
-    pre_info = meta.get("pre_tokenizer") or {}
-    pre = pretokenizer_from_settings(meta_path, pre_info.get("name"), pre_info.get("pattern"))
-    specials = meta.get("special_tokens") or {}
-    if not isinstance(specials, dict) or not all(isinstance(i, int) for i in specials.values()):
-        raise TokenizerFileError(meta_path, "special_tokens must map token text to an integer id")
+    model = _field(meta_path, meta, "model", str, "bpe")
+    if model != "bpe":
+        raise TokenizerFileError(meta_path, f"model {model!r} is not a BPE model")
+    name = _field(meta_path, meta, "name", str, None) or root.name
+    pre_info = _field(meta_path, meta, "pre_tokenizer", dict, {})
+    pre_name = _field(meta_path, pre_info, "name", str, None, prefix="pre_tokenizer.")
+    pattern = _field(meta_path, pre_info, "pattern", str, None, prefix="pre_tokenizer.")
+    pre = pretokenizer_from_settings(meta_path, pre_name, pattern)
+    specials = _specials(meta_path, _field(meta_path, meta, "special_tokens", dict, {}))
+    unk_token = _field(meta_path, meta, "unk_token", str, None)
+    byte_level = _field(meta_path, meta, "byte_level", bool, True)
+    rank_table = _field(meta_path, meta, "rank_table", bool, False)
 
     if (root / "tokenizer.json").is_file():
         spec = read_hf_json(root / "tokenizer.json", name=name)
@@ -169,10 +197,10 @@ def load_saved(directory: str | Path) -> BpeSpec:
         vocab=split_specials_from_vocab(vocab, specials),
         merges=list(merges),
         pre_tokenizer=pre,
-        byte_level=bool(meta.get("byte_level", True)),
-        special_tokens=dict(specials),
-        unk_token=meta.get("unk_token"),
-        rank_table=bool(meta.get("rank_table", False)),
+        byte_level=byte_level,
+        special_tokens=specials,
+        unk_token=unk_token,
+        rank_table=rank_table,
     )
     spec.validate(meta_path)  # the specials from the metadata may differ from the file's added tokens
     return spec
@@ -180,31 +208,43 @@ def load_saved(directory: str | Path) -> BpeSpec:
 
 def load_merge_counts(directory: str | Path) -> list[int] | None:
     """The training counts saved beside the merges, or None (not a saved directory, or no counts)."""
-    meta_path = Path(directory) / METADATA_FILE
-    if not meta_path.is_file():
+    root = Path(directory)
+    if not (root / METADATA_FILE).is_file():
         return None
-    meta = load_json(meta_path)
-    _check_metadata(meta_path, meta)
+    meta = read_metadata(root)
     counts = meta.get("merge_counts")
     if counts is None:
         return None
-    if not isinstance(counts, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in counts):
-        raise TokenizerFileError(meta_path, "merge_counts must be a list of integers")
+    if not isinstance(counts, list) or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts):
+        raise TokenizerFileError(root / METADATA_FILE, 'field "merge_counts" must be a list of integers >= 0')
     return counts
 
 
-def _check_metadata(path: Path, meta: Any) -> None:
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
-        raise TokenizerFileError(path, f"not a {FORMAT_NAME} metadata file (\"format\" should be {FORMAT_NAME!r})")
-    version = meta.get("version")
-    if not isinstance(version, int) or version < 1:
-        raise TokenizerFileError(path, f"bad version {version!r}; expected an integer >= 1")
-    if version > FORMAT_VERSION:
-        raise TokenizerFileError(
-            path, f"written by a newer bpe-explorer (format version {version}, this one reads {FORMAT_VERSION}); upgrade"
-        )
-    if meta.get("model", "bpe") != "bpe":
-        raise TokenizerFileError(path, f"model {meta.get('model')!r} is not a BPE model")
+def _field(path: Path, record: dict[str, Any], key: str, kind: type, default: Any, *, prefix: str = "") -> Any:
+    """``record[key]`` if it has type ``kind`` (``null`` or absent gives ``default``); a wrong type
+    is one error naming the file and the field -- the one validation layer of the record."""
+    value = record.get(key)
+    if value is None:
+        return default
+    if isinstance(value, kind) and not (kind is not bool and isinstance(value, bool)):
+        return value
+    expected = {str: "a string", bool: "true or false", dict: "an object", int: "an integer"}.get(kind, kind.__name__)
+    raise TokenizerFileError(path, f'field "{prefix}{key}" is {_json_repr(value)}; expected {expected}')
+
+
+def _specials(path: Path, specials: dict[str, Any]) -> dict[str, int]:
+    for token, token_id in specials.items():
+        if not token:
+            raise TokenizerFileError(path, 'field "special_tokens" holds an empty token; a special token needs text')
+        check_file_id(path, token_id, what=f'special token {token!r} (field "special_tokens")')
+    return dict(specials)
+
+
+def _json_repr(value: Any) -> str:
+    import json
+
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _safe_file_stem(name: str) -> str:
@@ -212,4 +252,14 @@ def _safe_file_stem(name: str) -> str:
     return stem or "tokenizer"
 
 
-__all__ = ["FORMAT_VERSION", "METADATA_FILE", "load_merge_counts", "load_saved", "metadata", "save_spec", "save_tokenizer", "tiktoken_ranks"]
+__all__ = [
+    "FORMAT_VERSION",
+    "METADATA_FILE",
+    "load_merge_counts",
+    "load_saved",
+    "metadata",
+    "save_spec",
+    "save_tokenizer",
+    "skipped_formats",
+    "tiktoken_ranks",
+]
