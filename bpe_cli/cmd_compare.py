@@ -15,10 +15,13 @@ from rich.text import Text
 
 from bpe_engine.compare import LEGEND, SEGMENT_STYLES, Comparison, compare, layout
 from bpe_engine.compare.resolve import default_specs, parse_specs, resolve_tokenizer
-from bpe_engine.display import decode_bytes_visibly
+from bpe_engine.display import visible_text
+from bpe_engine.types import UNKNOWN_ID
 
-from .cmd_encode import SPECIAL_MODES, read_input
-from .output import print_json, safe_text, stdout_console
+from .cmd_encode import add_special_mode_argument, read_input
+from .output import note_special_text, print_json, safe_text, say, stdout_console, token_json_fields
+
+EXIT_ALL_ROWS_FAILED = 1
 
 
 
@@ -37,12 +40,7 @@ def register(subparsers: Any) -> None:
         "tokenizer files/directories (default: characters,words,[bert-base-uncased,]gpt2,cl100k_base,o200k_base)",
     )
     parser.add_argument("--json", action="store_true", help="print every row's tokens and statistics as JSON")
-    parser.add_argument(
-        "--special-mode",
-        choices=SPECIAL_MODES,
-        default="refuse",
-        help="text that spells a special token: refuse (that row shows an error), text, or special",
-    )
+    add_special_mode_argument(parser)
     parser.add_argument("--no-align", action="store_true", help="print the statistics table only")
     parser.add_argument("--width", type=int, default=None, help="columns for the aligned rows (default: terminal)")
     parser.add_argument("text", nargs="?", default="-", metavar="TEXT", help="text to compare, or '-' for stdin")
@@ -50,28 +48,36 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Exit 0 when at least one row encoded; 1 when every row failed (each error is printed)."""
     specs = parse_specs(args.tokenizers) if args.tokenizers is not None else default_specs()
     tokenizers = [resolve_tokenizer(s) for s in specs]
-    result = compare(read_input(args.text), tokenizers, special_mode=args.special_mode)
+    text = read_input(args.text)
+    result = compare(text, tokenizers, special_mode=args.special_mode)
+    note_special_text(tokenizers, result.text, args.special_mode)
+    status = EXIT_ALL_ROWS_FAILED if all(row.error is not None for row in result.rows) else 0
     if args.json:
         print_json(comparison_json(result))
-        return 0
+        return status
     console = stdout_console()
-    for note in result.notes:
-        console.print(Text(note, style="yellow"))
+    for message in result.notes:
+        say(console, message, "yellow")
     console.print(stats_table(result))
     for row in result.rows:
         if row.error is not None:
             line = safe_text(f"{row.name}: ", "bold red")
             line.append_text(safe_text(row.error, "red"))
             console.print(line)
-    if not args.no_align:
+    if any(row.error is not None for row in result.rows) and args.special_mode == "refuse":
+        say(console, "(--special-mode special or --special-mode text encodes special-token text instead of refusing it)", "dim")
+    if not args.no_align and status == 0:
         width = args.width or console.width
-        label_width = max(len(r.name) for r in result.rows) + 1
+        label_width = max(len(visible_text(r.name)) for r in result.rows) + 1
         console.print(Text(LEGEND, style="dim"))
         for line in aligned_lines(result, max(width - label_width, 20), label_width):
             console.print(line, overflow="ignore", crop=False, no_wrap=True)
-    return 0
+    if status:
+        say(console, "every tokenizer failed on this text (see the errors above)", "bold red")
+    return status
 
 
 def stats_table(result: Comparison) -> Table:
@@ -106,7 +112,7 @@ def aligned_lines(result: Comparison, width: int, label_width: int) -> list[Text
             marker.append(seg, style=SEGMENT_STYLES[style])
         lines.append(marker)
         for row, segs in zip(result.rows, block.rows, strict=True):
-            line = safe_text(row.name.ljust(label_width)[:label_width], "bold")
+            line = safe_text(visible_text(row.name).ljust(label_width)[:label_width], "bold")
             if segs is None:
                 line.append("(failed: see the error above)", style="red")
             else:
@@ -118,26 +124,30 @@ def aligned_lines(result: Comparison, width: int, label_width: int) -> list[Text
 
 
 def comparison_json(result: Comparison) -> dict[str, Any]:
-    """Every row's tokens (id, model form, input text, spans, flags) and statistics."""
+    """Every row's tokens and statistics. Per token: ``id`` (``null`` for an unknown piece without
+    one), ``token`` (model form), ``text``/``bytes`` of the input it covers (exact text or ``null``
+    when it is part of a character, and hex; as in ``encode --json``), spans and flags."""
     raw = result.text.encode("utf-8")
     rows = []
     for row in result.rows:
-        entry: dict[str, Any] = {"name": row.name, "error": row.error, "stats": None, "tokens": []}
+        entry: dict[str, Any] = {"name": row.name, "error": row.error, "stats": None, "tokens": [], "notes": []}
         if row.encoding is not None and row.stats is not None and row.alignment is not None:
             enc = row.encoding
             entry["stats"] = row.stats.as_dict()
+            entry["notes"] = list(enc.notes)
             entry["tokens"] = [
                 {
-                    "id": tid,
+                    "id": None if tid == UNKNOWN_ID else tid,
                     "token": token,
-                    "text": decode_bytes_visibly(raw[s:e]),
+                    **token_json_fields(raw[s:e]),
                     "byte_span": [s, e],
                     "char_span": list(result.index.char_span(s, e)),
                     "partial": partial,
                     "special": special,
+                    "unknown": unknown,
                 }
-                for tid, token, (s, e), partial, special in zip(
-                    enc.ids, enc.tokens, enc.byte_spans, row.partial, enc.special, strict=True
+                for tid, token, (s, e), partial, special, unknown in zip(
+                    enc.ids, enc.tokens, enc.byte_spans, row.partial, enc.special, enc.unknown, strict=True
                 )
             ]
         rows.append(entry)

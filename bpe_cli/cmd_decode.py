@@ -1,8 +1,9 @@
 """``bpe-explorer decode``: token ids -> text.
 
 Ids come as arguments or on standard input (``-``), separated by spaces or commas; the output of
-``encode --json`` is accepted too, so ``encode --json ... | decode -t ... -`` round-trips. On a
-terminal the text is shown with controls made visible; into a pipe or file it is written exactly.
+``encode --json`` is accepted too. On a terminal the text is shown with controls made visible;
+into a pipe or file it is written exactly. A newline ends the output, as ``echo`` ends its own;
+``-n`` leaves it out, so ``encode --json ... | decode -n -t ... -`` gives back the text byte for byte.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from bpe_engine.errors import ConfigError
 from bpe_engine.registry import load_tokenizer
 
 from .cmd_encode import add_tokenizer_argument
-from .output import safe_text, stdout_console
+from .output import read_stdin_bytes, safe_text, stdout_console
 
 _SEPARATORS = re.compile(r"[\s,\[\]]+")
 
@@ -35,13 +36,22 @@ def register(subparsers: Any) -> None:
         default="replace",
         help="bytes that are not valid UTF-8: replace with U+FFFD (default) or fail",
     )
+    parser.add_argument(
+        "-n",
+        "--no-newline",
+        action="store_true",
+        help="do not end the output with a newline (the decoded text exactly, for pipes and round trips)",
+    )
     parser.add_argument("ids", nargs="+", metavar="IDS", help="token ids, or '-' to read them from stdin")
     parser.set_defaults(func=run)
 
 
 def parse_ids(values: list[str]) -> list[int]:
     """Ids from arguments or stdin text: ``1 2 3``, ``1,2,3``, ``[1, 2]`` or ``{"ids": [1, 2]}``."""
-    text = sys.stdin.read() if values == ["-"] else " ".join(values)
+    if values == ["-"]:
+        text = read_stdin_bytes("pass the ids as arguments or pipe them in").decode("utf-8", "replace")
+    else:
+        text = " ".join(values)
     stripped = text.strip()
     if stripped.startswith("{"):
         try:
@@ -55,6 +65,8 @@ def parse_ids(values: list[str]) -> list[int]:
         parts = [p for p in _SEPARATORS.split(stripped) if p]
     ids: list[int] = []
     for part in parts:
+        if part in ("None", "null"):
+            raise ConfigError("the ids hold null: encode marks an unknown piece that way, and it has no id to decode")
         if not re.fullmatch(r"\d+", part):
             raise ConfigError(f"{part!r} is not a token id; ids are non-negative integers")
         ids.append(int(part))
@@ -78,9 +90,10 @@ def run(args: argparse.Namespace) -> int:
         text = tokenizer.decode(ids, errors=args.errors)
     except UnicodeDecodeError as exc:
         raise ConfigError(f"the ids do not decode to valid UTF-8 ({exc.reason}); use --errors replace") from None
+    end = "" if args.no_newline else "\n"
     if sys.stdout.isatty():
-        stdout_console().print(safe_text(text, keep_newlines=True))
+        stdout_console().print(safe_text(text, keep_newlines=True), end=end)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(text + end)
         sys.stdout.flush()
     return 0

@@ -1,23 +1,43 @@
 """``bpe-explorer encode``: text -> token ids, as readable coloured tokens or as JSON.
 
-``--json`` prints ``{"ids": [...], "tokens": [...]}`` with each token's text (``<0xED>`` per byte
-where a token holds part of a character). ``--backend python`` forces the pure-Python encoder;
-``tiktoken`` asks for tiktoken's core built from the same ranks (byte-level models only).
+``--json`` prints one object: ``tokenizer`` (its name), ``ids`` (``null`` for an unknown piece
+without an id), ``tokens`` (per token: ``id``, ``token`` in the model's alphabet, ``text`` -- the
+token's exact text, or ``null`` when its bytes are not whole UTF-8 --, ``bytes`` in hex,
+``byte_span`` in the input's UTF-8, ``special``, ``unknown``) and ``notes``. ``--backend python``
+forces the pure-Python encoder; ``tiktoken`` asks for tiktoken's core built from the same ranks.
+
+Special-token text is encoded as ordinary text by default (``--special-mode text``, the default
+everywhere); a note on stderr says when the text holds some. A symbol the vocabulary cannot spell
+is shown as an unknown piece with a note saying why; when it has no id, the exit status is 1.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from bpe_engine.errors import ConfigError, SpecialTokenError
+from bpe_engine.errors import ConfigError
 from bpe_engine.registry import load_tokenizer
+from bpe_engine.types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding
 
-from .output import has_color, id_line, json_token_text, label_for, print_json, stdout_console, token_line
+from .output import (
+    UNKNOWN_MARK,
+    UNKNOWN_STYLE,
+    has_color,
+    label_for,
+    note,
+    note_special_text,
+    print_json,
+    read_stdin_bytes,
+    say,
+    stdout_console,
+    token_json_fields,
+    token_line,
+)
 
 BACKENDS = ("auto", "python", "tiktoken")
-SPECIAL_MODES = ("refuse", "text", "special")
+SPECIAL_MODES = ("text", "special", "refuse")
+EXIT_UNKNOWN_PIECES = 1
 
 
 def register(subparsers: Any) -> None:
@@ -34,13 +54,10 @@ def register(subparsers: Any) -> None:
         help="auto: the tokenizer's fastest exact path; python: the pure-Python encoder; "
         "tiktoken: tiktoken's core built from the same ranks (byte-level only)",
     )
-    parser.add_argument("--json", action="store_true", help='print {"ids": [...], "tokens": [...]}')
     parser.add_argument(
-        "--special-mode",
-        choices=SPECIAL_MODES,
-        default="refuse",
-        help="text that spells a special token: refuse (error), text (encode as plain text), special (the special id)",
+        "--json", action="store_true", help='print {"tokenizer", "ids", "tokens": [{id, token, text, bytes, ...}], "notes"}'
     )
+    add_special_mode_argument(parser)
     parser.add_argument("text", nargs="?", default="-", metavar="TEXT", help="text to encode, or '-' for stdin")
     parser.set_defaults(func=run)
 
@@ -57,11 +74,22 @@ def add_tokenizer_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_special_mode_argument(parser: argparse.ArgumentParser) -> None:
+    """``--special-mode`` as encode, inspect and compare share it (one default everywhere)."""
+    parser.add_argument(
+        "--special-mode",
+        choices=SPECIAL_MODES,
+        default=DEFAULT_SPECIAL_MODE,
+        help=f"text that spells a special token (<|endoftext|>): text (encode it as ordinary text; the default), "
+        "special (as the special token), refuse (stop with an error)",
+    )
+
+
 def read_input(value: str) -> str:
     """TEXT itself, or all of standard input for ``-`` (kept exactly, trailing newline included)."""
     if value != "-":
         return value
-    data = sys.stdin.buffer.read()
+    data = read_stdin_bytes("pass the text as an argument or pipe it in")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -71,47 +99,66 @@ def read_input(value: str) -> str:
         ) from None
 
 
-def encode_ids(tokenizer: Any, text: str, *, backend: str, special_mode: str) -> list[int]:
-    """Encode through the chosen backend; one the tokenizer cannot offer is a ConfigError."""
-    if backend != "auto":
-        with_backend = getattr(tokenizer, "with_backend", None)
-        if with_backend is not None:
-            tokenizer = with_backend(backend)
-        elif backend == "tiktoken":
-            raise ConfigError(f"{tokenizer.name!r} has no tiktoken backend (only BPE models do); use --backend python")
-    return list(tokenizer.encode(text, special_mode=special_mode))
+def with_backend(tokenizer: Any, backend: str) -> Any:
+    """The tokenizer on the chosen backend; one it cannot offer is a ConfigError."""
+    if backend == "auto":
+        return tokenizer
+    switch = getattr(tokenizer, "with_backend", None)
+    if switch is not None:
+        return switch(backend)
+    if backend == "tiktoken":
+        raise ConfigError(f"{tokenizer.name!r} has no tiktoken backend (only BPE models do); use --backend python")
+    return tokenizer
 
 
-def _special_hint(tokenizer: Any, text: str) -> str:
-    """The special-token error in command-line terms (the engine's names Python arguments)."""
-    found = sorted((text.find(s), s) for s in getattr(tokenizer, "special_tokens", {}) if s in text)
-    which = f"the special token {found[0][1]!r}" if found else "a special token"
-    return (
-        f"the text contains {which}; pass --special-mode special to encode it as the special token, "
-        "or --special-mode text to encode it as ordinary text"
-    )
+def encoding_json(tokenizer: Any, encoding: Encoding) -> dict[str, Any]:
+    """The ``--json`` object (fields in the module docstring and the README)."""
+    raw = encoding.text.encode("utf-8", "surrogatepass")
+    tokens = []
+    for tid, token, (s, e), special, unknown in zip(
+        encoding.ids, encoding.tokens, encoding.byte_spans, encoding.special, encoding.unknown, strict=True
+    ):
+        data = raw[s:e] if tid == UNKNOWN_ID else tokenizer.token_bytes(tid)
+        tokens.append(
+            {
+                "id": None if tid == UNKNOWN_ID else tid,
+                "token": token,
+                **token_json_fields(data),
+                "byte_span": [s, e],
+                "special": special,
+                "unknown": unknown,
+            }
+        )
+    return {
+        "tokenizer": tokenizer.name,
+        "ids": [t["id"] for t in tokens],
+        "tokens": tokens,
+        "notes": list(encoding.notes),
+    }
 
 
 def run(args: argparse.Namespace) -> int:
     tokenizer = load_tokenizer(args.tokenizer)
     text = read_input(args.text)
-    try:
-        ids = encode_ids(tokenizer, text, backend=args.backend, special_mode=args.special_mode)
-    except SpecialTokenError:
-        raise SpecialTokenError(_special_hint(tokenizer, text)) from None
+    encoding = with_backend(tokenizer, args.backend).encode_detailed(text, special_mode=args.special_mode)
+    status = EXIT_UNKNOWN_PIECES if UNKNOWN_ID in encoding.ids else 0
+    note_special_text([tokenizer], text, args.special_mode)
+    for message in encoding.notes:
+        note(message)
     if args.json:
-        print_json({"ids": ids, "tokens": [json_token_text(tokenizer.token_bytes(i)) for i in ids]})
-        return 0
-    specials = set((getattr(tokenizer, "special_tokens", None) or {}).values())
+        print_json(encoding_json(tokenizer, encoding))
+        return status
     console = stdout_console()
-    labels = [label_for(tokenizer, i) for i in ids]
-    console.print(token_line(labels, [i in specials for i in ids], color=has_color(console)))
-    console.print(id_line(ids))
-    n_bytes = len(text.encode("utf-8"))
-    ratio = f", {n_bytes / len(ids):.2f} bytes/token" if ids else ""
-    console.print(
-        f"{len(ids):,} tokens, {len(text):,} characters, {n_bytes:,} bytes{ratio} ({tokenizer.name})",
-        style="dim",
-        markup=False,
+    line = token_line(
+        [label_for(tokenizer, i, token) for i, token in zip(encoding.ids, encoding.tokens)],
+        encoding.special,
+        color=has_color(console),
+        unknown=encoding.unknown,
     )
-    return 0
+    console.print(line)
+    console.print(" ".join(UNKNOWN_MARK if i == UNKNOWN_ID else str(i) for i in encoding.ids), style="cyan", markup=False)
+    n_ids, n_bytes = len(encoding.ids), len(text.encode("utf-8", "surrogatepass"))
+    ratio = f", {n_bytes / n_ids:.2f} bytes/token" if n_ids else ""
+    unknown = f", {sum(encoding.unknown):,} unknown" if any(encoding.unknown) else ""
+    say(console, f"{n_ids:,} tokens{unknown}, {len(text):,} characters, {n_bytes:,} bytes{ratio} ({tokenizer.name})", "dim")
+    return status

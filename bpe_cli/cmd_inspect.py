@@ -9,25 +9,37 @@ replays an incremental UTF-8 decoder token by token; ``--why N`` prints token N'
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from typing import Any
 
-from rich.table import Table
 from rich.text import Text
 
 from bpe_engine.compare.resolve import resolve_tokenizer
-from bpe_engine.display import decode_bytes_visibly, token_label, visible_text
+from bpe_engine.display import token_label, visible_text
 from bpe_engine.errors import ConfigError
-from bpe_engine.inspect import CharPiece, TextIndex, TokenDetail, clean_text, partial_groups, stream_decode, token_details
+from bpe_engine.inspect import (
+    CharPiece,
+    PartialGroup,
+    TextIndex,
+    TokenDetail,
+    clean_text,
+    iter_stream_decode,
+    iter_token_details,
+    partial_groups,
+)
 from bpe_engine.merge_tree import merge_tree_for, render_tree
+from bpe_engine.types import Encoding
 
-from .cmd_encode import SPECIAL_MODES, read_input
-from .output import print_json, safe_text, stdout_console
+from .cmd_encode import add_special_mode_argument, read_input
+from .output import note_special_text, print_json_stream, say, stdout_console, token_json_fields
+from .paged_table import Cell, PagedTable
 
 ROLE_SHORT = {"ascii": "A", "continuation": "C", "invalid": "X"}
 ROLE_LEGEND = (
     "roles: A = ASCII, L2/L3/L4 = lead byte of a 2/3/4-byte character, C = continuation, X = never valid; "
     "partial: gN = group N, 1-2/3 U+D55C = bytes 1-2 of the 3 bytes of U+D55C"
 )
+DETAIL_COLUMNS = ("#", "id", "token", "byte chars", "bytes", "roles", "decoded", "chars", "partial")
 
 
 def register(subparsers: Any) -> None:
@@ -45,7 +57,7 @@ def register(subparsers: Any) -> None:
         help="characters, words, wordpiece, gpt2, p50k_base, cl100k_base, o200k_base, or a tokenizer file/directory",
     )
     parser.add_argument("--json", action="store_true", help="print the token details as JSON")
-    parser.add_argument("--special-mode", choices=SPECIAL_MODES, default="refuse", help="refuse, text or special")
+    add_special_mode_argument(parser)
     parser.add_argument("--stream", action="store_true", help="replay a streaming UTF-8 decoder token by token")
     parser.add_argument("--why", type=int, metavar="N", default=None, help="print the merge tree of token N (0-based)")
     parser.add_argument("text", nargs="?", default="-", metavar="TEXT", help="text to inspect, or '-' for stdin")
@@ -53,77 +65,91 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Encode once, then print token by token: time linear in the text, memory one page of rows
+    (plus the encoding itself), however long the text is."""
     tokenizer = resolve_tokenizer(args.tokenizer)
     cleaned = clean_text(read_input(args.text))
     encoding = tokenizer.encode_detailed(cleaned.text, special_mode=args.special_mode)
+    note_special_text([tokenizer], cleaned.text, args.special_mode)
     index = TextIndex(encoding.text)
-    details = token_details(encoding, tokenizer, index)
     groups = partial_groups(encoding, index)
-    byte_level = bool(getattr(tokenizer, "byte_level", False))
-    if args.why is not None and not 0 <= args.why < len(details):
-        raise ConfigError(f"--why {args.why}: the text has {len(details)} tokens (0..{len(details) - 1})")
+    n_tokens = len(encoding.ids)
+    if args.why is not None and not 0 <= args.why < n_tokens:
+        raise ConfigError(f"--why {args.why}: the text has {n_tokens} tokens (0..{n_tokens - 1})")
+    notes = [*cleaned.notes, *encoding.notes]
     if args.json:
-        print_json(inspect_json(tokenizer, encoding.text, details, groups, args, cleaned.notes))
+        print_json_stream(inspect_json_fields(tokenizer, encoding, index, groups, args, notes))
         return 0
+    byte_level = bool(getattr(tokenizer, "byte_level", False))
     console = stdout_console()
-    for note in cleaned.notes:
-        console.print(Text(note, style="yellow"))
-    console.print(details_table(details, byte_level))
+    for message in notes:
+        say(console, message, "yellow")
+    table = PagedTable(console, DETAIL_COLUMNS, right=("#", "id"))
+    why: TokenDetail | None = None
+    for detail in iter_token_details(encoding, tokenizer, index):
+        table.add_row(detail_cells(detail, byte_level))
+        if detail.index == args.why:
+            why = detail
+    table.close()
     console.print(Text(ROLE_LEGEND, style="dim"))
-    for g in groups:
-        chars = encoding.text[g.chars[0] : g.chars[1]]
-        line = Text(f"tokens {g.tokens[0]}-{g.tokens[1] - 1} together make ", style="yellow")
-        line.append(visible_text(chars), style="bold")
-        line.append(f" ({' '.join(f'U+{ord(c):04X}' for c in chars)})", style="dim")
-        console.print(line)
-    summary = f"{len(details):,} tokens, {index.n_chars:,} characters, {index.n_bytes:,} bytes ({tokenizer.name}, special mode {args.special_mode})"
-    console.print(Text(summary, style="dim"))
+    for start in range(0, len(groups), 2048):
+        console.print(Text("\n").join(group_line(encoding, g) for g in groups[start : start + 2048]))
+    say(
+        console,
+        f"{n_tokens:,} tokens, {index.n_chars:,} characters, {index.n_bytes:,} bytes "
+        f"({tokenizer.name}, special mode {args.special_mode})",
+        "dim",
+    )
     if args.stream:
-        console.print(stream_table(tokenizer, details))
-    if args.why is not None:
-        for line in tree_lines(tokenizer, details[args.why], byte_level):
+        print_stream_table(console, iter_token_details(encoding, tokenizer, index))
+    if why is not None:
+        for line in tree_lines(tokenizer, why, byte_level):
             console.print(line)
     return 0
 
 
-def details_table(details: list[TokenDetail], byte_level: bool) -> Table:
-    table = Table(show_edge=False, pad_edge=False, header_style="bold")
-    for name in ("#", "id", "token", "byte chars", "bytes", "roles", "decoded", "chars", "partial"):
-        table.add_column(name, justify="right" if name in ("#", "id") else "left")
-    for d in details:
-        standalone = d.standalone
-        decoded = Text(visible_text(standalone)) if standalone is not None else Text("incomplete", style="red")
-        partial = Text("; ".join(_piece_short(p) for p in d.pieces if not p.whole), style="red")
-        if d.group is not None:
-            partial = Text(f"g{d.group} ", style="yellow") + partial
-        token = Text(token_label(d.data, byte_level=byte_level), style="bold #f9e2af" if d.special else "bold")
-        if d.data_note:
-            token.append(f" ({d.data_note})", style="red")
-        table.add_row(
-            Text(str(d.index)),
-            Text(str(d.id)),
-            token,
-            safe_text(d.byte_chars),
-            Text(d.hex),
-            Text(" ".join(_role(r.kind, r.seq_len) for r in d.roles)),
-            decoded,
-            Text(f"{d.char_span[0]}-{d.char_span[1]}"),
-            partial,
-        )
-    return table
+def detail_cells(d: TokenDetail, byte_level: bool) -> list[Cell]:
+    """One row of the details table (every cell inert: visible forms, no markup)."""
+    standalone = d.standalone
+    decoded: Cell = visible_text(standalone) if standalone is not None else ("incomplete", "red")
+    partial: list[tuple[str, str]] = [("; ".join(_piece_short(p) for p in d.pieces if not p.whole), "red")]
+    if d.group is not None:
+        partial.insert(0, (f"g{d.group} ", "yellow"))
+    style = "bold #f9e2af" if d.special else "bold underline #fab387" if d.unknown else "bold"
+    label = visible_text(d.token).replace(" ", "␣") if d.unknown else token_label(d.data, byte_level=byte_level)
+    token = [(label, style)]
+    if d.data_note:
+        token.append((f" ({d.data_note})", "red"))
+    return [
+        str(d.index),
+        "?" if d.id < 0 else str(d.id),
+        token,
+        visible_text(d.byte_chars),
+        d.hex,
+        " ".join(_role(r.kind, r.seq_len) for r in d.roles),
+        decoded,
+        f"{d.char_span[0]}-{d.char_span[1]}",
+        partial,
+    ]
 
 
-def stream_table(tokenizer: Any, details: list[TokenDetail]) -> Table:
+def group_line(encoding: Encoding, g: PartialGroup) -> Text:
+    chars = encoding.text[g.chars[0] : g.chars[1]]
+    line = Text(f"tokens {g.tokens[0]}-{g.tokens[1] - 1} together make ", style="yellow")
+    line.append(visible_text(chars), style="bold")
+    line.append(f" ({' '.join(f'U+{ord(c):04X}' for c in chars)})", style="dim")
+    return line
+
+
+def print_stream_table(console: Any, details: Iterator[TokenDetail]) -> None:
     """One line per token: bytes fed, text that completed, what the decoder still waits for."""
-    table = Table(title="streaming decode", show_edge=False, pad_edge=False, header_style="bold")
-    for name in ("#", "bytes in", "emitted", "decoder"):
-        table.add_column(name)
-    for step in stream_decode([d.data for d in details]):
+    table = PagedTable(console, ("#", "bytes in", "emitted", "decoder"), title="streaming decode")
+    for step in iter_stream_decode(d.data for d in details):
         index = "end" if step.index < 0 else str(step.index)
-        emitted = Text(visible_text(step.emitted), style="bold green")
-        status = Text(step.status, style="yellow" if step.waiting else "")
-        table.add_row(Text(index), Text(step.data.hex(" ").upper()), emitted, status)
-    return table
+        emitted = (visible_text(step.emitted), "bold green")
+        status = (step.status, "yellow" if step.waiting else "")
+        table.add_row([index, step.data.hex(" ").upper(), emitted, status])
+    table.close()
 
 
 def tree_lines(tokenizer: Any, detail: TokenDetail, byte_level: bool) -> list[Text]:
@@ -140,42 +166,54 @@ def tree_lines(tokenizer: Any, detail: TokenDetail, byte_level: bool) -> list[Te
     return lines
 
 
-def inspect_json(
-    tokenizer: Any, text: str, details: list[TokenDetail], groups: list[Any], args: argparse.Namespace, notes: tuple[str, ...]
-) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "tokenizer": tokenizer.name,
-        "text": text,
-        "special_mode": args.special_mode,
-        "notes": list(notes),
-        "tokens": [
-            {
-                "index": d.index,
-                "id": d.id,
-                "token": d.token,
-                "text": decode_bytes_visibly(d.data),
-                "byte_chars": d.byte_chars,
-                "hex": d.hex,
-                "roles": [r.label for r in d.roles],
-                "standalone": d.standalone,
-                "byte_span": list(d.byte_span),
-                "char_span": list(d.char_span),
-                "partial": d.partial,
-                "pieces": [p.describe() for p in d.pieces],
-                "group": d.group,
-                "special": d.special,
-                "note": d.data_note or None,
-            }
-            for d in details
-        ],
-        "groups": [{"tokens": list(g.tokens), "chars": list(g.chars), "byte_span": list(g.byte_span)} for g in groups],
-    }
+def inspect_json_fields(
+    tokenizer: Any, encoding: Encoding, index: TextIndex, groups: list[PartialGroup], args: argparse.Namespace, notes: list[str]
+) -> list[tuple[str, Any]]:
+    """The ``--json`` object's fields; ``tokens`` and ``stream`` are iterators, streamed as arrays.
+
+    Per token: ``text`` is the token's exact text or ``null`` when its bytes are not whole UTF-8,
+    ``bytes`` its bytes in hex (see ``encode --json``); ``unknown`` marks an unknown piece."""
+    fields: list[tuple[str, Any]] = [
+        ("tokenizer", tokenizer.name),
+        ("text", encoding.text),
+        ("special_mode", args.special_mode),
+        ("notes", notes),
+        ("tokens", (detail_json(d) for d in iter_token_details(encoding, tokenizer, index))),
+        ("groups", [{"tokens": list(g.tokens), "chars": list(g.chars), "byte_span": list(g.byte_span)} for g in groups]),
+    ]
     if args.stream:
-        out["stream"] = [
-            {"index": s.index, "bytes": s.data.hex(), "emitted": s.emitted, "pending": s.pending.hex(), "status": s.status}
-            for s in stream_decode([d.data for d in details])
-        ]
-    return out
+        steps = iter_stream_decode(d.data for d in iter_token_details(encoding, tokenizer, index))
+        fields.append(
+            (
+                "stream",
+                (
+                    {"index": s.index, "bytes": s.data.hex(), "emitted": s.emitted, "pending": s.pending.hex(), "status": s.status}
+                    for s in steps
+                ),
+            )
+        )
+    return fields
+
+
+def detail_json(d: TokenDetail) -> dict[str, Any]:
+    return {
+        "index": d.index,
+        "id": None if d.id < 0 else d.id,
+        "token": d.token,
+        **token_json_fields(d.data),
+        "byte_chars": d.byte_chars,
+        "hex": d.hex,
+        "roles": [r.label for r in d.roles],
+        "standalone": d.standalone,
+        "byte_span": list(d.byte_span),
+        "char_span": list(d.char_span),
+        "partial": d.partial,
+        "pieces": [p.describe() for p in d.pieces],
+        "group": d.group,
+        "special": d.special,
+        "unknown": d.unknown,
+        "note": d.data_note or None,
+    }
 
 
 def _piece_short(piece: CharPiece) -> str:

@@ -2,6 +2,11 @@
 
 Each row: rank, the pair, the token it makes (and its id), and the pair's count when it was
 merged -- known for directories written by ``bpe-explorer train``, which keeps the counts.
+
+``--json`` prints one object per merge: ``rank``, ``left``, ``right`` and ``new`` exactly as the
+model spells them (``Ġthe``, ``lo</w>``: the strings of merges.txt and vocab.json), ``id``,
+``count`` (or ``null``), and the new token's ``text`` (exact, or ``null`` when its bytes are not
+whole UTF-8) and ``bytes`` (hex).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from bpe_engine.errors import ConfigError
 from bpe_engine.formats import load_merge_counts
 from bpe_engine.registry import load_tokenizer
 
-from .output import json_token_text, merges_table, model_token_label, print_json, stdout_console
+from .output import merges_table, model_token_label, print_json, say, stdout_console, token_json_fields
 
 
 def register(subparsers: Any) -> None:
@@ -28,7 +33,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--json",
         action="store_true",
-        help="one JSON object per line: rank, left, right, new, id, count (token text; <0xED> for partial bytes)",
+        help="one JSON object per line: rank, left, right, new (model spelling), id, count, text (exact or null), bytes (hex)",
     )
     parser.set_defaults(func=run)
 
@@ -68,11 +73,12 @@ def run(args: argparse.Namespace) -> int:
             print_json(
                 {
                     "rank": rank,
-                    "left": _json_token(left, byte_level),
-                    "right": _json_token(right, byte_level),
-                    "new": _json_token(new, byte_level),
+                    "left": left,
+                    "right": right,
+                    "new": new,
                     "id": new_id,
                     "count": count,
+                    **token_json_fields(tokenizer.token_bytes(new_id)),
                 }
             )
         return 0
@@ -84,16 +90,5 @@ def run(args: argparse.Namespace) -> int:
     console.print(merges_table(labelled, with_counts=counts is not None))
     total = len(tokenizer.merges)
     shown = f"{len(rows):,} of {total:,}" if len(rows) != total else f"{total:,}"
-    console.print(f"{shown} merges ({tokenizer.name})", style="dim", markup=False)
+    say(console, f"{shown} merges ({tokenizer.name})", "dim")
     return 0
-
-
-def _json_token(token: str, byte_level: bool) -> str:
-    if byte_level:
-        from bpe_engine.byte_table import token_str_to_bytes
-
-        try:
-            return json_token_text(token_str_to_bytes(token))
-        except KeyError:
-            return token
-    return token

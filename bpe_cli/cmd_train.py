@@ -19,7 +19,7 @@ from typing import Any
 from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import BUILTIN, PreTokenizer, get_pretokenizer
 
-from .output import Throttle, merge_progress, stderr_console, stdout_console
+from .output import Throttle, merge_progress, say, stderr_console, stdout_console
 
 PRE_TOKENIZERS = ("gpt2", "cl100k", "o200k", "whitespace", "end-of-word", "none", "regex")
 TIE_BREAKS = ("hf", "lexicographic", "first-seen")
@@ -55,7 +55,9 @@ def register(subparsers: Any) -> None:
         metavar="K",
         help="stop when the best pair occurs fewer than K times (default: 0 for BPE, 2 for WordPiece)",
     )
-    parser.add_argument("--special", action="append", default=[], metavar="TOKEN", help="a special token (repeatable)")
+    parser.add_argument(
+        "--special", action="append", type=_special_token, default=[], metavar="TOKEN", help="a special token (repeatable)"
+    )
     parser.add_argument("--lines", action="store_true", help="each line of each file is one document")
     parser.add_argument("--name", default=None, help="tokenizer name (default: the output directory's name)")
     parser.set_defaults(func=run)
@@ -75,6 +77,12 @@ def _non_negative(value: str) -> int:
     return number
 
 
+def _special_token(value: str) -> str:
+    if not value:
+        raise argparse.ArgumentTypeError("a special token cannot be empty (it would match between every two characters)")
+    return value
+
+
 def _integer(value: str) -> int:
     try:
         return int(value.replace("_", ""))
@@ -92,6 +100,11 @@ def choose_pre_tokenizer(name: str | None, pattern: str | None) -> PreTokenizer:
 
 
 def run(args: argparse.Namespace) -> int:
+    if "-" in args.files:
+        import sys
+
+        if sys.stdin is None:
+            raise ConfigError("standard input is closed, but '-' asks to read the corpus from it; pass a file instead")
     pre = None
     if args.pre_tokenizer is not None or args.pattern is not None:
         pre = choose_pre_tokenizer(args.pre_tokenizer, args.pattern)
@@ -182,12 +195,13 @@ def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
 
 
 def _report(name: str, vocab_size: int, merges: int, written: list[Path], notes: list[str]) -> None:
+    """What was trained and written; names and paths in visible form (they may hold anything)."""
     console = stdout_console()
-    console.print(f"trained {name!r}: {vocab_size:,} tokens, {merges:,} merges", markup=False)
+    say(console, f"trained {name!r}: {vocab_size:,} tokens, {merges:,} merges")
     for path in written:
-        console.print(f"  wrote {path}", markup=False)
+        say(console, f"  wrote {path}")
     for note in notes:
-        console.print(f"note: {note}", style="yellow", markup=False)
+        say(console, f"note: {note}", "yellow")
 
 
 TRAINERS: dict[str, Callable[[argparse.Namespace, PreTokenizer | None], int]] = {

@@ -3,22 +3,45 @@
 Each sub-command lives in its own module ``bpe_cli/cmd_<name>.py`` exposing
 ``register(subparsers)``, which adds its parser and sets ``func(args) -> int``. User errors
 (:class:`~bpe_engine.errors.BpeEngineError`, unreadable files) print one line on stderr and exit 2.
+Every message goes through :func:`bpe_engine.display.visible_text`, argparse's included, because
+they quote file names and arguments, which may hold escape sequences.
+
+The streams are the user's too: a closed standard output is an error (exit 2, never a silent
+exit 0 with the output lost); a reader that goes away (``merges --json | head``) ends the command
+quietly with status 141, as a program killed by SIGPIPE does.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
-from bpe_engine.errors import BpeEngineError
+from bpe_engine.display import visible_text
+from bpe_engine.errors import BpeEngineError, SpecialTokenError
 
 COMMANDS = ("train", "encode", "decode", "merges", "compare", "inspect", "models")
+EXIT_USER_ERROR = 2
+EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a process killed by SIGPIPE
+
+
+class SafeArgumentParser(argparse.ArgumentParser):
+    """argparse that shows user-supplied values (``invalid choice: '\\x1b[2J'``) in visible form."""
+
+    def _print_message(self, message: str, file: object = None) -> None:
+        if message:
+            super()._print_message(visible_text(message, keep_newlines=True), file)  # type: ignore[arg-type]
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USER_ERROR, f"{self.prog}: error: {visible_text(message)}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = SafeArgumentParser(
         prog="bpe-explorer",
         description="See how subword tokenizers work. Without a command, opens the explorer app.",
     )
@@ -28,24 +51,75 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def error_line(message: str) -> str:
+    """The one line a user error prints (visible form: paths and text may hold controls)."""
+    return f"bpe-explorer: error: {visible_text(message)}"
+
+
+def _say(message: str) -> None:
+    if sys.stderr is not None:
+        print(error_line(message), file=sys.stderr)
+
+
+def _special_refusal(exc: SpecialTokenError) -> str:
+    """The refusal in command-line words (the engine's names the modes, not the option)."""
+    if exc.token is None:
+        return f"{exc}; pass --special-mode special or --special-mode text"
+    return (
+        f"the text holds {exc.token!r}, special-token text of the tokenizer, and --special-mode is refuse; "
+        "pass --special-mode special to encode it as the special token, or --special-mode text "
+        "to encode it as ordinary text"
+    )
+
+
+def _os_error(exc: OSError) -> str:
+    where = f"{exc.filename}: " if exc.filename is not None else ""
+    return f"{where}{exc.strerror or exc}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
         from tui.launch import run_app  # imported late: the CLI commands never load Textual
 
         return run_app(argv)
+    if sys.stdout is None:
+        _say("standard output is closed; nothing to write the result to (redirect it to a file or /dev/null)")
+        return EXIT_USER_ERROR
     args = build_parser().parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        status = int(args.func(args) or 0)
+        sys.stdout.flush()  # inside the try: a failing write is reported, not lost at exit
+        return status
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except SpecialTokenError as exc:
+        _say(_special_refusal(exc))
+        return EXIT_USER_ERROR
     except BpeEngineError as exc:
-        print(f"bpe-explorer: error: {exc}", file=sys.stderr)
-        return 2
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"bpe-explorer: error: {exc}", file=sys.stderr)
-        return 2
+        _say(str(exc))
+        return EXIT_USER_ERROR
+    except OSError as exc:
+        _say(_os_error(exc))
+        return EXIT_USER_ERROR
+    except UnicodeDecodeError as exc:
+        _say(str(exc))
+        return EXIT_USER_ERROR
     except KeyboardInterrupt:
-        print("bpe-explorer: interrupted", file=sys.stderr)
+        if sys.stderr is not None:
+            print("bpe-explorer: interrupted", file=sys.stderr)
         return 130
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

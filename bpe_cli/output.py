@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
+
+from bpe_engine.errors import ConfigError
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
@@ -27,6 +29,9 @@ from bpe_engine.display import decode_bytes_visibly, token_label, token_str_labe
 # mistaken for token text; specials get their own style.
 TOKEN_STYLES = ("black on #a6e3a1", "black on #89b4fa", "black on #f9e2af", "black on #f5c2e7", "black on #94e2d5")
 SPECIAL_STYLE = "bold white on #d20f39"
+UNKNOWN_STYLE = "bold black on #fab387 underline"
+UNKNOWN_MARK = "?"
+"""How an unknown piece's id shows in the ids line (it has no id when the vocabulary has no unk)."""
 
 
 def stdout_console() -> Console:
@@ -45,46 +50,87 @@ def print_json(data: Any) -> None:
     sys.stdout.flush()
 
 
-def json_token_text(data: bytes) -> str:
-    """A token for ``--json``: its text when valid UTF-8, ``<0xED>`` per byte where it is not."""
-    return decode_bytes_visibly(data)
+def token_json_fields(data: bytes) -> dict[str, Any]:
+    """A token's bytes for ``--json``, the same in every command: ``text`` is the exact text when
+    the bytes are whole UTF-8 (else ``null``: a token may hold part of a character) and ``bytes``
+    the exact bytes in hex, always."""
+    try:
+        text: str | None = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    return {"text": text, "bytes": data.hex()}
 
 
-def label_for(tokenizer: Any, token_id: int) -> str:
+def read_stdin_bytes(purpose: str) -> bytes:
+    """All of standard input; a closed stdin (``<&-``) is one clear error, not a traceback."""
+    stream = sys.stdin
+    if stream is None or getattr(stream, "buffer", None) is None:
+        raise ConfigError(f"standard input is closed; {purpose}")
+    try:
+        return stream.buffer.read()
+    except (OSError, ValueError) as exc:  # a closed or unreadable descriptor
+        raise ConfigError(f"standard input cannot be read ({getattr(exc, 'strerror', None) or exc}); {purpose}") from None
+
+
+def say(console: Console, message: str, style: str = "") -> None:
+    """Print one line of our own words that quotes user values (paths, names): visible, no markup."""
+    console.print(Text(visible_text(message), style=style))
+
+
+def note(message: str) -> None:
+    """A note for the user on stderr (special-token text, unknown pieces, trainer notes)."""
+    say(stderr_console(), f"note: {message}", "yellow")
+
+
+def label_for(tokenizer: Any, token_id: int, token: str | None = None) -> str:
     """Readable, inert label of a token id for terminal display; never contains a plain space.
 
     Byte-level tokens are labelled from their bytes (``Ġ`` for a space, ``<0xED>`` for a partial
     character); character-level ones from their model string (``▁the``, ``lo</w>``) with any raw
-    space shown as ``␣``.
+    space shown as ``␣``. An unknown piece without an id is labelled from ``token``, its symbol.
     """
     byte_level = bool(getattr(tokenizer, "byte_level", False))
+    if token_id < 0:
+        return token_str_label(token or "").replace(" ", "␣")
     if byte_level or not hasattr(tokenizer, "token_str"):
         return token_label(tokenizer.token_bytes(token_id), byte_level=byte_level)
     return token_str_label(tokenizer.token_str(token_id)).replace(" ", "␣")
 
 
 def model_token_label(token: str, *, byte_level: bool) -> str:
-    """Label of a token given in the model alphabet (merges lists): byte tokens by their bytes."""
+    """Label of a token given in the model alphabet (merges lists): byte tokens by their bytes;
+    a raw space (character-level models) as ``␣``, so no cell is ever blank."""
     if byte_level:
         try:
             return token_label(token_str_to_bytes(token), byte_level=True)
         except KeyError:  # a special or added token outside the byte table
-            return token_str_label(token)
-    return token_str_label(token)
+            pass
+    return token_str_label(token).replace(" ", "␣")
 
 
-def token_line(labels: Sequence[str], special: Sequence[bool] | None = None, *, color: bool = True) -> Text:
-    """The tokens side by side, each on an alternating background (specials highlighted).
+def token_line(
+    labels: Sequence[str],
+    special: Sequence[bool] | None = None,
+    *,
+    color: bool = True,
+    unknown: Sequence[bool] | None = None,
+) -> Text:
+    """The tokens side by side, each on an alternating background (specials highlighted, unknown
+    pieces marked with a leading ``?`` and their own style).
 
     Without colour (a pipe, ``NO_COLOR``) tokens are separated by single spaces instead: labels
     never contain a plain space, so the boundaries stay unambiguous.
     """
     out = Text()
     flags = special or [False] * len(labels)
-    for i, (label, is_special) in enumerate(zip(labels, flags)):
+    unknown_flags = unknown or [False] * len(labels)
+    for i, (label, is_special, is_unknown) in enumerate(zip(labels, flags, unknown_flags)):
         if not color and i:
             out.append(" ")
-        out.append(label, style=SPECIAL_STYLE if is_special else TOKEN_STYLES[i % len(TOKEN_STYLES)])
+        if is_unknown:
+            out.append(UNKNOWN_MARK + label, style=UNKNOWN_STYLE)
+        else:
+            out.append(label, style=SPECIAL_STYLE if is_special else TOKEN_STYLES[i % len(TOKEN_STYLES)])
     return out
 
 
@@ -161,3 +207,41 @@ class Throttle:
             self._next = now + self.interval
             return True
         return False
+
+
+def note_special_text(tokenizers: Sequence[Any], text: str, mode: str) -> None:
+    """Say on stderr when ``text`` spells special tokens of any of ``tokenizers`` and how
+    ``mode`` treated them, naming ``--special-mode`` (one note per set of tokens found)."""
+    from bpe_engine.special_text import find_special_text, special_text_note
+
+    if mode == "refuse":
+        return  # refusing already says so, as an error
+    by_found: dict[tuple[str, ...], list[str]] = {}
+    for tok in tokenizers:
+        specials = getattr(tok, "special_tokens", None) or {}
+        found = find_special_text(text, specials) if specials else ()
+        if found:
+            by_found.setdefault(found, []).append(str(getattr(tok, "name", "?")))
+    for found, names in by_found.items():
+        message = special_text_note(found, mode, ", ".join(names), option="--special-mode")
+        if message:
+            note(message)
+
+
+def print_json_stream(fields: Iterable[tuple[str, Any]]) -> None:
+    """One JSON object on one line, written as it is produced: a field whose value is an
+    iterator (not a list) is streamed as an array, so a 600,000-token inspection never holds its
+    whole JSON text (or all its dicts) in memory. Same text as ``print_json`` of the finished dict."""
+    write = sys.stdout.write
+    write("{")
+    for n, (key, value) in enumerate(fields):
+        write(("" if n == 0 else ", ") + json.dumps(key) + ": ")
+        if isinstance(value, Iterator):
+            write("[")
+            for i, item in enumerate(value):
+                write(("" if i == 0 else ", ") + json.dumps(item, ensure_ascii=True))
+            write("]")
+        else:
+            write(json.dumps(value, ensure_ascii=True))
+    write("}\n")
+    sys.stdout.flush()

@@ -111,12 +111,21 @@ def test_argparse_errors_exit_2(capsys):
 def test_encode_json_golden_gpt2(capsys):
     code, out, _ = run(capsys, "encode", "--tokenizer", "gpt2", "--json", "hello world")
     assert code == 0
-    assert json.loads(out) == {"ids": [31373, 995], "tokens": ["hello", " world"]}
+    data = json.loads(out)
+    assert data["tokenizer"] == "gpt2" and data["ids"] == [31373, 995] and data["notes"] == []
+    assert data["tokens"] == [
+        {"id": 31373, "token": "hello", "text": "hello", "bytes": "68656c6c6f", "byte_span": [0, 5], "special": False, "unknown": False},
+        {"id": 995, "token": "Ġworld", "text": " world", "bytes": "20776f726c64", "byte_span": [5, 11], "special": False, "unknown": False},
+    ]
 
 
-def test_encode_json_partial_bytes_as_hex(capsys):
-    _, out, _ = run(capsys, "encode", "-t", "gpt2", "--json", "한")
-    assert json.loads(out) == {"ids": [47991, 250], "tokens": ["<0xED><0x95>", "<0x9C>"]}
+def test_encode_json_partial_bytes_are_null_text_and_exact_bytes(capsys):
+    """8.12: "text" is exact or null, never a display form like <0xED><0x95>; "bytes" always exact."""
+    _, out, _ = run(capsys, "encode", "-t", "gpt2", "--json", "한<0xED>")
+    tokens = json.loads(out)["tokens"]
+    assert [(t["text"], t["bytes"]) for t in tokens[:2]] == [(None, "ed95"), (None, "9c")]
+    assert "".join(t["text"] for t in tokens[2:]) == "<0xED>"  # literal text stays literal
+    assert bytes.fromhex("".join(t["bytes"] for t in tokens)) == "한<0xED>".encode()
 
 
 @pytest.mark.parametrize("backend", ["python", "tiktoken", "auto"])
@@ -126,8 +135,11 @@ def test_encode_backends_agree(capsys, backend):
 
 
 def test_encode_special_modes(capsys):
-    code, _, err = run(capsys, "encode", "-t", "gpt2", "hello <|endoftext|>")
-    assert code == 2 and "--special-mode special" in err
+    code, out, err = run(capsys, "encode", "-t", "gpt2", "hello <|endoftext|>")  # default: text, and a note
+    assert code == 0 and "50256" not in out
+    assert "note: the text holds '<|endoftext|>'" in err and "--special-mode special" in err
+    code, _, err = run(capsys, "encode", "-t", "gpt2", "--special-mode", "refuse", "hello <|endoftext|>")
+    assert code == 2 and "--special-mode special" in err and "special_mode" not in err and "allowed_special" not in err
     _, out, _ = run(capsys, "encode", "-t", "gpt2", "--json", "--special-mode", "special", "hello <|endoftext|>")
     assert json.loads(out)["ids"] == [31373, 220, 50256]
     _, out, _ = run(capsys, "encode", "-t", "gpt2", "--json", "--special-mode", "text", "<|endoftext|>")
@@ -169,20 +181,20 @@ def test_encode_with_trained_directory_and_file(trained_dir, capsys):
 
 def test_decode_round_trip_through_json(capsys, monkeypatch):
     _, out, _ = run(capsys, "encode", "-t", "cl100k_base", "--json", "안녕 world\n")
-    code, text, _ = run(capsys, "decode", "-t", "cl100k_base", "-", stdin=out, monkeypatch=monkeypatch)
-    assert code == 0 and text == "안녕 world\n"
+    code, text, _ = run(capsys, "decode", "-t", "cl100k_base", "-n", "-", stdin=out, monkeypatch=monkeypatch)
+    assert code == 0 and text == "안녕 world\n"  # -n: exactly the encoded text
 
 
 @pytest.mark.parametrize("ids", [["31373", "995"], ["31373,995"], ["[31373,", "995]"]])
 def test_decode_id_forms(capsys, ids):
     _, out, _ = run(capsys, "decode", "-t", "gpt2", *ids)
-    assert out == "hello world"
+    assert out == "hello world\n"  # 8.12: a newline ends the output, as echo's
 
 
 def test_decode_errors_strict(capsys):
     code, _, err = run(capsys, "decode", "-t", "gpt2", "--errors", "strict", "47991")
     assert code == 2 and "--errors replace" in err
-    _, out, _ = run(capsys, "decode", "-t", "gpt2", "47991")
+    _, out, _ = run(capsys, "decode", "-t", "gpt2", "-n", "47991")
     assert out == "\ufffd"
 
 
@@ -201,7 +213,9 @@ def test_merges_of_trained_dir_with_counts(trained_dir, capsys):
 
 def test_merges_of_reference(capsys):
     _, out, _ = run(capsys, "merges", "gpt2", "--limit", "1", "--json")
-    assert json.loads(out) == {"rank": 0, "left": " ", "right": "t", "new": " t", "id": 256, "count": None}
+    assert json.loads(out) == {
+        "rank": 0, "left": "Ġ", "right": "t", "new": "Ġt", "id": 256, "count": None, "text": " t", "bytes": "2074"
+    }
     _, table, _ = run(capsys, "merges", "gpt2", "--limit", "3")
     assert "Ġt" in table and "count" not in table
 
@@ -215,11 +229,13 @@ def test_encode_stdin_not_utf8(capsys, monkeypatch):
 
 def test_wordpiece_through_the_same_commands(capsys):
     _, out, _ = run(capsys, "encode", "-t", "bert-base-uncased", "--json", "--backend", "python", "unaffable")
-    assert json.loads(out) == {"ids": [14477, 20961, 3468], "tokens": ["una", "ffa", "ble"]}
+    data = json.loads(out)
+    assert data["ids"] == [14477, 20961, 3468]
+    assert [(t["token"], t["text"]) for t in data["tokens"]] == [("una", "una"), ("##ffa", "ffa"), ("##ble", "ble")]
     code, _, err = run(capsys, "encode", "-t", "bert-base-uncased", "--backend", "tiktoken", "x")
     assert code == 2 and "no tiktoken backend" in err
     _, out, _ = run(capsys, "decode", "-t", "bert-base-uncased", "7592", "2088")
-    assert out == "hello world"
+    assert out == "hello world\n"
 
 
 def test_train_prints_trainer_notes(tmp_path, capsys):

@@ -27,7 +27,7 @@ def test_json_rows_hold_tokens_and_hand_checked_stats(capsys: pytest.CaptureFixt
     # gpt2: 한국어 = 8 tokens (known ids), then " hello"
     assert [t["id"] for t in gpt2["tokens"]][:8] == [47991, 250, 166, 113, 255, 168, 244, 112]
     assert gpt2["stats"]["tokens"] == 9 and gpt2["stats"]["partial_tokens"] == 8
-    assert gpt2["tokens"][0]["text"] == "<0xED><0x95>" and gpt2["tokens"][0]["char_span"] == [0, 1]
+    assert (gpt2["tokens"][0]["text"], gpt2["tokens"][0]["bytes"]) == (None, "ed95") and gpt2["tokens"][0]["char_span"] == [0, 1]
     assert rows["characters"]["stats"]["tokens"] == 9 and rows["characters"]["stats"]["bytes"] == 15
     assert rows["whitespace words"]["stats"]["tokens_per_word"] == 1.0
     assert data["disagreements"]  # the rows cut differently
@@ -49,8 +49,12 @@ def test_special_modes_change_counts_and_refuse_names_the_fix(capsys: pytest.Cap
         if mode == "special":
             assert [t["id"] for t in row["tokens"]] == [31373, 220, 50256]
     assert counts["special"] < counts["text"]
-    code, out, _ = _run(["compare", "--tokenizers", "gpt2,characters", "--width", "80", text], capsys)
-    assert code == 0 and "special_mode='special'" in out and "│h│e│l│l│o│" in out
+    code, out, err = _run(["compare", "--tokenizers", "gpt2,characters", "--width", "80", text], capsys)
+    assert code == 0 and "│h│e│l│l│o│" in out and "--special-mode special" in err  # default text, with a note
+    code, out, _ = _run(["compare", "--special-mode", "refuse", "--tokenizers", "gpt2,characters", "--width", "80", text], capsys)
+    assert code == 0 and "mode 'special'" in out and "--special-mode special" in out and "special_mode=" not in out
+    code, out, _ = _run(["compare", "--special-mode", "refuse", "--tokenizers", "gpt2", text], capsys)
+    assert code == 1 and "every tokenizer failed" in out  # issue 9 §4: every row failed -> non-zero
 
 
 def test_table_and_aligned_rows_are_inert_on_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:

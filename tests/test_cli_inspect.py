@@ -41,8 +41,11 @@ def test_special_modes(capsys: pytest.CaptureFixture[str]) -> None:
     assert [t["id"] for t in special["tokens"]] == [15339, 220, 100257] and special["tokens"][-1]["special"]
     as_text = _json(["-t", "cl100k_base", "--special-mode", "text", "hello <|endoftext|>"], capsys)
     assert len(as_text["tokens"]) > 3 and not any(t["special"] for t in as_text["tokens"])
-    assert main(["inspect", "-t", "cl100k_base", "<|endoftext|>"]) == 2
-    assert "special_mode" in capsys.readouterr().err
+    assert main(["inspect", "-t", "cl100k_base", "<|endoftext|>"]) == 0  # default: text, with a note
+    assert "--special-mode special" in capsys.readouterr().err
+    assert main(["inspect", "-t", "cl100k_base", "--special-mode", "refuse", "<|endoftext|>"]) == 2
+    err = capsys.readouterr().err
+    assert "--special-mode special" in err and "special_mode" not in err
 
 
 def test_baselines_and_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
