@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import BpeEngineError, UnknownSymbolError
 from ..inspect.partial import partial_flags
 from ..inspect.text_index import TextIndex, clean_text, index_of
-from ..types import Encoding, SpecialMode, Tokenizer
+from ..types import DEFAULT_SPECIAL_MODE, Encoding, SpecialMode, Tokenizer
 from .align import RowAlignment, align_row, disagreements
 from .segments import SegmentCache
 from .stats import RowStats, count_words, row_stats
@@ -68,7 +68,7 @@ def compare(
     text: str,
     tokenizers: Sequence[Tokenizer],
     *,
-    special_mode: SpecialMode = "refuse",
+    special_mode: SpecialMode = DEFAULT_SPECIAL_MODE,
     cache: SegmentCache | None = None,
 ) -> Comparison:
     """Encode ``text`` with every tokenizer and align the rows on its characters.
