@@ -87,5 +87,5 @@ def utf8_error(doc: Document | str | bytes, start: int) -> CorpusError:
     where = doc.where(start) if isinstance(doc, Document) else f"byte offset {start}"
     return CorpusError(
         f"{where}: not valid UTF-8 (byte {data[start]:#04x}); character-level training needs "
-        "UTF-8 text: train byte-level instead, or decode with errors='replace'"
+        "UTF-8 text: train byte-level instead, or convert the file to UTF-8 first (e.g. with iconv)"
     )
