@@ -34,6 +34,7 @@ from typing import Generic, TypeVar
 from .byte_table import BYTE_CHARS, bytes_to_token_str, token_str_to_bytes
 from .display import visible_text
 from .errors import ConfigError, UnknownSymbolError
+from .token_ids import id_problem
 from .types import UNKNOWN_ID
 
 NEVER = 1 << 62
@@ -252,6 +253,10 @@ class RankTable:
                 "a byte-level table must hold all 256 so that every text can be encoded"
             )
         self.ranks = ranks
+        for token, rank in ranks.items():  # before sizing a table by the largest rank
+            problem = id_problem(rank)
+            if problem is not None:
+                raise ConfigError(f"token {token!r} has rank {rank!r}, which {problem}")
         id_bytes: list[bytes | None] = [None] * (max(ranks.values()) + 1)
         for token, rank in ranks.items():
             if rank < 0 or id_bytes[rank] is not None:
@@ -343,6 +348,10 @@ class MergeTable:
         self.byte_level = byte_level
         self.suffix = end_of_word_suffix
         self.n_merges = len(self.merge_list)
+        for token, token_id in vocab.items():  # before sizing a table by the largest id
+            problem = id_problem(token_id)
+            if problem is not None:
+                raise ConfigError(f"vocabulary token {token!r} has id {token_id!r}, which {problem}")
         size = max(vocab.values(), default=-1) + 1
         self.stride = max(size, 1)
         id_str: list[str | None] = [None] * size

@@ -96,6 +96,8 @@ class BpeTokenizer:
         )
         self._setup(name, table, pre_tokenizer, special_tokens or {}, table.n_merges, backend)
         self.unk_token = unk_token
+        self.notes: tuple[str, ...] = ()
+        """What the loader wants the user to know about this model (a rank file's gaps, ...)."""
 
     @classmethod
     def from_ranks(
@@ -112,6 +114,7 @@ class BpeTokenizer:
         table = RankTable(mergeable_ranks)
         self._setup(name, table, pre_tokenizer, special_tokens or {}, table.n_merges, backend)
         self.unk_token = None
+        self.notes = ()
         return self
 
     def _setup(
@@ -174,6 +177,7 @@ class BpeTokenizer:
         view = type(self).__new__(type(self))
         view._setup(self.name, self._table, self.pre_tokenizer, self._specials, merge_count, backend)
         view.unk_token = self.unk_token
+        view.notes = self.notes
         if merge_count == self._merge_count and self._tiktoken is not None:
             view._tiktoken = self._tiktoken
         return view

@@ -29,6 +29,7 @@ from typing import Any
 from .errors import BpeEngineError, TokenizerFileError
 from .formats import load_gpt2_files, load_saved, read_hf_json, read_tiktoken
 from .formats.bundle import METADATA_FILE
+from .formats.tiktoken_files import rank_gap_note, rank_gaps
 from .formats.spec import BpeSpec
 from .pretokenizers import GPT2, PreTokenizer
 from .references import REFERENCE_NAMES, reference_pre_tokenizer, reference_special_tokens
@@ -236,9 +237,12 @@ def _tiktoken_tokenizer(path: Path) -> Any:
     specials: dict[str, int] = {}
     if stem in REFERENCE_NAMES:
         pre, specials = reference_pre_tokenizer(stem), reference_special_tokens(stem)
-    return BpeTokenizer.from_ranks(
-        name=stem or path.name, mergeable_ranks=read_tiktoken(path), pre_tokenizer=pre, special_tokens=specials
-    )
+    ranks = read_tiktoken(path)
+    tokenizer = BpeTokenizer.from_ranks(name=stem or path.name, mergeable_ranks=ranks, pre_tokenizer=pre, special_tokens=specials)
+    gaps = rank_gaps(ranks, specials.values())
+    if gaps:
+        tokenizer.notes = (rank_gap_note(path, gaps),)
+    return tokenizer
 
 
 def _wordpiece_attr(name: str) -> Any:

@@ -89,7 +89,7 @@ def test_truncated_json_gives_line_and_column(tmp_path):
     assert err.value.line == 3 and "column" in str(err.value) and "truncated" in str(err.value)
 
 
-@pytest.mark.parametrize(("text", "message"), [('{"a": "0"}', "must be integers"), ('{"a": -1}', "negative"), ("[1]", "JSON object")])
+@pytest.mark.parametrize(("text", "message"), [('{"a": "0"}', "not an integer"), ('{"a": -1}', "negative"), ("[1]", "JSON object")])
 def test_bad_ids(tmp_path, text, message):
     v, _ = write(tmp_path, text, "")
     with pytest.raises(TokenizerFileError, match=message):

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..atomic import atomic_write_text
 from ..errors import TokenizerFileError
+from ..token_ids import check_file_id, id_problem
 from ._json import line_of_key, parse_json, read_text
 
 MERGES_HEADER = "#version: 0.2"
@@ -44,16 +45,13 @@ def parse_vocab(path: str | Path, text: str) -> dict[str, int]:
 
 
 def validate_vocab(path: str | Path, data: Mapping[str, object], text: str = "") -> dict[str, int]:
-    """Check that every id is a distinct integer >= 0; ``text`` (the raw JSON) locates errors."""
+    """Check every id by the rules of :mod:`bpe_engine.token_ids` (an integer from 0 to
+    ``MAX_TOKEN_ID``, distinct); ``text`` (the raw JSON) locates errors."""
     seen: dict[int, str] = {}
     vocab: dict[str, int] = {}
     for token, value in data.items():
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TokenizerFileError(
-                path, f"token {token!r} has id {value!r}; ids must be integers", line=line_of_key(text, token)
-            )
-        if value < 0:
-            raise TokenizerFileError(path, f"token {token!r} has negative id {value}", line=line_of_key(text, token))
+        if id_problem(value) is not None:
+            check_file_id(path, value, what=f"token {token!r}", line=line_of_key(text, token))
         if value in seen:
             raise TokenizerFileError(
                 path,

@@ -4,6 +4,10 @@ A rank is both the token's id and its merge priority: tiktoken encodes by repeat
 adjacent pair whose *concatenated bytes* have the lowest rank. A byte-level table must therefore
 hold all 256 single bytes, or some text cannot be encoded at all; a table that lacks them is
 rejected here with the missing bytes named, rather than failing later on the first odd character.
+Ranks follow :mod:`bpe_engine.token_ids` (0 to ``MAX_TOKEN_ID``, distinct). A gap in the ranks is
+only right where a special token takes the id (p50k_base's rank file skips 50256, which is
+``<|endoftext|>``): :func:`rank_gaps` finds the others once the specials are known, and the
+loader says so.
 
 >>> tiktoken_text({b"a": 0, b" the": 1})
 'YQ== 0\\nIHRoZQ== 1\\n'
@@ -15,11 +19,12 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ..atomic import atomic_write_text
 from ..errors import TokenizerFileError
+from ..token_ids import check_file_id, id_problem
 from ._json import read_text
 
 
@@ -53,8 +58,8 @@ def parse_tiktoken(path: str | Path, text: str, *, require_all_bytes: bool = Tru
             rank = int(rank_text)
         except ValueError:
             raise TokenizerFileError(path, f"rank {_short(rank_text)} is not an integer", line=number) from None
-        if rank < 0:
-            raise TokenizerFileError(path, f"rank {rank} is negative", line=number)
+        if id_problem(rank) is not None:
+            check_file_id(path, rank, what=f"token {_short(encoded)}", line=number, kind="rank")
         if rank in rank_line:
             raise TokenizerFileError(
                 path, f"duplicate rank {rank} (first on line {rank_line[rank]}); every token needs its own rank",
@@ -71,6 +76,39 @@ def parse_tiktoken(path: str | Path, text: str, *, require_all_bytes: bool = Tru
     if require_all_bytes:
         check_all_single_bytes(path, ranks)
     return ranks
+
+
+def rank_gaps(ranks: Mapping[bytes, int], special_ids: Iterable[int] = ()) -> list[int]:
+    """Ids below the last rank that neither a rank nor a special token takes.
+
+    Legitimate only where special tokens the file cannot name sit (p50k_base skips 50256 for
+    ``<|endoftext|>``; a rank file saved from a model whose specials come first starts above 0),
+    so a loader that finds some says so (:func:`rank_gap_note`) instead of staying silent.
+    """
+    top = max(ranks.values(), default=-1)
+    taken = set(ranks.values()) | set(special_ids)
+    if len(taken) > top and all(i in taken for i in range(top + 1)):
+        return []
+    return [i for i in range(top + 1) if i not in taken]
+
+
+def rank_gap_note(path: str | Path, gaps: list[int]) -> str:
+    """The note a loader shows for :func:`rank_gaps` (ids shown in ranges)."""
+    runs: list[str] = []
+    start = prev = gaps[0]
+    for i in [*gaps[1:], None]:
+        if i is not None and i == prev + 1:
+            prev = i
+            continue
+        runs.append(str(start) if start == prev else f"{start}-{prev}")
+        if i is not None:
+            start = prev = i
+    shown = ", ".join(runs[:4]) + (", ..." if len(runs) > 4 else "")
+    return (
+        f"{Path(path).name} has no rank for id(s) {shown} ({len(gaps):,} in all): a .tiktoken file cannot hold "
+        "special tokens, which usually take such ids; load the directory it was saved in to get them "
+        "(those ids cannot be decoded here)"
+    )
 
 
 def check_all_single_bytes(path: str | Path, ranks: Mapping[bytes, int]) -> None:
@@ -102,4 +140,4 @@ def _short(text: str, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
-__all__ = ["check_all_single_bytes", "parse_tiktoken", "read_tiktoken", "tiktoken_text", "write_tiktoken"]
+__all__ = ["check_all_single_bytes", "rank_gap_note", "rank_gaps", "parse_tiktoken", "read_tiktoken", "tiktoken_text", "write_tiktoken"]
