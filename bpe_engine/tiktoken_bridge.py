@@ -16,6 +16,9 @@ token. With ranks = ids the two agree on every input when all of these hold (che
    "lowest rank" picks the same pair; ties go leftmost in both;
 4. every multi-byte token encodes to itself by the merge list, so tiktoken's whole-piece
    shortcut returns what the merges would;
+5. no token is longer than :data:`LONG_TOKEN_BYTES`, and the proof of 2 and 4 fits a work budget
+   linear in the vocabulary's bytes (it used to slice every cut of every token: quadratic, so a
+   5,000,000-byte token hung ``encode``);
 and special-token ids do not collide with vocabulary ids.
 
 >>> from bpe_engine.references import load_reference
@@ -35,6 +38,15 @@ from .pretokenizers import BUILTIN
 
 if TYPE_CHECKING:
     from .bpe_model import BpeTokenizer
+
+LONG_TOKEN_BYTES = 1024
+"""Tokens longer than this keep a model on the Python encoder: tiktoken's merge loop is quadratic in
+a piece's length, and proving equivalence for them is not worth it (real vocabularies stay below
+200 bytes; a 5 MB corpus of one repeated character trains a 5,000,000-byte token)."""
+WORK_PER_BYTE = 64
+"""Budget of the equivalence proof, in bytes sliced per byte of vocabulary: linear by construction."""
+WORK_BASE = 1_000_000
+_TOO_COSTLY = "proving the merge list equivalent to tiktoken's rule would take too long for this vocabulary"
 
 # Pre-tokenizers whose regex splits identically in tiktoken (fancy-regex) and in ``regex``.
 _TIKTOKEN_SAFE = {"gpt2", "cl100k", "o200k", "hf-gpt2", "none"}
@@ -115,16 +127,47 @@ def merge_list_problem(table: MergeTable, special_ids: frozenset[int] = frozense
     skip = special_ids | {table.unk_id}
     if len(by_bytes) != sum(1 for i, d in enumerate(table.id_bytes) if d is not None and i not in skip):
         return "two vocabulary strings stand for the same bytes"
+    longest = max(map(len, by_bytes), default=0)
+    if longest > LONG_TOKEN_BYTES:
+        return (
+            f"a token of {longest:,} bytes is longer than {LONG_TOKEN_BYTES:,}: tiktoken's merge loop is quadratic "
+            "in the piece length, so the Python encoder (n log n) is used"
+        )
+    return _pairs_problem(table, by_bytes)
+
+
+def _pairs_problem(table: MergeTable, by_bytes: dict[bytes, int]) -> str:
+    """Conditions 2 and 4, in work linear in the vocabulary's bytes.
+
+    Condition 2 only needs the cuts whose left part is a token, so only cuts at the lengths tokens
+    have are tried (a token of 4,096 bytes in a vocabulary whose tokens have 40 lengths costs 40
+    slices, not 4,095). The work is counted against a budget proportional to the vocabulary's total
+    bytes; a vocabulary that would exceed it (crafted to be slow) is refused, never hangs.
+    """
     stride, pair_rank, name = table.stride, table.pair_rank, table.id_str
+    lengths = sorted({len(data) for data in by_bytes})
+    budget = WORK_PER_BYTE * sum(map(len, by_bytes)) + WORK_BASE
     for data, token_id in by_bytes.items():
-        for cut in range(1, len(data)):
+        size = len(data)
+        for cut in lengths:
+            if cut >= size:
+                break
+            budget -= size
+            if budget < 0:
+                return _TOO_COSTLY
             left = by_bytes.get(data[:cut])
+            if left is None:
+                continue
             right = by_bytes.get(data[cut:])
-            if left is not None and right is not None and left * stride + right not in pair_rank:
+            if right is not None and left * stride + right not in pair_rank:
                 return f"{name[left]!r} + {name[right]!r} spell {name[token_id]!r} but are not a merge (condition 2)"
+    byte_id = table.byte_id
     for data, token_id in by_bytes.items():
         if len(data) > 1:
-            ids = [table.byte_id[b] for b in data]
+            budget -= 8 * len(data)  # the merge loop is n log n; a generous per-byte charge
+            if budget < 0:
+                return _TOO_COSTLY
+            ids = [byte_id[b] for b in data]
             if merge_pair_ranks(ids, pair_rank, table.new_id, stride) != [token_id]:  # type: ignore[arg-type]
                 return f"token {name[token_id]!r} does not encode to itself (condition 4)"
     return ""
