@@ -14,12 +14,12 @@ from rich.table import Table
 from rich.text import Text
 
 from bpe_engine.compare import LEGEND, SEGMENT_STYLES, Comparison, compare, layout
-from bpe_engine.compare.resolve import default_specs, parse_specs, resolve_tokenizer
+from bpe_engine.compare.resolve import default_specs, parse_specs
 from bpe_engine.display import visible_text
 from bpe_engine.types import UNKNOWN_ID
 
 from .cmd_encode import add_special_mode_argument, read_input
-from .output import note_special_text, print_json, safe_text, say, stdout_console, token_json_fields
+from .output import note_special_text, open_tokenizer, print_json, safe_text, say, stdout_console, token_json_fields
 
 EXIT_ALL_ROWS_FAILED = 1
 
@@ -50,7 +50,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Exit 0 when at least one row encoded; 1 when every row failed (each error is printed)."""
     specs = parse_specs(args.tokenizers) if args.tokenizers is not None else default_specs()
-    tokenizers = [resolve_tokenizer(s) for s in specs]
+    tokenizers = [open_tokenizer(s) for s in specs]
     text = read_input(args.text)
     result = compare(text, tokenizers, special_mode=args.special_mode)
     note_special_text(tokenizers, result.text, args.special_mode)

@@ -15,10 +15,9 @@ import sys
 from typing import Any
 
 from bpe_engine.errors import ConfigError
-from bpe_engine.registry import load_tokenizer
 
 from .cmd_encode import add_tokenizer_argument
-from .output import read_stdin_bytes, safe_text, stdout_console
+from .output import open_tokenizer, read_stdin_bytes, safe_text, stdout_console
 
 _SEPARATORS = re.compile(r"[\s,\[\]]+")
 
@@ -83,7 +82,7 @@ def check_ids(tokenizer: Any, ids: list[int]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    tokenizer = load_tokenizer(args.tokenizer)
+    tokenizer = open_tokenizer(args.tokenizer)
     ids = parse_ids(args.ids)
     check_ids(tokenizer, ids)
     try:

@@ -17,10 +17,10 @@ import argparse
 from typing import Any
 
 from bpe_engine.errors import ConfigError
-from bpe_engine.registry import load_tokenizer
 from bpe_engine.types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding
 
 from .output import (
+    open_tokenizer,
     UNKNOWN_MARK,
     UNKNOWN_STYLE,
     has_color,
@@ -138,7 +138,7 @@ def encoding_json(tokenizer: Any, encoding: Encoding) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    tokenizer = load_tokenizer(args.tokenizer)
+    tokenizer = open_tokenizer(args.tokenizer)
     text = read_input(args.text)
     encoding = with_backend(tokenizer, args.backend).encode_detailed(text, special_mode=args.special_mode)
     status = EXIT_UNKNOWN_PIECES if UNKNOWN_ID in encoding.ids else 0

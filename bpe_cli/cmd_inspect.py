@@ -14,7 +14,6 @@ from typing import Any
 
 from rich.text import Text
 
-from bpe_engine.compare.resolve import resolve_tokenizer
 from bpe_engine.display import token_label, visible_text
 from bpe_engine.errors import ConfigError
 from bpe_engine.inspect import (
@@ -31,7 +30,7 @@ from bpe_engine.merge_tree import merge_tree_for, render_tree
 from bpe_engine.types import Encoding
 
 from .cmd_encode import add_special_mode_argument, read_input
-from .output import note_special_text, print_json_stream, say, stdout_console, token_json_fields
+from .output import note_special_text, open_tokenizer, print_json_stream, say, stdout_console, token_json_fields
 from .paged_table import Cell, PagedTable
 
 ROLE_SHORT = {"ascii": "A", "continuation": "C", "invalid": "X"}
@@ -67,7 +66,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Encode once, then print token by token: time linear in the text, memory one page of rows
     (plus the encoding itself), however long the text is."""
-    tokenizer = resolve_tokenizer(args.tokenizer)
+    tokenizer = open_tokenizer(args.tokenizer)
     cleaned = clean_text(read_input(args.text))
     encoding = tokenizer.encode_detailed(cleaned.text, special_mode=args.special_mode)
     note_special_text([tokenizer], cleaned.text, args.special_mode)

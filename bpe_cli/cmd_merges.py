@@ -17,9 +17,8 @@ from typing import Any
 
 from bpe_engine.errors import ConfigError
 from bpe_engine.formats import load_merge_counts
-from bpe_engine.registry import load_tokenizer
 
-from .output import merges_table, model_token_label, print_json, say, stdout_console, token_json_fields
+from .output import merges_table, model_token_label, open_tokenizer, print_json, say, stdout_console, token_json_fields
 
 
 def register(subparsers: Any) -> None:
@@ -63,7 +62,7 @@ def merge_rows(tokenizer: Any, counts: list[int] | None, limit: int | None) -> l
 
 
 def run(args: argparse.Namespace) -> int:
-    tokenizer = load_tokenizer(args.tokenizer)
+    tokenizer = open_tokenizer(args.tokenizer)
     path = Path(args.tokenizer)
     counts = load_merge_counts(path) if path.is_dir() else None
     rows = merge_rows(tokenizer, counts, args.limit)

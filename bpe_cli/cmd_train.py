@@ -112,9 +112,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _output_dir(args: argparse.Namespace) -> Path:
+    """``--output``, checked before any training: a save replaces the directory as a whole, so it
+    must be new, empty or an earlier save (never a folder of the user's own files)."""
+    from bpe_engine.formats.saved_dir import check_save_target
+
     out = Path(args.output)
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--output {out} exists and is not a directory")
+    check_save_target(out)
     return out
 
 
@@ -136,7 +141,7 @@ def train_bpe(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     """Read, count, merge with a progress bar, save; print files and notes."""
     from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
     from bpe_engine.corpus import count_words, read_documents
-    from bpe_engine.formats import save_spec, spec_from_tokenizer
+    from bpe_engine.formats import save_spec, skipped_formats, spec_from_tokenizer
     from bpe_engine.pretokenizers import GPT2
 
     out = _output_dir(args)
@@ -163,14 +168,16 @@ def train_bpe(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     spec = spec_from_tokenizer(training.tokenizer())
     spec.name = args.name or out.resolve().name
     written = save_spec(spec, out, merge_counts=merge_counts)
-    _report(spec.name, len(spec.vocab) + len(spec.special_tokens), len(merge_counts), written, list(training.notes))
+    skipped = [f"{fmt} not written: {why}" for fmt, why in skipped_formats(spec).items() if fmt != ".tiktoken" or byte_level]
+    _report(spec.name, len(spec.vocab) + len(spec.special_tokens), len(merge_counts), written, [*training.notes, *skipped])
     return 0
 
 
 def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     """WordPiece: BERT's front end unless a pre-tokenizer is named; saves vocab.txt (+ tokenizer.json)."""
     from bpe_engine.corpus import decode_document, read_documents
-    from bpe_engine.wordpiece import BERT_SPECIAL_TOKENS, WordPieceTrainerConfig, WordPieceTraining, save_wordpiece_dir
+    from bpe_engine.formats import save_tokenizer
+    from bpe_engine.wordpiece import BERT_SPECIAL_TOKENS, WordPieceTrainerConfig, WordPieceTraining
 
     if args.byte_level:
         raise ConfigError("--byte-level does not apply to --model wordpiece (WordPiece merges characters)")
@@ -189,7 +196,7 @@ def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
         training = WordPieceTraining(texts, config)
     merge_counts = _run_with_progress(training)
     tokenizer = training.tokenizer(name=args.name or out.resolve().name)
-    written = save_wordpiece_dir(tokenizer, out)
+    written = save_tokenizer(tokenizer, out)
     _report(tokenizer.name, tokenizer.vocab_size, len(merge_counts), written, list(training.notes))
     return 0
 

@@ -245,3 +245,14 @@ def print_json_stream(fields: Iterable[tuple[str, Any]]) -> None:
             write(json.dumps(value, ensure_ascii=True))
     write("}\n")
     sys.stdout.flush()
+
+
+def open_tokenizer(spec: str) -> Any:
+    """The tokenizer a command-line spec names (row specs of compare included: ``characters``,
+    ``words``), with what its loader wants said (a rank file's gaps, ...) printed as notes."""
+    from bpe_engine.compare.resolve import resolve_tokenizer
+
+    tokenizer = resolve_tokenizer(spec)
+    for message in getattr(tokenizer, "notes", None) or ():
+        note(message)
+    return tokenizer

@@ -37,10 +37,10 @@ HOSTILE: dict[str, str] = {
     "markup-click": "[@click=app.quit]click me[/]",
     "markup-link": "[link=https://example.com]x[/link]",
 }
-"""Name -> hostile string (for text and for file names: none holds ``/`` or NUL)."""
+"""Name -> hostile string (text; markup closing tags hold ``/``, so file names use :data:`FILE_NAMES`)."""
 
-FILE_NAMES: dict[str, str] = {name: text + ".txt" for name, text in HOSTILE.items()}
-"""The hostile strings as file names (each ends in ``.txt``)."""
+FILE_NAMES: dict[str, str] = {name: text.replace("/", "") for name, text in HOSTILE.items()}
+"""The hostile strings as file or directory names (``/`` dropped; markup tags stay markup)."""
 
 _SGR = re.compile(r"\x1b\[[0-9;]*m")
 _BIDI_AND_INVISIBLE = frozenset(

@@ -9,7 +9,7 @@ tokenizers included) is :func:`bpe_engine.registry.load_tokenizer`.
 
 from __future__ import annotations
 
-from .bundle import FORMAT_VERSION, METADATA_FILE, load_merge_counts, load_saved, save_spec, save_tokenizer, tiktoken_ranks
+from .bundle import FORMAT_VERSION, METADATA_FILE, load_merge_counts, load_saved, save_spec, save_tokenizer, skipped_formats, tiktoken_ranks
 from .gpt2_files import (
     load_gpt2_files,
     read_merges_txt,
@@ -35,6 +35,7 @@ __all__ = [
     "read_vocab_json",
     "save_spec",
     "save_tokenizer",
+    "skipped_formats",
     "spec_from_tokenizer",
     "tiktoken_ranks",
     "write_hf_json",
