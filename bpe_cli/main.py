@@ -72,9 +72,14 @@ def _special_refusal(exc: SpecialTokenError) -> str:
     )
 
 
-def _os_error(exc: OSError) -> str:
-    where = f"{exc.filename}: " if exc.filename is not None else ""
-    return f"{where}{exc.strerror or exc}"
+def _user_error(exc: Exception) -> str:
+    """The message of an error the user caused, in command-line words."""
+    if isinstance(exc, SpecialTokenError):
+        return _special_refusal(exc)
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        return f"{where}{exc.strerror or exc}"
+    return str(exc)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -94,17 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
-    except SpecialTokenError as exc:
-        _say(_special_refusal(exc))
-        return EXIT_USER_ERROR
-    except BpeEngineError as exc:
-        _say(str(exc))
-        return EXIT_USER_ERROR
-    except OSError as exc:
-        _say(_os_error(exc))
-        return EXIT_USER_ERROR
-    except UnicodeDecodeError as exc:
-        _say(str(exc))
+    except (BpeEngineError, OSError, UnicodeDecodeError) as exc:
+        _say(_user_error(exc))
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         if sys.stderr is not None:
