@@ -173,3 +173,15 @@ def test_the_explorer_steps_through_a_pipelines_merges(pipelines: dict[str, Toke
             stepper.forward()
         assert stepper.token_count == len(tok.encode(text, add_special_tokens=False)), name
         assert tok.with_merge_prefix(0).encode("the", add_special_tokens=False) != tok.encode("the", add_special_tokens=False)
+
+
+def test_trace_shows_each_stage(pipelines: dict[str, Tokenizer]) -> None:
+    """Inspect's view: the normalised text, the pre-tokenized pieces, the tokens, each with its origin."""
+    from bpe_engine.hf.explore import trace
+
+    tok = ours(pipelines["gpt2"], "gpt2")
+    stages = trace(tok, "ﬁne <|endoftext|>day")
+    assert [n[0] for n in stages.normalized] == ["fine ", "<|endoftext|>", "day"]
+    assert [p[0] for p in stages.pieces] == ["fine", "Ġ", "day"]
+    assert stages.pieces[0][1:] == (0, 3)  # 'fine' stands for the original 'ﬁne': characters 0..2
+    assert [r.id for r in stages.tokens] == pipelines["gpt2"].encode("ﬁne <|endoftext|>day").ids

@@ -102,3 +102,18 @@ def byte_span(piece: NormalizedString, cs: int, ce: int, starts: tuple[int, ...]
     else:
         end = starts[last[1]]
     return start, end
+
+
+def unknown_notes(tok: HfTokenizer, records: list[TokenRecord], dropped: int) -> list[str]:
+    """What the user should know about unknown pieces and dropped characters of an encoding."""
+    notes = []
+    unknown = sum(r.unknown for r in records)
+    if unknown:
+        unk = getattr(tok.pipeline.model, "unk_token", None)
+        notes.append(f"{unknown} piece(s) are not in the vocabulary of {tok.name!r}: encoded as its unknown token {unk!r}")
+    if dropped:
+        notes.append(
+            f"{dropped} character(s) are not in the vocabulary of {tok.name!r}, which has no unknown token: "
+            "Hugging Face leaves them out of the encoding, and so does bpe-explorer"
+        )
+    return notes

@@ -28,6 +28,7 @@ from .models import UnigramModel, WordLevelModel, WordPieceModel
 from .pipeline import HfTokenizer, Pipeline
 from .post_processors import Padding, Truncation
 from .pre_tokenizers import ByteLevel, Metaspace
+from ..token_ids import MAX_TOKEN_ID
 from .schema import Node
 
 MODELS = ("BPE", "WordPiece", "WordLevel", "Unigram")
@@ -152,7 +153,15 @@ def _infer_model_type(node: Node) -> str:
 
 
 def _vocab(node: Node) -> dict[str, int]:
-    """token -> id, ids validated (integers in range, each used once)."""
+    """token -> id, ids validated (integers in range, each used once).
+
+    A well-formed vocabulary is checked in a few C-level passes (65k entries in milliseconds);
+    only a bad one is walked entry by entry to name the first offender.
+    """
+    raw = node.expect_object().value
+    ids = raw.values()
+    if ids and set(map(type, ids)) == {int} and min(ids) >= 0 and max(ids) <= MAX_TOKEN_ID and len(set(ids)) == len(raw):
+        return dict(raw)
     vocab: dict[str, int] = {}
     owner: dict[int, str] = {}
     for token, entry in node.entries():
@@ -167,13 +176,10 @@ def _vocab(node: Node) -> dict[str, int]:
 def _bpe(node: Node, notes: list[str]) -> BpeModel:
     vocab = _vocab(node.child("vocab"))
     prefix = node.str("continuing_subword_prefix", None, nullable=True)
-    merges = _merges(node.child("merges"), vocab, prefix or "")
     dropout = node.number("dropout", None, nullable=True)
     if dropout:
         notes.append(f"model.dropout {dropout:g} is ignored: ids are those of Hugging Face with dropout off (deterministic)")
-    return BpeModel(
-        vocab,
-        merges,
+    options = dict(
         unk_token=node.str("unk_token", None, nullable=True),
         continuing_subword_prefix=prefix,
         end_of_word_suffix=node.str("end_of_word_suffix", None, nullable=True),
@@ -181,9 +187,30 @@ def _bpe(node: Node, notes: list[str]) -> BpeModel:
         byte_fallback=node.bool("byte_fallback", False, nullable=True) or False,
         ignore_merges=node.bool("ignore_merges", False, nullable=True) or False,
     )
+    pairs = _merge_pairs(node.child("merges").value, prefix or "")
+    if pairs is not None:
+        try:  # the model's own table building is the check of a well-formed list (all C-level)
+            return BpeModel(vocab, pairs, **options)
+        except (KeyError, TypeError):
+            pass
+    return BpeModel(vocab, _merges_checked(node.child("merges"), vocab, prefix or ""), **options)
 
 
-def _merges(node: Node, vocab: dict[str, int], prefix: str) -> list[tuple[str, str]]:
+def _merge_pairs(value: Any, prefix: str) -> list[Any] | None:
+    """The merges as pairs if the list is uniformly well shaped, else None (then checked one by one)."""
+    if isinstance(value, list) and value and set(map(type, value)) == {str}:
+        pairs = [m.split(" ") for m in value if not m.startswith("#version")]
+    elif isinstance(value, list) and set(map(type, value)) <= {list}:
+        pairs = value
+    else:
+        return None
+    if not {len(p) for p in pairs} <= {2} or (prefix and not all(isinstance(b, str) and b.startswith(prefix) for _, b in pairs)):
+        return None
+    return pairs
+
+
+def _merges_checked(node: Node, vocab: dict[str, int], prefix: str) -> list[tuple[str, str]]:
+    """The merges, each checked, so the first bad one is named with its JSON path."""
     out: list[tuple[str, str]] = []
     for item in node.as_list():
         value = item.value

@@ -133,11 +133,11 @@ class HfTokenizer:
         """The full encoding: per token its id, string, HF offsets (characters) and byte span;
         ``notes`` receives what the user should know (unknown pieces, dropped characters)."""
         skip = self._check_mode(text, special_mode)
-        from .aligned import aligned_records
+        from .aligned import aligned_records, unknown_notes
 
         records, dropped = aligned_records(self, text, skip)
         if notes is not None:
-            notes += _unknown_notes(self, records, dropped)
+            notes += unknown_notes(self, records, dropped)
         p = self.pipeline
         added = p.post_processor.added_tokens() if p.post_processor is not None and add_special_tokens else 0
         if p.truncation is not None:
@@ -210,7 +210,7 @@ class HfTokenizer:
         model = self.pipeline.model
         if not isinstance(model, BpeModel):
             raise AttributeError(f"a {type(model).__name__} has no merges")
-        return list(model.merges[: model.limit]) if model.limit < len(model.merges) else list(model.merges)
+        return [(a, b) for a, b in model.merges[: min(model.limit, len(model.merges))]]
 
     def with_merge_prefix(self, k: int) -> HfTokenizer:
         """The same pipeline using only the first ``k`` merges of its BPE model."""
@@ -287,20 +287,6 @@ class HfTokenizer:
 
     def _bad_id(self, token_id: Any) -> ConfigError:
         return ConfigError(f"token id {token_id!r} is not in tokenizer {self.name!r}")
-
-
-def _unknown_notes(tok: HfTokenizer, records: list[TokenRecord], dropped: int) -> list[str]:
-    notes = []
-    unknown = sum(r.unknown for r in records)
-    if unknown:
-        unk = getattr(tok.pipeline.model, "unk_token", None)
-        notes.append(f"{unknown} piece(s) are not in the vocabulary of {tok.name!r}: encoded as its unknown token {unk!r}")
-    if dropped:
-        notes.append(
-            f"{dropped} character(s) are not in the vocabulary of {tok.name!r}, which has no unknown token: "
-            "Hugging Face leaves them out of the encoding, and so does bpe-explorer"
-        )
-    return notes
 
 
 def _flatten(pre: Any) -> list[Any]:
