@@ -18,6 +18,7 @@ from bpe_engine.errors import BpeEngineError, ConfigError, TokenizerFileError
 from bpe_engine.hf import hf_tokenizer_from_dict, load_tokenizer_json
 from bpe_engine import pretokenizers
 from bpe_engine.registry import load_tokenizer
+from fuzz_loaders import check_load, mutated_json
 
 
 @pytest.fixture(scope="module")
@@ -122,3 +123,37 @@ def test_random_json_in_any_stage_is_a_clean_error_or_a_tokenizer(base: dict[str
         tok.decode([0, 1, 2, 3, 4])
     except BpeEngineError:
         pass
+
+
+def _valid_documents() -> list[Any]:
+    """Small tokenizer.json files of the main shapes, for the shared fuzz harness to mutate."""
+    from tokenizers import decoders, processors
+
+    bpe = Tokenizer(models.BPE({"a": 0, "b": 1, "ab": 2, "<unk>": 3, "\u2581": 4, "<0x41>": 5}, [("a", "b")], unk_token="<unk>", byte_fallback=True))
+    bpe.normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Replace(" ", "\u2581")])
+    bpe.pre_tokenizer = pre_tokenizers.Metaspace(prepend_scheme="first")
+    bpe.post_processor = processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", 6)])
+    bpe.decoder = decoders.Sequence([decoders.Metaspace(), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)])
+    bpe.add_special_tokens(["<s>"])
+    wp = Tokenizer(models.WordPiece({"[UNK]": 0, "a": 1, "##b": 2, "[CLS]": 3, "[SEP]": 4}, unk_token="[UNK]"))
+    wp.normalizer = normalizers.BertNormalizer()
+    wp.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    wp.post_processor = processors.BertProcessing(("[SEP]", 4), ("[CLS]", 3))
+    wp.decoder = decoders.WordPiece()
+    wl = Tokenizer(models.WordLevel({"a": 0, "[UNK]": 1}, unk_token="[UNK]"))
+    wl.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Whitespace(), pre_tokenizers.Digits(individual_digits=True)])
+    return [json.loads(t.to_str()) for t in (bpe, wp, wl)]
+
+
+VALID_DOCUMENTS = _valid_documents()
+
+
+@settings(max_examples=60)
+@given(st.integers(0, len(VALID_DOCUMENTS) - 1).flatmap(lambda i: mutated_json(VALID_DOCUMENTS[i])))
+def test_fuzzed_tokenizer_json_through_the_shared_harness(doc: str) -> None:
+    """issue 9 §5: mutated tokenizer.json files give a clean error or a working tokenizer, in budget."""
+    import tempfile
+
+    path = Path(tempfile.mkdtemp(prefix="fuzz-hf-")) / "tokenizer.json"
+    path.write_text(doc, encoding="utf-8")
+    check_load(lambda: load_tokenizer(path))

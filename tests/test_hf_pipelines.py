@@ -185,3 +185,14 @@ def test_trace_shows_each_stage(pipelines: dict[str, Tokenizer]) -> None:
     assert [p[0] for p in stages.pieces] == ["fine", "Ġ", "day"]
     assert stages.pieces[0][1:] == (0, 3)  # 'fine' stands for the original 'ﬁne': characters 0..2
     assert [r.id for r in stages.tokens] == pipelines["gpt2"].encode("ﬁne <|endoftext|>day").ids
+
+
+def test_post_processor_ids_outside_the_vocabulary() -> None:
+    """HF lets a template add an id no vocabulary has: encode gives it, decode leaves it out."""
+    hf = Tokenizer(models.WordLevel({"a": 0, "[UNK]": 1}, unk_token="[UNK]"))
+    hf.post_processor = processors.TemplateProcessing(single="<x> $A", special_tokens=[("<x>", 500)])
+    tok = ours(hf)
+    assert tok.encode("a") == hf.encode("a").ids == [500, 0]
+    assert tok.decode([500, 0]) == hf.decode([500, 0]) and tok.decode([500, 0], skip_special_tokens=False) == hf.decode([500, 0], skip_special_tokens=False)
+    assert tok.token_str(500) == "<x>" and tok.token_bytes(500) == b"<x>"
+    assert tok.encode_detailed("a").tokens == ("<x>", "a")

@@ -26,7 +26,7 @@ from .added_tokens import AddedToken, AddedVocabulary, assign_ids
 from .bpe import BpeModel
 from .models import UnigramModel, WordLevelModel, WordPieceModel
 from .pipeline import HfTokenizer, Pipeline
-from .post_processors import Padding, Truncation
+from .post_processors import Padding, TokenRecord, Truncation
 from .pre_tokenizers import ByteLevel, Metaspace
 from ..token_ids import MAX_TOKEN_ID
 from .schema import Node
@@ -82,7 +82,22 @@ def hf_tokenizer_from_dict(path: str | Path, data: Any, *, name: str) -> HfToken
         padding=_padding(root.obj("padding"), notes),
     )
     _settle(pipeline, norm_node)
+    pipeline.extra_tokens = _extra_tokens(pipeline)
     return HfTokenizer(name, pipeline, notes)
+
+
+def _extra_tokens(p: Pipeline) -> dict[int, str]:
+    """Tokens a post-processor or the padding add whose ids neither the model nor the added
+    vocabulary has (HF allows it; they still need a name when shown)."""
+    found: dict[int, str] = {}
+    records = [TokenRecord(0, "", (0, 0), (0, 0))]
+    if p.post_processor is not None:
+        for rec in p.post_processor.process(list(records), True):
+            if rec.special:
+                found[rec.id] = rec.token
+    if p.padding is not None:
+        found[p.padding.pad_id] = p.padding.pad_token
+    return {i: t for i, t in found.items() if i not in p.model.id_to_token and i not in p.added.by_id}
 
 
 def _settle(p: Pipeline, norm_node: Node | None) -> None:

@@ -56,6 +56,7 @@ class Pipeline:
     metaspace: str | None = None  # the replacement character when the pipeline marks spaces
     fast_path: bool = True
     fold_bytes: bool = False  # fast path: the last ByteLevel leaves text, the model reads bytes
+    extra_tokens: dict[int, str] = field(default_factory=dict)  # post-processor/padding ids the vocab lacks
 
 
 class HfTokenizer:
@@ -152,8 +153,9 @@ class HfTokenizer:
         self, ids: Sequence[int], *, errors: Literal["replace", "strict"] = "replace", skip_special_tokens: bool = True
     ) -> str:
         """Text of ``ids`` through the file's decoder, as HF's ``decode`` (which skips special tokens
-        by default). An id the tokenizer does not have is left out, as HF does, or is an error with
-        ``errors="strict"``."""
+        by default). An id in range that no vocabulary token has (a post-processor's own token) is
+        left out, as HF does, or is an error with ``errors="strict"``; a negative or out-of-range id
+        is an error (:func:`~bpe_engine.token_ids.check_decode_ids`)."""
         p = self.pipeline
         check_decode_ids(ids, self._id_limit(), self.name)
         tokens: list[str] = []
@@ -180,6 +182,8 @@ class HfTokenizer:
             return added.content
         token = self.pipeline.model.id_to_token.get(token_id)
         if token is None:
+            token = self.pipeline.extra_tokens.get(token_id)
+        if token is None:
             raise self._bad_id(token_id)
         return token
 
@@ -187,7 +191,7 @@ class HfTokenizer:
         """What the token stands for: bytes for byte-level and ``<0xNN>`` tokens, else its text with
         the space marker as a space and the subword prefix/suffix removed."""
         token = self.token_str(token_id)
-        if token_id in self.pipeline.added.by_id:
+        if token_id in self.pipeline.added.by_id or token_id not in self.pipeline.model.id_to_token:
             return token.encode("utf-8", "surrogatepass")
         model = self.pipeline.model
         if self.pipeline.byte_level and is_byte_token_str(token):
@@ -282,7 +286,7 @@ class HfTokenizer:
 
     def _id_limit(self) -> int:
         """One past the largest id (model vocabulary and added tokens)."""
-        ids = [*self.pipeline.model.id_to_token, *self.pipeline.added.by_id]
+        ids = [*self.pipeline.model.id_to_token, *self.pipeline.added.by_id, *self.pipeline.extra_tokens]
         return max(ids, default=-1) + 1
 
     def _bad_id(self, token_id: Any) -> ConfigError:
