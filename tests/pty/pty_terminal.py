@@ -1,0 +1,241 @@
+"""The app in a real pseudo-terminal, as a user runs it: keys in, screen and raw bytes out.
+
+Pilot tests run the app inside the test process, with the real stderr, no terminal and the
+test's own event loop; they cannot see what a terminal gets. :class:`Terminal` launches the
+*installed* ``bpe-explorer`` console script (the one beside ``sys.executable``, so CI's venv is
+used) in a pty (``ptyprocess``), feeds everything it writes into a ``pyte`` screen on a reader
+thread, and keeps the raw byte stream too, so a test can assert on both what is drawn and what
+reached the terminal (an OSC title, a clear-screen, a C1 control).
+
+The process is always killed and reaped (its whole process group, so a training child of the
+app goes with it), whatever the test did.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pyte
+from wcwidth import wcswidth
+from ptyprocess import PtyProcess
+
+KEYS: dict[str, bytes] = {
+    "enter": b"\r",
+    "tab": b"\t",
+    "shift+tab": b"\x1b[Z",
+    "esc": b"\x1b",
+    "escape": b"\x1b",
+    "backspace": b"\x7f",
+    "up": b"\x1b[A",
+    "down": b"\x1b[B",
+    "right": b"\x1b[C",
+    "left": b"\x1b[D",
+    "home": b"\x1b[H",
+    "end": b"\x1b[F",
+    "f1": b"\x1bOP",
+    "f2": b"\x1bOQ",
+    "f3": b"\x1bOR",
+    "f4": b"\x1bOS",
+    "f5": b"\x1b[15~",
+    "space": b" ",
+}
+"""xterm key sequences (what a terminal sends for each key)."""
+
+FAIL_ON = ("internal error", "Traceback", "Error (")
+"""Screen text that means something broke: fail at once instead of waiting for a timeout."""
+
+ESC_SETTLE = 0.15
+"""Textual waits a moment after a lone ESC to tell the escape key from an escape sequence."""
+
+
+def app_command() -> list[str]:
+    """The installed console script of the running interpreter's environment."""
+    script = Path(sys.executable).with_name("bpe-explorer")
+    if not script.exists():  # pragma: no cover - a broken install, say so plainly
+        raise RuntimeError(f"{script} is missing: install the project (pip install -e '.[test]')")
+    return [str(script)]
+
+
+def key_bytes(key: str) -> bytes:
+    """Bytes for a key name (``f2``, ``ctrl+t``, ``esc``) or a single character."""
+    if key in KEYS:
+        return KEYS[key]
+    if key.startswith("ctrl+") and len(key) == 6:
+        return bytes([ord(key[-1].lower()) - 96])
+    return key.encode("utf-8")
+
+
+class Terminal:
+    """One app process on a pty of ``cols`` x ``rows`` cells, screen kept by pyte."""
+
+    def __init__(self, argv: Sequence[str], *, cols: int, rows: int, cwd: Path, home: Path) -> None:
+        self.cols, self.rows = cols, rows
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(home),
+            "TERM": "xterm-256color",
+            "COLORTERM": "truecolor",
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            "XDG_CONFIG_HOME": str(home / ".config"),
+            "XDG_CACHE_HOME": str(home / ".cache"),
+            "XDG_DATA_HOME": str(home / ".local" / "share"),
+        }
+        self.screen = pyte.Screen(cols, rows)
+        self._stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        self._lock = threading.Lock()
+        self.process = PtyProcess.spawn(list(argv), cwd=str(cwd), env=env, dimensions=(rows, cols))
+        self.pid = self.process.pid
+        self._reader = threading.Thread(target=self._read, name="pty-reader", daemon=True)
+        self._reader.start()
+
+    # -- output ----------------------------------------------------------------------------------
+    def _read(self) -> None:
+        while True:
+            try:
+                data = self.process.read(65536)
+            except EOFError:
+                return
+            except OSError:
+                return
+            with self._lock:
+                self.raw += data
+                self._stream.feed(data)
+
+    def screen_text(self) -> str:
+        """What the terminal shows now, one line per row (trailing spaces kept)."""
+        with self._lock:
+            return "\n".join(self.screen.display)
+
+    def raw_since(self, mark: int) -> bytes:
+        """The raw bytes the app wrote after ``mark`` (a former ``len(term.raw)``)."""
+        with self._lock:
+            return bytes(self.raw[mark:])
+
+    @property
+    def mark(self) -> int:
+        with self._lock:
+            return len(self.raw)
+
+    def wait_for(
+        self,
+        what: str | Callable[[str], object],
+        timeout: float = 20.0,
+        *,
+        interval: float = 0.05,
+        fail_on: Sequence[str] = FAIL_ON,
+    ) -> str:
+        """Wait until the screen shows ``what`` (a substring, or a predicate of the screen text);
+        returns the screen. On timeout, or as soon as the screen shows one of ``fail_on`` (an
+        internal error, a traceback), the assertion shows the screen as it was."""
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.screen_text()
+            ok = what(text) if callable(what) else what in text
+            if ok:
+                return text
+            bad = next((f for f in fail_on if f in text), None)
+            if bad is not None:
+                raise AssertionError(f"the screen shows {bad!r} while waiting for {what!r}:\n{text}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"waited {timeout:.0f} s for {what!r}; the screen shows:\n{text}")
+            if not self.process.isalive() and not self._reader.is_alive():
+                raise AssertionError(
+                    f"the app exited (status {self.exit_status()}) while waiting for {what!r}; last screen:\n{text}"
+                )
+            time.sleep(interval)
+
+    # -- input -----------------------------------------------------------------------------------
+    def send(self, data: str | bytes) -> None:
+        """Write raw input (text as UTF-8)."""
+        self.process.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+    def press(self, *keys: str, pause: float = 0.05) -> None:
+        """Press keys by name one after another (a lone ESC waits for Textual to accept it)."""
+        for key in keys:
+            self.send(key_bytes(key))
+            time.sleep(ESC_SETTLE if key in ("esc", "escape") else pause)
+
+    def type(self, text: str) -> None:
+        """Type ``text`` as keystrokes (one character at a time)."""
+        for ch in text:
+            self.send(ch)
+            time.sleep(0.01)
+
+    def click(self, x: int, y: int) -> None:
+        """Click the left button at cell (x, y), 0-based (SGR mouse reporting, as Textual asks)."""
+        self.send(f"\x1b[<0;{x + 1};{y + 1}M".encode())
+        time.sleep(0.03)
+        self.send(f"\x1b[<0;{x + 1};{y + 1}m".encode())
+        time.sleep(0.05)
+
+    def find(self, text: str) -> tuple[int, int]:
+        """Cell (x, y) where ``text`` first appears on screen (column counted in cells)."""
+        for y, line in enumerate(self.screen_text().split("\n")):
+            x = line.find(text)
+            if x >= 0:
+                return max(wcswidth(line[:x]), 0), y  # pyte shows a wide character once
+        raise AssertionError(f"{text!r} is not on the screen:\n{self.screen_text()}")
+
+    def click_text(self, text: str, dx: int = 0) -> None:
+        """Click ``dx`` cells right of where ``text`` starts on screen."""
+        x, y = self.find(text)
+        self.click(x + dx, y)
+
+    def paste(self, text: str) -> None:
+        """Paste ``text`` as a terminal does (bracketed paste): control characters arrive as text."""
+        self.send(b"\x1b[200~" + text.encode("utf-8", "surrogatepass") + b"\x1b[201~")
+
+    # -- process ---------------------------------------------------------------------------------
+    def wait_exit(self, timeout: float = 10.0) -> int | None:
+        """Wait for the app to exit; its status, or None if it is still running."""
+        deadline = time.monotonic() + timeout
+        while self.process.isalive():
+            if time.monotonic() > deadline:
+                return None
+            time.sleep(0.05)
+        return self.exit_status()
+
+    def exit_status(self) -> int | None:
+        if self.process.isalive():
+            return None
+        return self.process.exitstatus if self.process.exitstatus is not None else -(self.process.signalstatus or 0)
+
+    def group_processes(self) -> list[int]:
+        """Live processes of the app's process group (the app and any child it started)."""
+        found = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            state, pgrp = fields[0], int(fields[2])
+            if pgrp == self.pid and state not in ("Z", "X"):
+                found.append(int(entry.name))
+        return found
+
+    def close(self) -> None:
+        """Kill the app and everything in its process group; reap it."""
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.process.terminate(force=True)
+        except Exception:  # noqa: BLE001 - already gone
+            pass
+        try:
+            self.process.wait()
+        except Exception:  # noqa: BLE001 - already reaped
+            pass
+        self._reader.join(timeout=2)

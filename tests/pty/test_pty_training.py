@@ -1,0 +1,135 @@
+"""Training in a real terminal: a big corpus from the command line, stepping, esc, ctrl+q.
+
+These are the scenarios that Pilot could not see: above 300,000 characters the first release
+trained in a child process that inherited Textual's stand-in stderr (``fileno() == -1``) and
+failed with ``bad value(s) in fds_to_keep`` -- only in a terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from pty_terminal import Terminal
+
+DONE = re.compile(r"done: ([\d,]+) merges")
+STEP = re.compile(r"step ([\d,]+)/([\d,]+)")
+TRAINING = re.compile(r"training: ([\d,]+) / ([\d,]+) merges")
+
+
+def step_shown(screen: str) -> tuple[int, int] | None:
+    m = STEP.search(screen)
+    return (int(m.group(1).replace(",", "")), int(m.group(2).replace(",", ""))) if m else None
+
+
+def wait_step(term: Terminal, k: int, timeout: float = 10) -> str:
+    return term.wait_for(lambda s: (step_shown(s) or (None,))[0] == k, timeout)
+
+
+def merges_done(screen: str) -> int:
+    m = TRAINING.search(screen)
+    return int(m.group(1).replace(",", "")) if m else 0
+
+
+def set_vocab(term: Terminal, value: int) -> None:
+    """Click into the vocab field, clear it and type ``value`` (as a user does)."""
+    term.click_text("vocab", 12)
+    term.press("end", *["backspace"] * 8)
+    term.type(str(value))
+    term.wait_for(f"{value}")
+
+
+def train_until_done(term: Terminal, timeout: float = 120) -> int:
+    term.press("ctrl+t")
+    screen = term.wait_for(DONE.search, timeout)
+    return int(DONE.search(screen).group(1).replace(",", ""))  # type: ignore[union-attr]
+
+
+def test_a_1mb_corpus_trains_and_steps_in_a_terminal(run_app, corpus_1mb) -> None:  # noqa: ANN001
+    term = run_app(corpus_1mb)
+    term.wait_for("ready")
+    done = train_until_done(term)
+    assert done > 0
+    term.press("g")
+    wait_step(term, 0)
+    term.press("n")
+    wait_step(term, 1)
+    term.press("n")
+    wait_step(term, 2)
+    term.press("b")
+    wait_step(term, 1)
+    term.press("j")
+    term.wait_for("Jump to merge")
+    term.type("5")
+    term.press("enter")
+    wait_step(term, 5)
+    term.press("G")
+    screen = wait_step(term, done)
+    assert step_shown(screen) == (done, done)
+    term.press("ctrl+q")
+    assert term.wait_exit(10) == 0
+    assert term.group_processes() == []
+
+
+def test_esc_during_training_stops_it_and_keeps_the_merges(run_app, corpus_1mb) -> None:  # noqa: ANN001
+    term = run_app(corpus_1mb)
+    term.wait_for("ready")
+    set_vocab(term, 30000)
+    term.press("ctrl+t")
+    term.wait_for(lambda s: merges_done(s) >= 50, 90)
+    term.press("esc")
+    screen = term.wait_for("cancelled after", 5)
+    kept = int(re.search(r"cancelled after ([\d,]+) merges", screen).group(1).replace(",", ""))  # type: ignore[union-attr]
+    assert kept >= 50
+    time.sleep(0.5)
+    assert term.group_processes() == [term.pid], "the training child must be gone after esc"
+    term.press("n", "n")
+    wait_step(term, 2)
+    term.press("ctrl+q")
+    assert term.wait_exit(10) == 0
+
+
+def test_ctrl_q_during_training_exits_cleanly(run_app, corpus_1mb) -> None:  # noqa: ANN001
+    term = run_app(corpus_1mb)
+    term.wait_for("ready")
+    set_vocab(term, 30000)
+    term.press("ctrl+t")
+    term.wait_for(lambda s: merges_done(s) >= 20, 90)
+    term.press("ctrl+q")
+    assert term.wait_exit(10) == 0, "ctrl+q must end the app while it trains"
+    assert term.group_processes() == [], "no process of the app may outlive it"
+    assert term.raw.rstrip().endswith(b"\x1b[?1049l") or b"\x1b[?1049l" in term.raw[-200:], "terminal restored"
+
+
+def test_small_terminal_80x24_trains_and_steps(run_app, corpus_1mb) -> None:  # noqa: ANN001
+    term = run_app(corpus_1mb, size=(80, 24))
+    term.wait_for("ready")
+    train_until_done(term)
+    term.press("g", "n", "n")
+    screen = wait_step(term, 2)
+    assert "merge 2" in screen or "new " in screen, "the step's merge is on screen at 80x24"
+    term.press("ctrl+q")
+    assert term.wait_exit(10) == 0
+
+
+@pytest.mark.long
+def test_a_5mb_corpus_trains_with_live_progress(run_app, corpus_5mb) -> None:  # noqa: ANN001
+    term = run_app(corpus_5mb)
+    term.wait_for("ready", 30)
+    set_vocab(term, 5000)
+    term.press("ctrl+t")
+    seen = set()
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        screen = term.screen_text()
+        if DONE.search(screen):
+            break
+        if merges_done(screen):
+            seen.add(merges_done(screen))
+        time.sleep(0.2)
+    assert DONE.search(term.screen_text()), term.screen_text()
+    assert len(seen) >= 3, f"progress must move while it trains (saw {sorted(seen)})"
+    term.press("ctrl+q")
+    assert term.wait_exit(10) == 0
