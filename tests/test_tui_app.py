@@ -12,8 +12,8 @@ from textual.widgets import Input, Static, TabbedContent, TextArea
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from tui.app import ExplorerApp
-from tui.inspector import InspectorPane
-from tui.merge_table import MergeTable
+from tui.inspect import InspectorPane
+from tui.train.merge_table import MergeTable
 from tui.messages import TrainingBatch
 
 SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n한국어 한국 한글 😀👍🏽\n"

@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Select, TextArea
 
 from bpe_engine.bpe_model import BpeTokenizer
 from bpe_engine.pretokenizers import GPT2
-from tui.compare import ComparePane
+from tui.compare import STYLESHEET, ComparePane
 from tui.compare.aligned import AlignedRows
 from tui.compare.pane import Compared
 from tui.messages import StepChanged
@@ -24,6 +24,8 @@ def hand_bpe() -> BpeTokenizer:
 
 class Host(App[None]):
     """The pane alone, with the two things it reads from the explorer app."""
+
+    CSS_PATH = [STYLESHEET]
 
     def __init__(self, text: str, rows: tuple[str, ...], tokenizer: Any = None) -> None:
         super().__init__()

@@ -11,12 +11,14 @@ from textual.widgets import Input, Select, Static
 
 from bpe_engine.bpe_model import BpeTokenizer
 from bpe_engine.pretokenizers import GPT2
-from tui.inspector import InspectorPane
-from tui.inspector.chips import TokenChips
+from tui.inspect import STYLESHEET, InspectorPane
+from tui.inspect.chips import TokenChips
 from tui.messages import StepChanged
 
 
 class Host(App[None]):
+    CSS_PATH = [STYLESHEET]
+
     def __init__(self, text: str, spec: str = "gpt2", tokenizer: Any = None) -> None:
         super().__init__()
         self._text, self._spec = text, spec

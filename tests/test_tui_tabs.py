@@ -7,7 +7,7 @@ from textual.widgets import TabbedContent
 
 from tui.app import ExplorerApp
 from tui.compare import ComparePane
-from tui.inspector import InspectorPane
+from tui.inspect import InspectorPane
 from tui.screens import HelpScreen
 
 SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n"

@@ -30,16 +30,16 @@ from bpe_engine.types import MergeStep, Tokenizer
 
 from .commands import ExplorerCommands
 from .compare import ComparePane
-from .corpus_pane import CorpusPane
-from .derivation_view import DerivationView
-from .inspector import InspectorPane
-from .merge_table import MergeTable
+from .train.corpus_pane import CorpusPane
+from .train.derivation_view import DerivationView
+from .inspect import InspectorPane
+from .train.merge_table import MergeTable
 from .messages import StepChanged, TrainingBatch, TrainingFailed, TrainingFinished, TrainingStarted
-from .progress_panel import ProgressPanel
+from .train.progress_panel import ProgressPanel
 from .file_actions import FileActions
 from .screens import ACTION_HELP, KEY_NAMES, HelpScreen, JumpScreen
-from .segmented_view import SegmentedView
-from .settings_form import SettingsForm
+from .train.segmented_view import SegmentedView
+from .train.settings_form import SettingsForm
 from .gc_pause import collector_paused
 from .training import TrainRequest, run_replay, run_training
 
@@ -58,7 +58,7 @@ TAB_FOCUS: dict[str, str] = {"train-tab": "#merges", "inspect-tab": "#inspect-in
 class ExplorerApp(FileActions, App[None]):
     """bpe-explorer: train BPE on a corpus in the background and step through every merge."""
 
-    CSS_PATH = ["styles/app.tcss", "styles/train.tcss"]
+    CSS_PATH = ["app.tcss", "train/train.tcss", "inspect/inspect.tcss", "compare/compare.tcss"]
     TITLE = "bpe-explorer"
     AUTO_FOCUS = "#merges"  # stepping keys work at once; click or tab into the corpus to edit it
     COMMANDS = App.COMMANDS | {ExplorerCommands}

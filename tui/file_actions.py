@@ -15,8 +15,8 @@ from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.types import Tokenizer
 
-from .corpus_pane import CorpusPane
-from .progress_panel import ProgressPanel
+from .train.corpus_pane import CorpusPane
+from .train.progress_panel import ProgressPanel
 from .screens import PathScreen
 
 

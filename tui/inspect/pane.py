@@ -59,17 +59,6 @@ class Inspected:
 class InspectorPane(Widget):
     """Text field, tokenizer picker, special-token switch, chips, and the selected token's story."""
 
-    DEFAULT_CSS = """
-    InspectorPane { height: 1fr; layout: vertical; }
-    InspectorPane .bar { height: auto; }
-    InspectorPane #inspect-input { width: 1fr; }
-    InspectorPane #inspect-tokenizer { width: 34; }
-    InspectorPane #inspect-special { width: 34; }
-    InspectorPane Button { min-width: 10; }
-    InspectorPane #inspect-status { height: auto; padding: 0 1; }
-    InspectorPane #inspect-lower { height: 1fr; }
-    InspectorPane #inspect-lower > VerticalScroll { width: 1fr; border: round $primary 30%; padding: 0 1; }
-    """
 
     class Encoded(Message):
         """A worker finished encoding (possibly stale: checked against the generation)."""

@@ -18,7 +18,7 @@ from textual.widgets import Input, Label, Select, Static
 from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import CL100K, END_OF_WORD, GPT2, NONE, O200K, WHITESPACE, PreTokenizer, custom
 
-from .training import TrainRequest, wordpiece_available
+from ..training import TrainRequest, wordpiece_available
 
 PRE_TOKENIZERS: dict[str, PreTokenizer] = {
     "gpt2": GPT2,

@@ -9,7 +9,7 @@ from rich.tree import Tree
 
 from bpe_engine.stepper import Derivation, Stepper
 
-from .fixed_text import FixedText
+from ..widgets.fixed_text import FixedText
 from .render import merge_text, token_text, tokens_text
 
 MAX_WORDS = 12

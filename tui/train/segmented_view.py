@@ -13,7 +13,7 @@ from textual.containers import Vertical
 
 from bpe_engine.stepper import Stepper
 
-from .fixed_text import FixedText
+from ..widgets.fixed_text import FixedText
 from .render import segmented_text, token_text
 
 WINDOW_CHARS = 3000

@@ -1,0 +1,12 @@
+"""The Inspect tab: every token of a text down to its bytes (issue 5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .pane import InspectorPane
+
+STYLESHEET = Path(__file__).with_name("inspect.tcss")
+"""The tab's stylesheet (the app lists it in ``CSS_PATH``; a test host mounting the pane alone does too)."""
+
+__all__ = ["InspectorPane", "STYLESHEET"]
