@@ -32,14 +32,16 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .byte_table import BYTE_CHARS
+from .corpus_words import CorpusCancelled, CorpusWords
 from .errors import ConfigError
 from .pretokenizers import NONE, PreTokenizer
 
 NONE_SPLIT = NONE  # re-exported for the doctest above: the whole text is one word
 
 
-class StepperCancelled(Exception):
-    """Raised by :meth:`Stepper.from_text` when its ``cancelled`` callback says stop."""
+StepperCancelled = CorpusCancelled
+"""Raised by :meth:`Stepper.from_text` when its ``cancelled`` callback says stop (the corpus is
+cut by :class:`~bpe_engine.corpus_words.CorpusWords`)."""
 
 
 class MergeLike(Protocol):
@@ -209,6 +211,7 @@ class Stepper:
         piece_starts: Sequence[int] = (),
         piece_ends: Sequence[int] = (),
         characters: int = 0,
+        first_piece: Sequence[int] | None = None,
     ) -> None:
         if len(words) != len(counts):
             raise ConfigError("stepper needs one count per word")
@@ -221,8 +224,11 @@ class Stepper:
         self._initial = [tuple(w) for w in words]
         self._symbols: list[tuple[str, ...]] = list(self._initial)
         self._first_piece: dict[int, int] = {}
-        for i, w in enumerate(self.piece_words):
-            self._first_piece.setdefault(w, i)
+        if first_piece is not None:
+            self._first_piece = dict(enumerate(first_piece))
+        else:
+            for i, w in enumerate(self.piece_words):
+                self._first_piece.setdefault(w, i)
         self._pairs: dict[tuple[str, str], set[int]] = {}
         for wid, symbols in enumerate(self._symbols):
             self._index(wid, symbols)
@@ -253,33 +259,37 @@ class Stepper:
         The distinct pieces are kept in :attr:`word_texts` (first-seen order, with counts in
         :attr:`counts`): the same word counts a trainer needs, without a second pass.
         """
-        ids: dict[str, int] = {}
-        words: list[tuple[str, ...]] = []
-        counts: list[int] = []
-        piece_words = array("i")
-        starts = array("i")
-        ends = array("i")
-        suffix = pre_tokenizer.end_of_word_suffix
-        for n, (piece, start, end) in enumerate(pre_tokenizer.split_with_spans(text)):
-            if cancelled is not None and not n & 0x1FFF and cancelled():
-                raise StepperCancelled("stopped while pre-tokenizing")
-            wid = ids.get(piece)
-            if wid is None:
-                wid = ids[piece] = len(words)
-                words.append(
-                    initial_symbols(
-                        piece, byte_level=byte_level, end_of_word_suffix=suffix, continuing_prefix=continuing_prefix
-                    )
-                )
-                counts.append(0)
-            counts[wid] += 1
-            piece_words.append(wid)
-            starts.append(start)
-            ends.append(end)
-        stepper = cls(
-            words, counts, merges, piece_words=piece_words, piece_starts=starts, piece_ends=ends, characters=len(text)
+        words = CorpusWords.from_text(text, pre_tokenizer, cancelled=cancelled)
+        return cls.from_words(
+            words,
+            byte_level=byte_level,
+            merges=merges,
+            end_of_word_suffix=pre_tokenizer.end_of_word_suffix,
+            continuing_prefix=continuing_prefix,
         )
-        stepper.word_texts = list(ids)
+
+    @classmethod
+    def from_words(
+        cls,
+        words: CorpusWords,
+        *,
+        byte_level: bool,
+        merges: Sequence[MergeLike | tuple[str, str, str]],
+        end_of_word_suffix: str | None = None,
+        continuing_prefix: str | None = None,
+    ) -> Stepper:
+        """A stepper at step 0 over a corpus already cut into words (off the UI thread, or in
+        the training child): the app builds its own stepper from that frozen table."""
+        symbols = [
+            initial_symbols(w, byte_level=byte_level, end_of_word_suffix=end_of_word_suffix, continuing_prefix=continuing_prefix)
+            for w in words.texts
+        ]
+        piece_words, starts, ends = words.pieces()
+        stepper = cls(
+            symbols, words.counts, merges, piece_words=piece_words, piece_starts=starts, piece_ends=ends,
+            characters=words.characters, first_piece=words.first_pieces(),
+        )
+        stepper.word_texts = list(words.texts)
         return stepper
 
     # -- state -----------------------------------------------------------------------------------

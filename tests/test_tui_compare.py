@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import Any
 
 from test_inspect_fixtures import hand_ranks
@@ -13,7 +15,7 @@ from bpe_engine.pretokenizers import GPT2
 from tui.compare import STYLESHEET, ComparePane
 from tui.compare.aligned import AlignedRows
 from tui.compare.pane import Compared
-from tui.messages import StepChanged
+from tui.state import ExplorerState
 
 KOREAN = "대한민국은 민주공화국이다. 한국어 tokenization 👩‍👩‍👧"
 
@@ -23,22 +25,18 @@ def hand_bpe() -> BpeTokenizer:
 
 
 class Host(App[None]):
-    """The pane alone, with the two things it reads from the explorer app."""
+    """The pane alone, given the state the explorer app would set on it."""
 
     CSS_PATH = [STYLESHEET]
 
-    def __init__(self, text: str, rows: tuple[str, ...], tokenizer: Any = None) -> None:
+    def __init__(self, text: str, rows: tuple[str, ...], tokenizer: Any = None, state: ExplorerState | None = None) -> None:
         super().__init__()
         self._text, self._rows = text, rows
-        self.tokenizer = tokenizer
-        self.current_step = tokenizer.n_merges if tokenizer is not None else 0
-        self.stepper = None
-
-    def tokenizer_at_step(self) -> Any:
-        return None if self.tokenizer is None else self.tokenizer.with_merge_prefix(self.current_step)
+        step = tokenizer.n_merges if tokenizer is not None else 0
+        self.state = state if state is not None else ExplorerState(tokenizer=tokenizer, step=step)
 
     def compose(self) -> ComposeResult:
-        yield ComparePane(id="compare", text=self._text, rows=self._rows)
+        yield ComparePane(id="compare", text=self._text, rows=self._rows, state=self.state)
 
     def on_mount(self) -> None:
         self.query_one(TextArea).cursor_blink = False
@@ -98,8 +96,7 @@ async def test_step_changed_from_the_app_moves_k() -> None:
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
         pane = app.query_one(ComparePane)
-        app.current_step = 5
-        pane.post_message(StepChanged(app.tokenizer_at_step, 5))
+        pane.state = replace(pane.state, step=5)
         await settle(pilot)
         assert pane.k == 5 and row_stats(pane, "ours k=5").tokens == 3  # he, ll, o
 
@@ -197,15 +194,20 @@ async def test_compression_curve_is_drawn_from_the_training_log() -> None:
     from bpe_engine.stepper import Stepper
     from tui.compare.chart import CurveChart
 
+    from tui.train.merge_log import MergeLog
+
     corpus = "hello world, hello there. 한국어 텍스트\n" * 20
     result = train([corpus], BpeTrainerConfig(vocab_size=256 + 40))
-    app = Host("hello", ("ours", "gpt2"), tokenizer=result.tokenizer)
-    app.stepper = Stepper.from_text(corpus, GPT2, byte_level=True, merges=list(result.steps))
-    app._view_text = corpus  # what the explorer app keeps for its stepper
+    stepper = Stepper.from_text(corpus, GPT2, byte_level=True, merges=list(result.steps))
+    state = ExplorerState(
+        corpus=corpus, merges=MergeLog().extended(result.steps), initial_tokens=stepper.initial_token_count,
+        tokenizer=result.tokenizer, step=40,
+    )
+    app = Host("hello", ("ours", "gpt2"), tokenizer=result.tokenizer, state=state)
     async with app.run_test(size=(150, 45)) as pilot:
         await settle(pilot)
         chart = app.query_one(CurveChart)
-        chart.redraw(app, 10)
+        chart.redraw(state, 10)
         await settle(pilot)
         plot = app.query_one(PlotWidget)
         labels = [label for label in plot._labels if label]  # noqa: SLF001 - the plot keeps no public list

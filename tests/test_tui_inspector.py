@@ -3,6 +3,8 @@ step k; bad input) and a Korean snapshot."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import Any
 
 from test_inspect_fixtures import hand_ranks
@@ -13,7 +15,7 @@ from bpe_engine.bpe_model import BpeTokenizer
 from bpe_engine.pretokenizers import GPT2
 from tui.inspect import STYLESHEET, InspectorPane
 from tui.inspect.chips import TokenChips
-from tui.messages import StepChanged
+from tui.state import ExplorerState
 
 
 class Host(App[None]):
@@ -22,14 +24,10 @@ class Host(App[None]):
     def __init__(self, text: str, spec: str = "gpt2", tokenizer: Any = None) -> None:
         super().__init__()
         self._text, self._spec = text, spec
-        self.tokenizer = tokenizer
-        self.current_step = 0
-
-    def tokenizer_at_step(self) -> Any:
-        return None if self.tokenizer is None else self.tokenizer.with_merge_prefix(self.current_step)
+        self.state = ExplorerState(tokenizer=tokenizer, step=0)
 
     def compose(self) -> ComposeResult:
-        yield InspectorPane(id="inspector", text=self._text, spec=self._spec)
+        yield InspectorPane(id="inspector", text=self._text, spec=self._spec, state=self.state)
 
     def on_mount(self) -> None:
         self.query_one(Input).cursor_blink = False
@@ -84,10 +82,12 @@ async def test_special_token_mode_changes_counts() -> None:
     async with app.run_test(size=(150, 40)) as pilot:
         await settle(pilot)
         pane = app.query_one(InspectorPane)
-        assert pane.result is not None and [d.id for d in pane.result.details] == [15339, 220, 100257]
-        app.query_one("#inspect-special", Select).value = "text"
+        # one special-token default everywhere (issue 8.2.16): "text", and the pane says so
+        assert pane.result is not None and len(pane.result.details) > 3 and not any(d.special for d in pane.result.details)
+        assert "encoded as ordinary text" in shown(app, "#inspect-status")
+        app.query_one("#inspect-special", Select).value = "special"
         await settle(pilot)
-        assert len(pane.result.details) > 3 and not any(d.special for d in pane.result.details)
+        assert [d.id for d in pane.result.details] == [15339, 220, 100257]
         app.query_one("#inspect-special", Select).value = "refuse"
         await settle(pilot)
         assert pane.result.details == () and "mode 'special'" in shown(app, "#inspect-status")
@@ -100,8 +100,7 @@ async def test_trained_model_follows_the_step() -> None:
         await settle(pilot)
         pane = app.query_one(InspectorPane)
         assert pane.result is not None and len(pane.result.details) == 5  # step 0: bytes
-        app.current_step = 7
-        pane.post_message(StepChanged(app.tokenizer_at_step, 7))
+        pane.state = replace(pane.state, step=7)
         await settle(pilot)
         assert [d.token for d in pane.result.details] == ["hello"]
         assert "hell" in shown(app, "#inspect-tree")

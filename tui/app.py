@@ -1,52 +1,52 @@
 """The explorer app: composes the panes and routes messages and keys between them.
 
-Attributes go down (the app calls widget methods), messages come up (widgets and the training
-worker post). Tokenizer logic lives in ``bpe_engine``; stepping state lives in the
-:class:`~bpe_engine.stepper.Stepper`; this module only decides *who* is told *what*.
+Attributes go down (the app sets state on panes), messages come up (widgets and the training
+worker post). Tokenizer logic lives in ``bpe_engine``; training runs through
+:mod:`bpe_engine.training_runner`; this module only decides *who* is told *what*. The Train
+tab's actions are mixins kept beside their widgets (:mod:`tui.train.training_actions`,
+:mod:`tui.train.stepping_actions`); files are in :mod:`tui.file_actions`.
 """
 
 from __future__ import annotations
 
-import gc
 import sys
 import time
 from collections.abc import Callable
 
 from rich.text import Text
-from textual import work
 from textual.app import App, ComposeResult
-from textual.notifications import SeverityLevel
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.notifications import SeverityLevel
 from textual.reactive import var
+from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Header, Static, TabbedContent, TabPane, TextArea
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.widgets import Button, Footer, Header, Input, Static, TabbedContent, TabPane, TextArea
+from textual.widgets._select import SelectOverlay
 
-from bpe_engine.display import visible_text
 from bpe_engine.stepper import Stepper
+from bpe_engine.training_runner import Backend, TrainingRequest
 from bpe_engine.types import MergeStep, Tokenizer
 
 from .commands import ExplorerCommands
 from .compare import ComparePane
+from .file_actions import FileActions
+from .inspect import InspectorPane
+from .screens import ACTION_HELP, KEY_NAMES, HelpScreen
+from .state import ExplorerState
 from .train.corpus_pane import CorpusPane
 from .train.derivation_view import DerivationView
-from .inspect import InspectorPane
+from .train.merge_log import MergeLog
 from .train.merge_table import MergeTable
-from .messages import StepChanged, TrainingBatch, TrainingFailed, TrainingFinished, TrainingStarted
 from .train.progress_panel import ProgressPanel
-from .file_actions import FileActions
-from .screens import ACTION_HELP, KEY_NAMES, HelpScreen, JumpScreen
 from .train.segmented_view import SegmentedView
 from .train.settings_form import SettingsForm
-from .gc_pause import collector_paused
-from .training import TrainRequest, run_replay, run_training
+from .train.stepping_actions import SteppingActions
+from .train.training_actions import RunView, TrainingActions
 
-SPEEDS = (1, 2, 5, 10, 25, 50, 100)  # merges per second while playing
 NARROW_WIDTH = 110
 STEP_SETTLE = 0.15
-TABLE_FLUSH = 0.4  # seconds between merge-list updates while training
 SWITCH_INTERVAL = 0.001  # seconds (Python's default is 0.005)
 _TABS = Binding.Group("Tabs")
 
@@ -54,8 +54,11 @@ _TABS = Binding.Group("Tabs")
 TAB_FOCUS: dict[str, str] = {"train-tab": "#merges", "inspect-tab": "#inspect-input", "compare-tab": "#compare-text"}
 """Which widget takes the keyboard when a tab is shown."""
 
+STEP_KEYS = frozenset({"next", "prev", "play", "jump", "first", "last", "faster", "slower"})
+"""Actions of the stepping keys: they work anywhere on the Train tab except inside a text input."""
 
-class ExplorerApp(FileActions, App[None]):
+
+class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
     """bpe-explorer: train BPE on a corpus in the background and step through every merge."""
 
     CSS_PATH = ["app.tcss", "train/train.tcss", "inspect/inspect.tcss", "compare/compare.tcss"]
@@ -64,15 +67,15 @@ class ExplorerApp(FileActions, App[None]):
     COMMANDS = App.COMMANDS | {ExplorerCommands}
     BINDINGS = [
         Binding("ctrl+t", "train", "Train", priority=True),
-        Binding("escape", "cancel", "Cancel"),
-        Binding("n", "next", "Next"),
-        Binding("b", "prev", "Back"),
-        Binding("space", "play", "Play"),
-        Binding("j", "jump", "Jump"),
-        Binding("g", "first", "First", show=False),
-        Binding("G", "last", "Last", show=False),
-        Binding("plus,equals_sign", "faster", "Faster", show=False),
-        Binding("minus", "slower", "Slower", show=False),
+        Binding("escape", "cancel", "Cancel", priority=True),
+        Binding("n", "next", "Next", priority=True),
+        Binding("b", "prev", "Back", priority=True),
+        Binding("space", "play", "Play", priority=True),
+        Binding("j", "jump", "Jump", priority=True),
+        Binding("g", "first", "First", show=False, priority=True),
+        Binding("G", "last", "Last", show=False, priority=True),
+        Binding("plus,equals_sign", "faster", "Faster", show=False, priority=True),
+        Binding("minus", "slower", "Slower", show=False, priority=True),
         Binding("ctrl+o", "open_corpus", "Open", priority=True),
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("ctrl+l", "load_tokenizer", "Load tok.", show=False, priority=True),
@@ -94,18 +97,20 @@ class ExplorerApp(FileActions, App[None]):
         self._vocab_size = vocab_size
         self.clock: Callable[[], float] = time.monotonic  # tests stub it for deterministic rates
         self.stop_after: int | None = None  # test hook: leave the run mid-training after N merges
-        self.throttle = 0.0  # test hook: seconds the worker sleeps per merge (slow runs on small corpora)
+        self.throttle = 0.0  # test hook: seconds the trainer sleeps per merge (slow runs on small corpora)
+        self.backend: Backend = "auto"  # tests force "thread" or "child"
         self.run_id = 0
         self.training = False
         self.stepper: Stepper | None = None
         self.tokenizer: Tokenizer | None = None
-        self._view_text = ""
-        self._view_byte_level = True
-        self._trained: TrainRequest | None = None
+        self.merge_log = MergeLog()
+        self.view: RunView | None = None  # how the shown merges are drawn (text, alphabet)
+        self._starting: RunView | None = None  # a run that has not started yet
+        self._trained: TrainingRequest | None = None
+        self._notes_shown: set[str] = set()
         self._playing: Timer | None = None
         self._speed = 3  # index into SPEEDS
         self._settle: Timer | None = None
-        self._at_step_cache: tuple[int, Tokenizer | None] | None = None
         self._target = 0
         self._pending_rows: list[MergeStep] = []
         self._flush_timer: Timer | None = None
@@ -144,11 +149,12 @@ class ExplorerApp(FileActions, App[None]):
     async def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         pane_id = event.pane.id
         if pane_id == "inspect-tab" and not self.query(InspectorPane):
-            await self._mount_lazy(event.pane, InspectorPane(id="inspector"))
+            await self._mount_lazy(event.pane, InspectorPane(id="inspector", state=self.explorer_state()))
         elif pane_id == "compare-tab" and not self.query(ComparePane):
-            await self._mount_lazy(event.pane, ComparePane(id="compare"))
+            await self._mount_lazy(event.pane, ComparePane(id="compare", state=self.explorer_state()))
         # Keys go where the eye goes: the text to type into on Inspect/Compare, the merge list
         # (stepping keys) on Train. Without this, focus stays on a widget of the hidden tab.
+        self._push_state()
         target = TAB_FOCUS.get(pane_id or "")
         if target is not None and self.query(target):
             widget = self.query_one(target)
@@ -179,7 +185,6 @@ class ExplorerApp(FileActions, App[None]):
     async def _mount_lazy(self, tab: TabPane, pane: Widget) -> None:
         await tab.query(".lazy-placeholder").remove()
         await tab.mount(pane)
-        pane.post_message(StepChanged(self.tokenizer_at_step, self.current_step))
 
     def on_resize(self, event) -> None:  # noqa: ANN001 - textual.events.Resize
         self._apply_width(event.size.width)
@@ -187,137 +192,30 @@ class ExplorerApp(FileActions, App[None]):
     def _apply_width(self, width: int) -> None:
         self.query_one("#train-split").set_class(width < NARROW_WIDTH, "narrow")
 
-    # -- training --------------------------------------------------------------------------------
-    def action_train(self) -> None:
-        """Start (or restart) training with the form's settings; a running run is superseded."""
-        form = self.query_one(SettingsForm)
-        text = self.query_one(CorpusPane).text
-        if not text.strip():
-            self.notify("The corpus is empty: type or paste some text, or open a file (ctrl+o).", severity="error")
-            return
-        request = form.request_for(text)
-        if request is None:
-            self.notify("Fix the settings marked in red first.", severity="error")
-            return
-        if self.stop_after is not None or self.throttle:
-            request = TrainRequest(**{**request.__dict__, "stop_after": self.stop_after, "throttle": self.throttle})
-        self._begin_run(request.byte_level, text)
-        self._trained = request
-        self.query_one(ProgressPanel).show_counting()
-        self._train_worker(request, self.run_id)
-
-    def _begin_run(self, byte_level: bool, text: str) -> None:
-        self.action_pause()
-        self.run_id += 1
-        self.training = True
-        self.stepper = None
-        self.tokenizer = None
-        self._at_step_cache = None
-        self._view_text = text
-        self._view_byte_level = byte_level
-        self._pending_rows = []
-        self.query_one(MergeTable).reset(byte_level=byte_level)
-        self.query_one(SegmentedView).show_empty("counting words…")
-        self.query_one(DerivationView).show_none()
-        self.current_step = 0
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="train")
-    def _train_worker(self, request: TrainRequest, run_id: int) -> None:
-        worker = get_current_worker()
-        with collector_paused():
-            run_training(request, run_id, self.post_message, lambda: worker.is_cancelled, clock=self.clock)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="train")
-    def _replay_worker(self, tokenizer: Tokenizer, text: str, run_id: int) -> None:
-        worker = get_current_worker()
-        with collector_paused():
-            run_replay(tokenizer, text, run_id, self.post_message, lambda: worker.is_cancelled, clock=self.clock)
-
-    def action_cancel(self) -> None:
-        """Stop the running training; merges already received stay explorable."""
-        if not self.training:
-            return
-        self.workers.cancel_group(self, "train")
-        self.run_id += 1  # batches already queued belong to a dead run now
-        self.training = False
-        self._flush_rows()
-        done = self.stepper.available if self.stepper else 0
-        self.query_one(ProgressPanel).show_cancelled(done)
-        self._show_step()
-
-    def _current(self, run_id: int) -> bool:
-        return run_id == self.run_id
-
-    def on_training_started(self, message: TrainingStarted) -> None:
-        if not self._current(message.run_id):
-            return
-        self.stepper = message.stepper
-        self._target = message.target
-        # The stepper holds one tuple per distinct word (hundreds of thousands on a big corpus);
-        # freezing moves them out of the collector's scans, so a full GC cannot stall a step.
-        gc.freeze()
-        self.query_one(ProgressPanel).show_started(message.target)
-        for note in message.notes:
-            self.notify(visible_text(note), timeout=6)
-        self._show_step()
-
-    def on_training_batch(self, message: TrainingBatch) -> None:
-        if not self._current(message.run_id) or self.stepper is None:
-            return
-        self.stepper.merges.extend(message.steps)  # type: ignore[attr-defined]
-        # Rows join the table at most every TABLE_FLUSH seconds: adding rows re-lays-out the
-        # screen, and while the worker holds half the GIL every layout costs twice as long.
-        self._pending_rows.extend(message.steps)
-        if self._flush_timer is None:
-            self._flush_timer = self.set_timer(TABLE_FLUSH, self._flush_rows)
-        self.query_one(ProgressPanel).show_progress(message.done, message.target, message.rate)
-        if self.stepper.step == 0 and self.stepper.available == len(message.steps):
-            self._show_step()  # first merges: draw the corpus at step 0 once
-        else:
-            self.query_one(SegmentedView).show_status(
-                self.stepper, self._view_text, byte_level=self._view_byte_level, playing=self._playing is not None
-            )
-
-    def _flush_rows(self) -> None:
-        self._flush_timer = None
-        if self._pending_rows:
-            rows, self._pending_rows = self._pending_rows, []
-            self.query_one(MergeTable).add_steps(rows)
-            if self.stepper is not None:
-                self.query_one(MergeTable).select_step(self.stepper.step)
-
-    def on_training_finished(self, message: TrainingFinished) -> None:
-        if not self._current(message.run_id):
-            return
-        self._flush_rows()
-        self.training = False
-        self.tokenizer = message.tokenizer
-        self._at_step_cache = None
-        panel = self.query_one(ProgressPanel)
-        if self._trained is None:
-            panel.show_loaded(self.sub_title or "tokenizer", message.done)
-        else:
-            panel.show_finished(message.done, self._target, message.seconds)
-        self._announce_step()
-
-    def on_training_failed(self, message: TrainingFailed) -> None:
-        if not self._current(message.run_id):
-            return
-        self.training = False
-        self.query_one(ProgressPanel).show_failed(message.message)
-        if "vocab" in message.message:
-            self.query_one(SettingsForm).show_error("vocab", message.message)
-        self.notify(visible_text(message.message), severity="error", timeout=8)
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        # run_training catches everything; this only fires for a bug in the worker wrapper itself.
-        if event.state == WorkerState.ERROR and event.worker.group == "train":
-            self.training = False
-            self.query_one(ProgressPanel).show_failed(f"training stopped: {event.worker.error}")
+    # -- keys ------------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Stepping keys act anywhere on the Train tab -- but a key typed into a text field is
+        text, and a prompt or the help screen keeps its keys (the key then goes on to them)."""
+        if action == "cancel":  # esc cancels a run from anywhere; otherwise it is the widgets' key
+            return self.training and not isinstance(self.screen, ModalScreen) and not isinstance(self.focused, SelectOverlay)
+        if action not in STEP_KEYS:
+            return True
+        if isinstance(self.screen, ModalScreen) or not self.is_mounted:
+            return False
+        tabs = self.query("#tabs")
+        if not tabs or tabs.first(TabbedContent).active != "train-tab":
+            return False
+        focused = self.focused
+        if isinstance(focused, Input) or (isinstance(focused, TextArea) and not focused.read_only):
+            return False
+        return True
 
     # -- retrain offer ---------------------------------------------------------------------------
     def on_corpus_pane_edited(self, message: CorpusPane.Edited) -> None:
         self._check_stale()
+
+    def on_corpus_pane_facts(self, message: CorpusPane.Facts) -> None:
+        self.query_one(SettingsForm).set_alphabet(message.stats.distinct_characters)
 
     def on_settings_form_changed(self, message: SettingsForm.Changed) -> None:
         form = self.query_one(SettingsForm)
@@ -329,122 +227,53 @@ class ExplorerApp(FileActions, App[None]):
     def _check_stale(self) -> None:
         if self._trained is None:
             return
-        form = self.query_one(SettingsForm)
         text = self.query_one(CorpusPane).text
-        pre = form.pre_tokenizer()
-        same = text == self._trained.text and pre == self._trained.pre_tokenizer
-        if same:
-            current = form.request_for(text)
-            same = current is not None and current == TrainRequest(
-                **{**self._trained.__dict__, "stop_after": None, "throttle": 0.0}
-            )
+        current = self.query_one(SettingsForm).request_for(text, quiet=True)
+        same = current is not None and current.settings() == self._trained
         self.query_one(ProgressPanel).offer_retrain(not same)
 
-    # -- stepping --------------------------------------------------------------------------------
-    def _can_step(self) -> bool:
-        if self.stepper is None or not self.stepper.available:
-            self.notify("No merges yet: train first (ctrl+t) or load a tokenizer (ctrl+l).", timeout=3)
-            return False
-        return True
+    # -- state for the Inspect / Compare panes ---------------------------------------------------
+    def explorer_state(self) -> ExplorerState:
+        """The one state every pane draws from (frozen; built fresh, cheap)."""
+        view = self.view
+        return ExplorerState(
+            corpus=view.text if view is not None else self.query_one(CorpusPane).text,
+            corpus_label=self.query_one(CorpusPane).source,
+            merges=self.merge_log,
+            initial_tokens=self.stepper.initial_token_count if self.stepper is not None else 0,
+            tokenizer=self.tokenizer,
+            step=self.current_step,
+            training=self.training,
+            source=view.label if view is not None else "",
+        )
 
-    def action_next(self) -> None:
-        if self._can_step() and self.stepper is not None and self.stepper.step < self.stepper.available:
-            self.stepper.forward()
-            self._show_step()
-
-    def action_prev(self) -> None:
-        if self._can_step() and self.stepper is not None and self.stepper.step > 0:
-            self.stepper.backward()
-            self._show_step()
-
-    def action_first(self) -> None:
-        self.seek(0)
-
-    def action_last(self) -> None:
-        if self.stepper is not None:
-            self.seek(self.stepper.available)
-
-    def seek(self, step: int) -> None:
-        """Move the corpus view to ``step`` merges applied (clamped)."""
-        if self._can_step() and self.stepper is not None:
-            self.stepper.seek(step)
-            self._show_step()
-
-    def action_jump(self) -> None:
-        if self._can_step() and self.stepper is not None:
-            self.push_screen(JumpScreen(self.stepper.available), lambda k: None if k is None else self.seek(k))
-
-    def on_merge_table_selected(self, message: MergeTable.Selected) -> None:
-        self.seek(message.step)
-
-    def action_play(self) -> None:
-        if self._playing is not None:
-            self.action_pause()
-        elif self._can_step():
-            self._playing = self.set_interval(1 / SPEEDS[self._speed], self._play_tick)
-            self.notify(f"playing at {SPEEDS[self._speed]} merges/s (+/- to change, space to pause)", timeout=2)
-            self._show_step()
-
-    def action_pause(self) -> None:
-        if self._playing is not None:
-            self._playing.stop()
-            self._playing = None
-            self._show_step()
-
-    def _play_tick(self) -> None:
-        stepper = self.stepper
-        if stepper is None:
-            self.action_pause()
-        elif stepper.step < stepper.available:
-            stepper.forward()
-            self._show_step()
-        elif not self.training:
-            self.action_pause()
-
-    def action_faster(self) -> None:
-        self._set_speed(self._speed + 1)
-
-    def action_slower(self) -> None:
-        self._set_speed(self._speed - 1)
-
-    def _set_speed(self, index: int) -> None:
-        self._speed = max(0, min(index, len(SPEEDS) - 1))
-        if self._playing is not None:
-            self._playing.stop()
-            self._playing = self.set_interval(1 / SPEEDS[self._speed], self._play_tick)
-        self.notify(f"play speed: {SPEEDS[self._speed]} merges/s", timeout=2)
-
-    def _show_step(self) -> None:
-        stepper = self.stepper
-        if stepper is None:
-            return
-        bl = self._view_byte_level
-        self.query_one(SegmentedView).show(stepper, self._view_text, byte_level=bl, playing=self._playing is not None)
-        self.query_one(DerivationView).show_step(stepper, byte_level=bl)
-        self.query_one(MergeTable).select_step(stepper.step)
-        if self.current_step != stepper.step:
-            self.current_step = stepper.step
-            self._announce_step()
-
-    # -- the contract with the Inspect / Compare panes -------------------------------------------
     def tokenizer_at_step(self) -> Tokenizer | None:
         """The tokenizer with the first ``current_step`` merges (None before any tokenizer exists)."""
-        if self.tokenizer is None:
-            return None
-        step = self.current_step
-        if self._at_step_cache is None or self._at_step_cache[0] != step:
-            prefix = getattr(self.tokenizer, "with_merge_prefix", None)
-            self._at_step_cache = (step, prefix(step) if prefix is not None else self.tokenizer)
-        return self._at_step_cache[1]
+        return self.explorer_state().tokenizer_at()
 
     def _announce_step(self) -> None:
         if self._settle is not None:
             self._settle.stop()
-        self._settle = self.set_timer(STEP_SETTLE, self._post_step_changed)
+        self._settle = self.set_timer(STEP_SETTLE, self._push_state)
 
-    def _post_step_changed(self) -> None:
-        for pane in (*self.query(InspectorPane), *self.query(ComparePane)):
-            pane.post_message(StepChanged(self.tokenizer_at_step, self.current_step))
+    def _push_state(self) -> None:
+        """Give the visible pane the current state; a hidden pane gets it when shown."""
+        tabs = self.query("#tabs")
+        if not tabs:  # shutting down
+            return
+        active = tabs.first(TabbedContent).active
+        panes = {"inspect-tab": InspectorPane, "compare-tab": ComparePane}
+        kind = panes.get(active)
+        if kind is not None:
+            for pane in self.query(kind):
+                pane.state = self.explorer_state()
+
+    def on_inspector_pane_selection_wanted(self, message: InspectorPane.SelectionWanted) -> None:
+        selected = self.query_one("#corpus-text", TextArea).selected_text
+        if not selected:
+            self.notify("Select some text in the corpus (Train tab) first.", severity="warning")
+            return
+        self.query_one(InspectorPane).inspect(selected)
 
     # -- buttons, help ---------------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -11,8 +11,8 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from bpe_engine.display import visible_text
 from bpe_engine.errors import CorpusError
+from bpe_engine.text_files import read_text_file
 
 from .app import ExplorerApp
 
@@ -27,26 +27,13 @@ def sample_corpus() -> str:
 def build_app(paths: list[str] | None = None) -> ExplorerApp:
     """The app on ``paths`` joined (one document per file, separated by a blank line) or the sample.
 
-    Raises OSError for a file that cannot be read, CorpusError for one that is not UTF-8 text.
+    Raises CorpusError (one line that says what to do) for a file that cannot be read as text.
     """
     if not paths:
         return ExplorerApp(sample_corpus(), source="sample corpus (English + Korean)")
-    texts = [_read_text(p) for p in paths]
+    texts = [read_text_file(p) for p in paths]
     source = Path(paths[0]).name + (f" + {len(paths) - 1} more" if len(paths) > 1 else "")
     return ExplorerApp("\n\n".join(texts), source=source)
-
-
-def _read_text(path: str) -> str:
-    """A corpus file as text; a binary or non-UTF-8 file gets an error that says what to do."""
-    data = Path(path).read_bytes()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise CorpusError(
-            f"{visible_text(path)} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); the explorer edits "
-            f"text, so convert it first (e.g. iconv -f latin1 -t utf-8), or train byte-level on its raw bytes "
-            f"with: bpe-explorer train {visible_text(path)} --vocab-size N -o DIR"
-        ) from None
 
 
 def run_app(argv: list[str]) -> int:
@@ -59,8 +46,8 @@ def run_app(argv: list[str]) -> int:
     except CorpusError as exc:
         print(f"bpe-explorer: error: {exc}", file=sys.stderr)
         return 2
-    except OSError as exc:
-        print(f"bpe-explorer: error: cannot open corpus: {exc}", file=sys.stderr)
-        return 2
-    app.run()
+    try:
+        app.run()
+    except KeyboardInterrupt:  # a signal from outside (kill -INT): leave quietly, as other CLIs do
+        return 130
     return 0

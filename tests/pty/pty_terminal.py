@@ -112,7 +112,13 @@ class Terminal:
     def screen_text(self) -> str:
         """What the terminal shows now, one line per row (trailing spaces kept)."""
         with self._lock:
-            return "\n".join(self.screen.display)
+            return "\n".join(self._row(y) for y in range(self.rows))
+
+    def _row(self, y: int) -> str:
+        # pyte's own ``display`` fails on an empty cell left by a half-overwritten wide character;
+        # an empty cell is the right half of a wide character (or such a remnant): skip it.
+        line = self.screen.buffer[y]
+        return "".join(line[x].data for x in range(self.cols) if line[x].data)
 
     def raw_since(self, mark: int) -> bytes:
         """The raw bytes the app wrote after ``mark`` (a former ``len(term.raw)``)."""
@@ -163,11 +169,11 @@ class Terminal:
             self.send(key_bytes(key))
             time.sleep(ESC_SETTLE if key in ("esc", "escape") else pause)
 
-    def type(self, text: str) -> None:
-        """Type ``text`` as keystrokes (one character at a time)."""
+    def type(self, text: str, *, delay: float = 0.01) -> None:
+        """Type ``text`` as keystrokes, one character every ``delay`` seconds."""
         for ch in text:
             self.send(ch)
-            time.sleep(0.01)
+            time.sleep(delay)
 
     def click(self, x: int, y: int) -> None:
         """Click the left button at cell (x, y), 0-based (SGR mouse reporting, as Textual asks)."""

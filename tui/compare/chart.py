@@ -20,6 +20,8 @@ from bpe_engine.compare import ReferenceLevel, compression_curve, reference_leve
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.types import MergeStep
 
+from ..state import ExplorerState
+
 from . import sources
 
 REFERENCES = ("gpt2", "cl100k_base", "o200k_base")
@@ -28,7 +30,7 @@ MAX_POINTS = 200
 
 
 class CurveChart(Widget):
-    """A titled plot; :meth:`redraw` reads the app's stepper and corpus each time."""
+    """A titled plot; :meth:`redraw` draws from the app's state (merges, corpus) at ``k``."""
 
     DEFAULT_CSS = """
     CurveChart { layout: vertical; border: round $primary 30%; }
@@ -46,28 +48,28 @@ class CurveChart(Widget):
         super().__init__(id="compare-curve")
         self._levels: dict[tuple[int, int], tuple[ReferenceLevel, ...]] = {}
         self._asked: set[tuple[int, int]] = set()
-        self._app: Any = None
+        self._state = ExplorerState()
         self._k = 0
 
     def compose(self) -> ComposeResult:
         yield Static("tokens/char vs merges", id="curve-title", markup=False)
         yield PlotWidget()
 
-    def redraw(self, app: Any, k: int) -> None:
-        """Draw the curve of ``app``'s stepper with a marker at ``k``."""
-        self._app, self._k = app, k
+    def redraw(self, state: ExplorerState, k: int) -> None:
+        """Draw the curve of ``state``'s merges with a marker at ``k``."""
+        self._state, self._k = state, k
         plot = self.query_one(PlotWidget)
         plot.clear()
-        stepper = getattr(app, "stepper", None)
-        corpus = _corpus_text(app)
+        corpus = state.corpus
         key = (len(corpus), hash(corpus))
         xmax = 1
-        if stepper is not None and getattr(stepper, "characters", 0):
-            steps = [s for s in getattr(stepper, "merges", ()) if isinstance(s, MergeStep)]
+        has_curve = bool(state.merges) and bool(corpus) and state.initial_tokens > 0
+        if has_curve:
+            steps = [s for s in state.merges if isinstance(s, MergeStep)]
             points = compression_curve(
                 steps,
-                initial_tokens=stepper.initial_token_count,
-                corpus_chars=stepper.characters,
+                initial_tokens=state.initial_tokens,
+                corpus_chars=len(corpus),
                 max_points=MAX_POINTS,
             )
             xmax = max(points[-1].merges, 1)
@@ -82,17 +84,16 @@ class CurveChart(Widget):
         for level in levels or ():
             colour = COLOURS.get(level.name, "white")
             plot.plot([0, xmax], [level.tokens_per_char] * 2, line_style=colour, label=level.name)
-        if stepper is not None:
+        if has_curve:
             plot.add_v_line(min(k, xmax), "#fab387", f"k={k}")
         plot.set_xlabel("merges")
         plot.set_ylabel("tokens/char")
-        plot.show_legend(is_visible=stepper is not None or bool(levels))
+        plot.show_legend(is_visible=has_curve or bool(levels))
         self.query_one("#curve-title", Static).update(title)
 
     def on_curve_chart_levels(self, message: Levels) -> None:
         self._levels[message.key] = message.levels
-        if self._app is not None:
-            self.redraw(self._app, self._k)
+        self.redraw(self._state, self._k)
 
     @work(thread=True, exit_on_error=False, group="curve-levels")
     def _levels_worker(self, key: tuple[int, int], corpus: str) -> None:
@@ -105,11 +106,3 @@ class CurveChart(Widget):
                 continue  # a missing reference simply has no line
         self.post_message(self.Levels(key, tuple(levels)))
 
-
-def _corpus_text(app: Any) -> str:
-    """The text the app's stepper was built on (falls back to the corpus editor's text)."""
-    text = getattr(app, "_view_text", None)
-    if isinstance(text, str) and text:
-        return text
-    areas = app.query("#corpus-text") if hasattr(app, "query") else []
-    return str(areas.first().text) if areas else ""

@@ -5,6 +5,10 @@ it is small and every tokenizer is loaded (instant feedback), in a worker thread
 run carries a generation number and only the newest run may draw, so a slow stale result never
 overwrites a newer one. The slider picks how many merges "ours" uses (k); the chart shows the
 trained model's compression curve with the references as horizontal lines.
+
+The pane reads nothing from the app: the app sets :attr:`ComparePane.state` (model, merges,
+step k) while the tab is visible. k follows the Train step until the user moves the slider;
+the label says which ("follows Train" or "fixed"), and ``f`` follows again.
 """
 
 from __future__ import annotations
@@ -20,15 +24,16 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, DataTable, Select, Static, TextArea
+from textual.widgets import Button, DataTable, Select, Static
 
 from bpe_engine.compare import Comparison, compare, wrap_axis
 from bpe_engine.compare.layout import all_cuts
 from bpe_engine.compare.segments import SegmentCache
 from bpe_engine.display import visible_text
-from bpe_engine.types import SpecialMode
+from bpe_engine.types import DEFAULT_SPECIAL_MODE, SpecialMode
 
-from ..messages import StepChanged
+from ..state import ExplorerState
+from ..widgets.safe_text import SafeTextArea
 from . import sources
 from .chart import CurveChart
 from .aligned import AlignedRows
@@ -66,6 +71,7 @@ class ComparePane(Widget):
         Binding("shift+down,J", "move_row(1)", "Row down"),
         Binding("left_square_bracket", "step_k(-1)", "k−1"),
         Binding("right_square_bracket", "step_k(1)", "k+1"),
+        Binding("f", "follow", "k follows Train"),
     ]
 
     class Compared(Message):
@@ -76,8 +82,16 @@ class ComparePane(Widget):
             self.result = result
             self.generation = generation
 
-    def __init__(self, *, id: str | None = None, text: str = DEFAULT_TEXT, rows: tuple[str, ...] = sources.DEFAULT_ROWS) -> None:  # noqa: A002
+    def __init__(
+        self,
+        *,
+        id: str | None = None,  # noqa: A002
+        text: str = DEFAULT_TEXT,
+        rows: tuple[str, ...] = sources.DEFAULT_ROWS,
+        state: ExplorerState | None = None,
+    ) -> None:
         super().__init__(id=id)
+        self._state = state if state is not None else ExplorerState()
         self._initial_text = text
         self.rows: list[str] = list(rows)
         self._generation = 0
@@ -91,9 +105,9 @@ class ComparePane(Widget):
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield TextArea(self._initial_text, id="compare-text", soft_wrap=True, tab_behavior="focus")
+        yield SafeTextArea(self._initial_text, id="compare-text", soft_wrap=True, tab_behavior="focus")
         with Horizontal(classes="bar"):
-            yield Select(SPECIAL_CHOICES, value="text", allow_blank=False, id="compare-special")
+            yield Select(SPECIAL_CHOICES, value=DEFAULT_SPECIAL_MODE, allow_blank=False, id="compare-special")
             yield Select(list(sources.CHOICES), prompt="add a row…", id="compare-add")
             yield Button("Add file…", id="compare-add-file")
             yield Static("k = 0", id="compare-k-label", markup=False)
@@ -109,12 +123,26 @@ class ComparePane(Widget):
         table.add_columns(*COLUMNS)
         self._sync_slider()
         self.schedule(immediate=True)
-        self.query_one(CurveChart).redraw(self.app, self.k)
+        self.query_one(CurveChart).redraw(self._state, self.k)
 
     # -- public ----------------------------------------------------------------------------------
     @property
     def text(self) -> str:
-        return self.query_one("#compare-text", TextArea).text
+        return self.query_one("#compare-text", SafeTextArea).text
+
+    @property
+    def state(self) -> ExplorerState:
+        return self._state
+
+    @state.setter
+    def state(self, state: ExplorerState) -> None:
+        """The app's model and step: the slider follows the step (unless the user slid it)."""
+        old, self._state = self._state, state
+        if not self.is_mounted:
+            return
+        if old.tokenizer is not state.tokenizer or old.step != state.step or old.merges is not state.merges:
+            self._sync_slider()
+            self.query_one(CurveChart).redraw(state, self.k)
 
     @property
     def k(self) -> int:
@@ -159,11 +187,7 @@ class ComparePane(Widget):
         self.query_one("#compare-k-label", Static).update(self._k_label())
         if OURS_IN(self.rows):
             self.schedule(immediate=True)
-        self.query_one(CurveChart).redraw(self.app, self.k)
-
-    def on_step_changed(self, message: StepChanged) -> None:
-        self._sync_slider(message.step)
-        self.query_one(CurveChart).redraw(self.app, self.k)
+        self.query_one(CurveChart).redraw(self._state, self.k)
 
     def on_resize(self) -> None:
         self.schedule()  # the aligned rows wrap to the new width
@@ -186,6 +210,12 @@ class ComparePane(Widget):
     def action_step_k(self, delta: int) -> None:
         self.set_k(self.k + delta)
 
+    def action_follow(self) -> None:
+        """k follows the Train step again."""
+        self._follow_app = True
+        self._sync_slider()
+        self.query_one(CurveChart).redraw(self._state, self.k)
+
     # -- encoding --------------------------------------------------------------------------------
     def schedule(self, *, immediate: bool = False) -> None:
         """Re-run the comparison after a pause in typing (or at once)."""
@@ -206,7 +236,8 @@ class ComparePane(Widget):
             return
         text, specs, mode, k = self.text, tuple(self.rows), self._mode(), self.k
         width = max(self.query_one(AlignedRows).size.width or self.app.size.width, 40) - 4  # border + scrollbar
-        ours = sources.ours_from_app(self.app, k)
+        state = self._state
+        ours = lambda: state.tokenizer_at(k)  # noqa: E731 - a frozen state, safe in a worker
         if len(text) <= SYNC_LIMIT and all(sources.is_loaded(s) for s in specs):
             self._accept(run_comparison(generation, text, specs, mode, ours, k, width, self._segments))
         else:
@@ -286,16 +317,18 @@ class ComparePane(Widget):
         return self.query_one("#compare-rows", DataTable).cursor_row
 
     def _k_label(self) -> Text:
-        total = sources.merge_count(self.app)
-        return Text(f"k = {self.k:,} / {total:,}" if total else "k (no trained model)", style="bold")
+        total = self._state.merge_count
+        if not total:
+            return Text("k (no trained model)", style="bold")
+        how = "follows Train step" if self._follow_app else "fixed: f follows Train"
+        return Text.assemble((f"k = {self.k:,} / {total:,}", "bold"), (f" ({how})", "dim"))
 
-    def _sync_slider(self, step: int | None = None) -> None:
-        """Fit the slider to the app's model; k follows the app's step until the user slides."""
+    def _sync_slider(self) -> None:
+        """Fit the slider to the app's model; k follows the Train step until the user slides."""
         slider = self.query_one(MergeSlider)
-        total = sources.merge_count(self.app)
+        total = self._state.merge_count
         if self._follow_app:
-            current = step if step is not None else getattr(self.app, "current_step", None)
-            slider.set_range(total, current if isinstance(current, int) and current > 0 else total)
+            slider.set_range(total, self._state.step)
         else:
             slider.set_range(total)
         self.query_one("#compare-k-label", Static).update(self._k_label())

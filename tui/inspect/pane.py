@@ -3,6 +3,10 @@
 Typing, picking a tokenizer or a special-token mode re-encodes (debounced, in a worker thread;
 a generation number drops results that arrived after newer input). The chips select a token;
 its details, the streaming decoder up to it, and its merge tree update below.
+
+The pane reads nothing from the app: the app sets :attr:`InspectorPane.state` (the trained model
+and its step k) while the tab is visible, and "Inspect corpus selection" asks the app for the
+selection with :class:`InspectorPane.SelectionWanted` (messages up).
 """
 
 from __future__ import annotations
@@ -17,23 +21,25 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Input, Select, Static, TextArea
+from textual.widgets import Button, Input, Select, Static
 
 from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.inspect import PartialGroup, StreamStep, TokenDetail, clean_text, partial_groups, stream_decode, token_details
 from bpe_engine.merge_tree import merge_tree_for
-from bpe_engine.types import SpecialMode
+from bpe_engine.special_text import find_special_text, special_text_note
+from bpe_engine.types import DEFAULT_SPECIAL_MODE, SpecialMode
 
 from ..compare import sources
-from ..messages import StepChanged
+from ..state import ExplorerState
+from ..widgets.safe_text import SafeInput
 from .chips import TokenChips
 from .render import detail_text, stream_text, tree_text
 
 SPECIAL_CHOICES: tuple[tuple[str, SpecialMode], ...] = (
-    ("<|…|> special text: refuse", "refuse"),
     ("<|…|> as plain text", "text"),
     ("<|…|> as special token", "special"),
+    ("<|…|> special text: refuse", "refuse"),
 )
 DEFAULT_TEXT = "Hello 한국어 👋🏽 <|endoftext|>"
 DEBOUNCE = 0.12
@@ -60,6 +66,9 @@ class InspectorPane(Widget):
     """Text field, tokenizer picker, special-token switch, chips, and the selected token's story."""
 
 
+    class SelectionWanted(Message):
+        """The user asked to inspect the corpus selection (the app answers with :meth:`inspect`)."""
+
     class Encoded(Message):
         """A worker finished encoding (possibly stale: checked against the generation)."""
 
@@ -67,8 +76,11 @@ class InspectorPane(Widget):
             super().__init__()
             self.result = result
 
-    def __init__(self, *, id: str | None = None, text: str = DEFAULT_TEXT, spec: str = "gpt2") -> None:  # noqa: A002
+    def __init__(
+        self, *, id: str | None = None, text: str = DEFAULT_TEXT, spec: str = "gpt2", state: ExplorerState | None = None  # noqa: A002
+    ) -> None:
         super().__init__(id=id)
+        self._state = state if state is not None else ExplorerState()
         self._initial_text = text
         self._initial_spec = spec
         self._generation = 0
@@ -79,9 +91,9 @@ class InspectorPane(Widget):
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         with Horizontal(classes="bar"):
-            yield Input(self._initial_text, placeholder="text to inspect", id="inspect-input")
+            yield SafeInput(self._initial_text, placeholder="text to inspect", id="inspect-input")
             yield Select(self._choices, value=self._initial_spec, allow_blank=False, id="inspect-tokenizer")
-            yield Select(SPECIAL_CHOICES, value="special", allow_blank=False, id="inspect-special")
+            yield Select(SPECIAL_CHOICES, value=DEFAULT_SPECIAL_MODE, allow_blank=False, id="inspect-special")
         with Horizontal(classes="bar"):
             yield Button("Inspect corpus selection", id="inspect-selection")
             yield Button("Load tokenizer file…", id="inspect-load")
@@ -115,6 +127,18 @@ class InspectorPane(Widget):
     def result(self) -> Inspected | None:
         return self._result
 
+    @property
+    def state(self) -> ExplorerState:
+        return self._state
+
+    @state.setter
+    def state(self, state: ExplorerState) -> None:
+        """The app's model and step; re-encode only if the trained model is the one shown."""
+        old, self._state = self._state, state
+        moved = old.tokenizer is not state.tokenizer or old.step != state.step
+        if moved and self.is_mounted and self._spec() == sources.OURS:
+            self.schedule(immediate=True)
+
     # -- events ----------------------------------------------------------------------------------
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "inspect-input":
@@ -123,10 +147,6 @@ class InspectorPane(Widget):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id in ("inspect-tokenizer", "inspect-special"):
             event.stop()
-            self.schedule(immediate=True)
-
-    def on_step_changed(self, message: StepChanged) -> None:
-        if self._spec() == sources.OURS:
             self.schedule(immediate=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -163,7 +183,8 @@ class InspectorPane(Widget):
     def _start(self, generation: int) -> None:
         if generation != self._generation:
             return
-        self._encode_worker(generation, self.text, self._spec(), self._mode(), sources.ours_from_app(self.app))
+        state = self._state
+        self._encode_worker(generation, self.text, self._spec(), self._mode(), state.tokenizer_at)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="inspect")
     def _encode_worker(self, generation: int, text: str, spec: str, mode: SpecialMode, ours: Any) -> None:
@@ -173,6 +194,8 @@ class InspectorPane(Widget):
     def _show(self, r: Inspected) -> None:
         status = Text()
         status.append(f"{sources.label_of(r.spec)}", "bold")
+        if r.spec == sources.OURS and self._state.tokenizer is not None:
+            status.append(f" k={self._state.step:,} of {self._state.merge_count:,} (follows the Train step)", "bold")
         status.append(f"  ·  {len(r.details):,} tokens, {len(r.text):,} characters, {len(r.text.encode()):,} bytes", "dim")
         status.append(f"  ·  special text: {self._mode()}", "dim")
         if r.groups:
@@ -214,7 +237,7 @@ class InspectorPane(Widget):
 
     def _mode(self) -> SpecialMode:
         value = self.query_one("#inspect-special", Select).value
-        return value if value in ("refuse", "text", "special") else "refuse"  # type: ignore[return-value]
+        return value if value in ("refuse", "text", "special") else DEFAULT_SPECIAL_MODE  # type: ignore[return-value]
 
     def _ensure_choice(self, spec: str) -> None:
         if all(value != spec for _, value in self._choices):
@@ -227,12 +250,7 @@ class InspectorPane(Widget):
             self.query_one("#inspect-tokenizer", Select).value = path
 
     def _inspect_corpus_selection(self) -> None:
-        areas = self.app.query("#corpus-text")
-        selected = areas.first(TextArea).selected_text if areas else ""
-        if not selected:
-            self.app.notify("Select some text in the corpus (Train tab) first.", severity="warning")
-            return
-        self.inspect(selected)
+        self.post_message(self.SelectionWanted())
 
 
 def encode_for_inspector(generation: int, text: str, spec: str, mode: SpecialMode, ours: Any) -> Inspected:
@@ -251,4 +269,7 @@ def encode_for_inspector(generation: int, text: str, spec: str, mode: SpecialMod
     details = tuple(token_details(enc, tok))
     groups = tuple(partial_groups(enc))
     steps = tuple(stream_decode([d.data for d in details]))
-    return Inspected(generation, spec, name, enc.text, cleaned.notes, details, groups, steps, byte_level, tok)
+    found = find_special_text(cleaned.text, getattr(tok, "special_tokens", None) or {})
+    special = special_text_note(found, mode, name, option="the <|…|> selector above:")
+    notes = (*cleaned.notes, *getattr(enc, "notes", ()), *((special,) if special else ()))
+    return Inspected(generation, spec, name, enc.text, notes, details, groups, steps, byte_level, tok)

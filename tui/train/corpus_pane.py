@@ -16,24 +16,25 @@ from textual.timer import Timer
 from textual.widgets import Static, TextArea
 from textual.worker import get_current_worker
 
-from bpe_engine.corpus import corpus_stats
+from bpe_engine.corpus import CorpusStats, corpus_stats
 from bpe_engine.display import visible_text
 from bpe_engine.pretokenizers import GPT2, PreTokenizer
 
-from ..widgets.safe_text_area import SafeTextArea
+from ..widgets.safe_text import SafeTextArea
 
 FACTS_DELAY = 0.3
-EDIT_LIMIT = 100_000  # characters; Textual's TextArea re-measures every line on each resize,
-# so a bigger corpus is shown as a read-only preview of its head and kept whole for training.
+EDIT_LIMIT = 30_000  # characters; Textual's TextArea re-wraps every line whenever its size
+# changes (200 ms per re-layout at 100,000 characters: keys typed meanwhile came out garbled), so
+# a bigger corpus is shown as a read-only preview of its head and kept whole for training.
 
 
 class CorpusFacts(Message):
     """Facts computed by the worker for one version of the text (dropped if the text moved on)."""
 
-    def __init__(self, version: int, line: Text) -> None:
+    def __init__(self, version: int, stats: CorpusStats) -> None:
         super().__init__()
         self.version = version
-        self.line = line
+        self.stats = stats
 
 
 class CorpusPane(Vertical):
@@ -41,6 +42,13 @@ class CorpusPane(Vertical):
 
     class Edited(Message):
         """The user changed the corpus text (typing, pasting, opening a file)."""
+
+    class Facts(Message):
+        """Fresh facts of the current text (the settings form needs its alphabet)."""
+
+        def __init__(self, stats: CorpusStats) -> None:
+            super().__init__()
+            self.stats = stats
 
     def __init__(self, text: str = "", *, source: str = "sample corpus", id: str | None = None) -> None:
         super().__init__(id=id)
@@ -112,6 +120,13 @@ class CorpusPane(Vertical):
         stats = corpus_stats(text, pre_tokenizer)
         if get_current_worker().is_cancelled:
             return
+        self.post_message(CorpusFacts(version, stats))
+
+    def on_corpus_facts(self, message: CorpusFacts) -> None:
+        message.stop()
+        if message.version != self._version:
+            return
+        stats = message.stats
         line = Text.assemble(
             (f"{stats.characters:,}", "bold"),
             " chars · ",
@@ -126,9 +141,5 @@ class CorpusPane(Vertical):
             (f"{stats.distinct_bytes:,}", "bold"),
             " distinct bytes",
         )
-        self.post_message(CorpusFacts(version, line))
-
-    def on_corpus_facts(self, message: CorpusFacts) -> None:
-        message.stop()
-        if message.version == self._version:
-            self.query_one("#corpus-facts", Static).update(message.line)
+        self.query_one("#corpus-facts", Static).update(line)
+        self.post_message(self.Facts(stats))

@@ -54,8 +54,13 @@ class ProgressPanel(Vertical):
         short = "" if done >= target else f" (stopped early: no pair left to merge, target {target:,})"
         self._status(Text(f"done: {done:,} merges in {seconds:.1f} s{short}", style="green"))
 
-    def show_cancelled(self, done: int) -> None:
+    def show_cancelled(self, done: int | None) -> None:
+        """``done`` merges of the run stay; None: cancelled before it started (the previous run stays)."""
         self._set_running(False)
+        if done is None:
+            self.query_one("#progress-bar", ProgressBar).update(total=1, progress=0)
+            self._status(Text("cancelled before training started; the previous merges stay", style="yellow"))
+            return
         self._status(Text(f"cancelled after {done:,} merges (ctrl+t trains again)", style="yellow"))
 
     def show_failed(self, message: str) -> None:

@@ -18,7 +18,7 @@ from textual.widgets import Input, Label, Select, Static
 from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import CL100K, END_OF_WORD, GPT2, NONE, O200K, WHITESPACE, PreTokenizer, custom
 
-from ..training import TrainRequest, wordpiece_available
+from bpe_engine.training_runner import TrainingRequest
 
 PRE_TOKENIZERS: dict[str, PreTokenizer] = {
     "gpt2": GPT2,
@@ -40,6 +40,15 @@ PRE_TOKENIZER_CHOICES = [
 BYTE_ALPHABET = 256
 
 
+def wordpiece_available() -> bool:
+    """WordPiece joins the model selector once its engine package is importable."""
+    try:
+        import bpe_engine.wordpiece.trainer  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def _field(label: str, widget: Widget, field_id: str) -> Vertical:
     return Vertical(
         Horizontal(Label(label, classes="field-label"), widget, classes="field-row"),
@@ -58,7 +67,7 @@ class SettingsForm(Vertical):
     def __init__(self, *, vocab_size: int = 1000, id: str | None = None) -> None:
         super().__init__(id=id)
         self._vocab_size = vocab_size
-        self.distinct_chars = 0  # the app keeps this in step with the corpus facts
+        self.distinct_chars: int | None = None  # the corpus's alphabet, from the corpus facts (None: not counted yet)
 
     def compose(self) -> ComposeResult:
         models = [("BPE", "bpe")] + ([("WordPiece", "wordpiece")] if wordpiece_available() else [])
@@ -118,7 +127,13 @@ class SettingsForm(Vertical):
     def byte_level(self) -> bool:
         return self.query_one("#level", Select).value == "byte" and self.query_one("#model", Select).value == "bpe"
 
-    def validate_all(self) -> bool:
+    def set_alphabet(self, distinct_chars: int) -> None:
+        """The corpus's distinct characters (the character-level alphabet), from its facts."""
+        if distinct_chars != self.distinct_chars:
+            self.distinct_chars = distinct_chars
+            self.validate_all()
+
+    def validate_all(self, *, show: bool = True) -> bool:
         """Show a message next to every invalid field; True when all are valid."""
         errors: dict[str, str] = {"regex": "", "vocab": "", "minfreq": ""}
         name = self.query_one("#pretok", Select).value
@@ -135,30 +150,38 @@ class SettingsForm(Vertical):
         alphabet = BYTE_ALPHABET if self.byte_level() else self.distinct_chars
         if not vocab_raw.lstrip("-").isdigit():
             errors["vocab"] = "a whole number, e.g. 1000"
-        elif int(vocab_raw) <= alphabet:
-            errors["vocab"] = f"must be above the alphabet ({alphabet:,} symbols)"
+        elif int(vocab_raw) <= 0:
+            errors["vocab"] = "a positive number, e.g. 1000"
+        elif alphabet is not None and int(vocab_raw) <= alphabet:
+            what = "256 bytes" if self.byte_level() else f"{alphabet:,} distinct characters in the corpus"
+            errors["vocab"] = f"must be above the alphabet ({what})"
         elif int(vocab_raw) > 1_000_000:
             errors["vocab"] = "at most 1,000,000"
         freq_raw = self.query_one("#minfreq", Input).value.strip()
         if not freq_raw.isdigit():
             errors["minfreq"] = "a whole number ≥ 0"
-        for field_id, message in errors.items():
-            self.show_error(field_id, message)
+        if show:
+            for field_id, message in errors.items():
+                self.show_error(field_id, message)
         return not any(errors.values())
 
     def show_error(self, field_id: str, message: str) -> None:
         """Put ``message`` under the field (empty clears it); used for trainer ConfigErrors too."""
         box = self.query_one(f"#{field_id}-error", Static)
+        if getattr(box, "_shown_error", "") == message:
+            return  # unchanged: no re-layout per keystroke (a big corpus editor re-wraps on each)
+        box._shown_error = message  # type: ignore[attr-defined]
         box.update(Text(message, style="bold red") if message else "")
         box.set_class(bool(message), "-visible")
 
-    def request_for(self, text: str) -> TrainRequest | None:
-        """The run these settings describe for ``text``; None (with messages shown) when invalid."""
-        if not self.validate_all():
+    def request_for(self, text: str, *, quiet: bool = False) -> TrainingRequest | None:
+        """The run these settings describe for ``text``; None (with messages shown unless
+        ``quiet``) when invalid."""
+        if not self.validate_all(show=not quiet):
             return None
         pre = self.pre_tokenizer()
         assert pre is not None  # validate_all checked the regex
-        return TrainRequest(
+        return TrainingRequest(
             text=text,
             model=str(self.query_one("#model", Select).value),  # type: ignore[arg-type]
             byte_level=self.byte_level(),

@@ -1,0 +1,103 @@
+"""The corpus cut into words once, as a frozen table: what the stepper draws and the trainer counts.
+
+Cutting a big corpus (pre-tokenizing it) is the slow, uninterruptible-per-call part of getting
+ready to train, and it runs a user's regex. The app therefore cuts the corpus where the work can
+be stopped or killed (a worker thread, or the training child process) and hands the result across
+as this immutable value; the UI builds its own :class:`~bpe_engine.stepper.Stepper` from it with
+:meth:`Stepper.from_words`. Nothing mutable crosses a thread or a process boundary.
+
+The piece spans are packed ``int32`` bytes: a 50 MB corpus has ~12 million pieces, which as
+Python ints would cost ten times the memory and pickle ten times slower.
+
+>>> from bpe_engine.pretokenizers import GPT2
+>>> words = CorpusWords.from_text("the cat the hat", GPT2)
+>>> words.texts, words.counts, list(words.first_pieces())
+(('the', ' cat', ' the', ' hat'), (1, 1, 1, 1), [0, 1, 2, 3])
+>>> dict(words.word_counts(byte_level=True).counts)
+{'the': 1, 'Ġcat': 1, 'Ġthe': 1, 'Ġhat': 1}
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .corpus import WordCounts
+from .corpus.counting import _to_byte_chars  # the counter's own rule, lone surrogates included
+from .pretokenizers import PreTokenizer
+
+_CHECK_EVERY = 0x1FFF  # pieces between two looks at the cancel flag
+
+
+class CorpusCancelled(Exception):
+    """Raised by :meth:`CorpusWords.from_text` when its ``cancelled`` callback says stop."""
+
+
+@dataclass(frozen=True, eq=False)
+class CorpusWords:
+    """Distinct words (first-seen order) with their counts, and the corpus as word ids with spans."""
+
+    texts: tuple[str, ...]
+    counts: tuple[int, ...]
+    piece_words: bytes
+    piece_starts: bytes
+    piece_ends: bytes
+    first_piece: bytes
+    characters: int
+
+    @classmethod
+    def from_text(
+        cls, text: str, pre_tokenizer: PreTokenizer, *, cancelled: Callable[[], bool] | None = None
+    ) -> CorpusWords:
+        """Cut ``text`` with ``pre_tokenizer`` (exactly the pieces a trainer counts).
+
+        ``cancelled`` is polled every few thousand pieces; :class:`CorpusCancelled` is raised
+        when it returns True, so a worker can stop promptly on a 10 MB corpus.
+        """
+        ids: dict[str, int] = {}
+        counts: list[int] = []
+        first = array("i")
+        piece_words = array("i")
+        starts = array("i")
+        ends = array("i")
+        for n, (piece, start, end) in enumerate(pre_tokenizer.split_with_spans(text)):
+            if cancelled is not None and not n & _CHECK_EVERY and cancelled():
+                raise CorpusCancelled("stopped while cutting the corpus into words")
+            wid = ids.get(piece)
+            if wid is None:
+                wid = ids[piece] = len(counts)
+                counts.append(0)
+                first.append(n)
+            counts[wid] += 1
+            piece_words.append(wid)
+            starts.append(start)
+            ends.append(end)
+        return cls(
+            tuple(ids),
+            tuple(counts),
+            piece_words.tobytes(),
+            starts.tobytes(),
+            ends.tobytes(),
+            first.tobytes(),
+            len(text),
+        )
+
+    def pieces(self) -> tuple[array, array, array]:
+        """``(piece_words, piece_starts, piece_ends)`` as fresh int arrays (one copy each)."""
+        return _ints(self.piece_words), _ints(self.piece_starts), _ints(self.piece_ends)
+
+    def first_pieces(self) -> array:
+        """For each distinct word, the index of its first piece in the corpus."""
+        return _ints(self.first_piece)
+
+    def word_counts(self, *, byte_level: bool) -> WordCounts:
+        """The trainer's input: the same counts, in the same order, as ``count_words([text], ...)``."""
+        keys = [_to_byte_chars(w) for w in self.texts] if byte_level else self.texts
+        return WordCounts(dict(zip(keys, self.counts)), byte_level, documents=1, total_words=sum(self.counts))
+
+
+def _ints(data: bytes) -> array:
+    out = array("i")
+    out.frombytes(data)
+    return out

@@ -1,0 +1,74 @@
+"""What one training run needs, copied out of the UI (or the CLI) into a frozen, picklable value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..errors import ConfigError
+from ..pretokenizers import GPT2, PreTokenizer
+
+ModelName = Literal["bpe", "wordpiece"]
+TieBreak = Literal["hf", "lexicographic", "first-seen"]
+
+
+@dataclass(frozen=True)
+class TrainingRequest:
+    """One run's corpus and settings.
+
+    ``stop_after`` and ``throttle`` exist for tests and benchmarks: stop consuming after that
+    many merges (the run then stays "in progress"), or sleep that long after each merge (a long
+    run on a tiny corpus). Both work the same in a thread and in the child process.
+    """
+
+    text: str
+    model: ModelName = "bpe"
+    byte_level: bool = True
+    pre_tokenizer: PreTokenizer = field(default=GPT2)
+    vocab_size: int = 1000
+    min_frequency: int = 0
+    tie_break: TieBreak = "hf"
+    special_tokens: tuple[str, ...] = ()
+    stop_after: int | None = None
+    throttle: float = 0.0
+
+    @property
+    def effective_byte_level(self) -> bool:
+        """WordPiece is always character-level."""
+        return self.byte_level and self.model == "bpe"
+
+    @property
+    def continuing_prefix(self) -> str | None:
+        """The symbol prefix of non-initial pieces (WordPiece's ``##``)."""
+        return "##" if self.model == "wordpiece" else None
+
+    def settings(self) -> TrainingRequest:
+        """The same run without the test hooks (what decides the merges)."""
+        return TrainingRequest(
+            self.text, self.model, self.byte_level, self.pre_tokenizer, self.vocab_size, self.min_frequency,
+            self.tie_break, self.special_tokens,
+        )
+
+
+def make_training(request: TrainingRequest, counts):  # noqa: ANN001, ANN201 - WordCounts -> StepwiseTraining
+    """The engine's trainer for ``request`` over ``counts`` (raises ConfigError on bad settings)."""
+    if request.model == "wordpiece":
+        from ..wordpiece.trainer import WordPieceTrainerConfig, WordPieceTraining
+
+        config = WordPieceTrainerConfig(
+            vocab_size=request.vocab_size, pre_tokenizer=request.pre_tokenizer, min_frequency=request.min_frequency
+        )
+        return WordPieceTraining(counts, config)
+    if request.model != "bpe":
+        raise ConfigError(f"unknown model {request.model!r}: choose bpe or wordpiece")
+    from ..bpe_trainer import BpeTrainerConfig, BpeTraining
+
+    config = BpeTrainerConfig(
+        vocab_size=request.vocab_size,
+        byte_level=request.byte_level,
+        pre_tokenizer=request.pre_tokenizer,
+        min_frequency=request.min_frequency,
+        tie_break=request.tie_break,
+        special_tokens=request.special_tokens,
+    )
+    return BpeTraining(counts, config)

@@ -1,0 +1,245 @@
+"""Training and replaying runs in the app: start, cancel, and the runner's events turned into views.
+
+A mixin of :class:`~tui.app.ExplorerApp`. The worker threads only forward the events of
+:func:`bpe_engine.training_runner.run_training` (or :func:`replay_events`) tagged with a run id;
+everything the UI holds is built here, on the UI thread, from frozen data: the stepper from the
+run's :class:`~bpe_engine.corpus_words.CorpusWords`, the merge list from an immutable
+:class:`~tui.train.merge_log.MergeLog`.
+
+The last good run stays explorable until a new run has *started* (its corpus is cut and the
+trainer accepted the settings): a refused or cancelled run never wipes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.worker import get_current_worker
+
+from bpe_engine.display import visible_text
+from bpe_engine.stepper import Stepper
+from bpe_engine.training_runner import (
+    Backend,
+    Cancelled,
+    Failed,
+    Finished,
+    Merges,
+    Started,
+    TrainingRequest,
+    replay_events,
+    run_training,
+)
+from bpe_engine.types import MergeStep, Tokenizer
+
+from ..gc_pause import collector_paused
+from ..messages import TrainingEvent
+from .corpus_pane import CorpusPane
+from .derivation_view import DerivationView
+from .merge_log import MergeLog
+from .merge_table import MergeTable
+from .progress_panel import ProgressPanel
+from .segmented_view import SegmentedView
+from .settings_form import SettingsForm
+
+if TYPE_CHECKING:  # the mixin is only ever mixed into the App
+    from ..app import ExplorerApp as _Base
+else:
+    _Base = object
+
+TABLE_FLUSH = 0.4  # seconds between merge-list updates while training
+
+
+@dataclass(frozen=True)
+class RunView:
+    """How a run's merges are shown: on which text, in which alphabet, from where."""
+
+    text: str
+    byte_level: bool
+    end_of_word_suffix: str | None
+    continuing_prefix: str | None
+    request: TrainingRequest | None  # None when replaying a loaded tokenizer
+    label: str
+
+
+class TrainingActions(_Base):
+    """ctrl+t trains, esc cancels; the runner's events become the merge list, stepper and state."""
+
+    # -- starting --------------------------------------------------------------------------------
+    def action_train(self) -> None:
+        """Start (or restart) training with the form's settings; a running run is superseded."""
+        form = self.query_one(SettingsForm)
+        text = self.query_one(CorpusPane).text
+        if not text.strip():
+            self.notify("The corpus is empty: type or paste some text, or open a file (ctrl+o).", severity="error")
+            return
+        request = form.request_for(text)
+        if request is None:
+            self.notify("Fix the settings marked in red first.", severity="error")
+            return
+        if self.stop_after is not None or self.throttle:
+            request = replace(request, stop_after=self.stop_after, throttle=self.throttle)
+        view = RunView(
+            text, request.effective_byte_level, request.pre_tokenizer.end_of_word_suffix,
+            request.continuing_prefix, request, "trained",
+        )
+        self._start_run(view)
+        self._train_worker(request, self.run_id, self.backend)
+
+    def replay_tokenizer(self, tokenizer: Tokenizer, label: str) -> None:
+        """Step through a loaded tokenizer's merges on the current corpus."""
+        text = self.query_one(CorpusPane).text
+        pre = getattr(tokenizer, "pre_tokenizer")
+        view = RunView(text, bool(getattr(tokenizer, "byte_level", True)), pre.end_of_word_suffix, None, None, label)
+        self._start_run(view)
+        self._replay_worker(tokenizer, text, self.run_id)
+
+    def _start_run(self, view: RunView) -> None:
+        self.action_pause()
+        self.run_id += 1
+        self.training = True
+        self._starting = view
+        self.query_one(ProgressPanel).show_counting()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="train")
+    def _train_worker(self, request: TrainingRequest, run_id: int, backend: Backend) -> None:
+        worker = get_current_worker()
+        with collector_paused():
+            for event in run_training(request, backend=backend, cancelled=lambda: worker.is_cancelled, clock=self.clock):
+                self.post_message(TrainingEvent(run_id, event))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="train")
+    def _replay_worker(self, tokenizer: Tokenizer, text: str, run_id: int) -> None:
+        worker = get_current_worker()
+        with collector_paused():
+            for event in replay_events(tokenizer, text, cancelled=lambda: worker.is_cancelled, clock=self.clock):
+                self.post_message(TrainingEvent(run_id, event))
+
+    def action_cancel(self) -> None:
+        """Stop the running training; merges already received stay explorable."""
+        if not self.training:
+            return
+        self.workers.cancel_group(self, "train")
+        self.run_id += 1  # events already queued belong to a dead run now
+        self.training = False
+        if self._starting is not None:  # not started yet: the previous run is still what is shown
+            self._starting = None
+            self.query_one(ProgressPanel).show_cancelled(None)
+            return
+        self._flush_rows()
+        self.query_one(ProgressPanel).show_cancelled(self.stepper.available if self.stepper else 0)
+        self._show_step()
+        self._push_state()
+
+    # -- events ----------------------------------------------------------------------------------
+    def on_training_event(self, message: TrainingEvent) -> None:
+        if message.run_id != self.run_id:
+            return
+        event = message.event
+        if isinstance(event, Started):
+            self._on_started(event)
+        elif isinstance(event, Merges):
+            self._on_merges(event)
+        elif isinstance(event, Finished):
+            self._on_finished(event)
+        elif isinstance(event, Failed):
+            self._on_failed(event)
+        elif isinstance(event, Cancelled):
+            self.training = False
+
+    def _on_started(self, event: Started) -> None:
+        view = self._starting
+        if view is None:
+            return
+        if event.target == 0 and view.request is not None:
+            self._refuse(f"must be above the alphabet ({event.alphabet:,} symbols): nothing to merge")
+            return
+        self._starting = None
+        self.view = view
+        self._trained = view.request.settings() if view.request is not None else None
+        self._target = event.target
+        self.merge_log = MergeLog()
+        self.stepper = Stepper.from_words(
+            event.words,
+            byte_level=view.byte_level,
+            merges=self.merge_log,
+            end_of_word_suffix=view.end_of_word_suffix,
+            continuing_prefix=view.continuing_prefix,
+        )
+        self.tokenizer = None
+        self._pending_rows = []
+        self._notes_shown = set(event.notes)
+        self.query_one(MergeTable).reset(byte_level=view.byte_level, alphabet=event.alphabet)
+        self.query_one(DerivationView).show_none()
+        self.query_one(ProgressPanel).show_started(event.target)
+        self.query_one(SettingsForm).show_error("vocab", "")
+        for note in event.notes:
+            self.notify(visible_text(note), timeout=6)
+        self.current_step = 0
+        self._show_step()
+        self._push_state()
+
+    def _refuse(self, why: str) -> None:
+        """A run the trainer would make nothing of: say so at the field, keep the last good run."""
+        self.workers.cancel_group(self, "train")
+        self.run_id += 1
+        self.training = False
+        self._starting = None
+        self.query_one(SettingsForm).show_error("vocab", why)
+        self.query_one(ProgressPanel).show_failed(f"vocab size {why}; the previous merges are kept")
+
+    def _on_merges(self, event: Merges) -> None:
+        if self.stepper is None:
+            return
+        self.merge_log = self.merge_log.extended(event.steps)
+        self.stepper.merges = self.merge_log
+        # Rows join the table at most every TABLE_FLUSH seconds: adding rows re-lays-out the table.
+        self._pending_rows.extend(event.steps)
+        if self._flush_timer is None:
+            self._flush_timer = self.set_timer(TABLE_FLUSH, self._flush_rows)
+        self.query_one(ProgressPanel).show_progress(event.done, max(event.target, event.done), event.rate)
+        if self.stepper.step == 0 and len(self.merge_log) == len(event.steps):
+            self._show_step()  # first merges: draw the corpus at step 0 once
+        else:
+            self.query_one(SegmentedView).show_status(
+                self.stepper, self.view.text, byte_level=self.view.byte_level, playing=self._playing is not None
+            )
+
+    def _flush_rows(self) -> None:
+        self._flush_timer = None
+        if self._pending_rows:
+            rows: list[MergeStep]
+            rows, self._pending_rows = self._pending_rows, []
+            table = self.query_one(MergeTable)
+            table.add_steps(rows)
+            if self.stepper is not None:
+                table.select_step(self.stepper.step)
+
+    def _on_finished(self, event: Finished) -> None:
+        if self._starting is not None:  # finished before it started: nothing of it is shown
+            return
+        self._flush_rows()
+        self.training = False
+        self.tokenizer = event.tokenizer
+        for note in event.notes:
+            if note not in self._notes_shown:
+                self.notify(visible_text(note), timeout=6)
+        panel = self.query_one(ProgressPanel)
+        if self.view.request is None:
+            panel.show_loaded(self.view.label, event.done)
+        else:
+            panel.show_finished(event.done, self._target, event.seconds)
+        self._push_state()
+        self.save_when_finished()
+
+    def _on_failed(self, event: Failed) -> None:
+        self.training = False
+        kept = self._starting is not None and self.stepper is not None
+        self._starting = None
+        self.query_one(ProgressPanel).show_failed(
+            event.message + (" (the previous merges are kept)" if kept else "")
+        )
+        if "vocab" in event.message:
+            self.query_one(SettingsForm).show_error("vocab", event.message)
+        self.notify(visible_text(event.message), severity="error", timeout=8)
