@@ -157,3 +157,12 @@ def test_a_catastrophic_regex_is_killed_on_cancel() -> None:
     events = list(run_training(request, cancelled=lambda: time.monotonic() > deadline))
     assert isinstance(events[-1], (Cancelled, Failed)), events[-1]
     assert not live_children()
+
+
+def test_wordpiece_progress_ends_at_its_target(alice_text: str) -> None:
+    """Issue 8.2.11: the progress target, the last batch and the finish agree (no off-by-one)."""
+    events = list(run_training(TrainingRequest(alice_text[:60000], model="wordpiece", byte_level=False, vocab_size=1500)))
+    started, finished = events[0], events[-1]
+    merges = [e for e in events if isinstance(e, Merges)]
+    assert isinstance(started, Started) and isinstance(finished, Finished)
+    assert started.target == merges[-1].done == finished.done == len(steps_of(events)) == 1500 - started.alphabet

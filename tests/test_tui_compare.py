@@ -211,5 +211,5 @@ async def test_compression_curve_is_drawn_from_the_training_log() -> None:
         await settle(pilot)
         plot = app.query_one(PlotWidget)
         labels = [label for label in plot._labels if label]  # noqa: SLF001 - the plot keeps no public list
-        assert labels[0] == "ours" and "gpt2" in labels and "o200k_base" in labels
+        assert labels[0] == "ours" and "+ gpt2" in labels and "o o200k_base" in labels
         assert "ours + references" in str(app.query_one("#curve-title").render())

@@ -46,6 +46,9 @@ from .train.stepping_actions import SteppingActions
 from .train.training_actions import RunView, TrainingActions
 
 NARROW_WIDTH = 110
+NARROW_HEIGHT = 30
+NARROW_VIEWS = ("show-setup", "show-steps", "show-why")
+"""The Train tab's views on a small terminal, in the order f5 cycles them."""
 STEP_SETTLE = 0.15
 SWITCH_INTERVAL = 0.001  # seconds (Python's default is 0.005)
 _TABS = Binding.Group("Tabs")
@@ -80,6 +83,7 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("ctrl+l", "load_tokenizer", "Load tok.", show=False, priority=True),
         Binding("f1,question_mark", "help", "Help"),
+        Binding("f5", "next_view", "Pane", priority=True),
         # One footer entry for the three tab keys ("f2 f3 f4 Tabs"): the footer is full at 120 columns.
         Binding("f2", "show_tab('train-tab')", "Train tab", group=_TABS, priority=True),
         Binding("f3", "show_tab('inspect-tab')", "Inspect tab", group=_TABS, priority=True),
@@ -144,7 +148,7 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         self.query_one(ProgressPanel).show_idle()
         self.query_one(SegmentedView).show_empty("no merges yet: press ctrl+t to train on this corpus")
         self.query_one(DerivationView).show_none()
-        self._apply_width(self.size.width)
+        self._apply_size(self.size.width, self.size.height)
 
     async def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         pane_id = event.pane.id
@@ -187,10 +191,34 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         await tab.mount(pane)
 
     def on_resize(self, event) -> None:  # noqa: ANN001 - textual.events.Resize
-        self._apply_width(event.size.width)
+        self._apply_size(event.size.width, event.size.height)
 
-    def _apply_width(self, width: int) -> None:
-        self.query_one("#train-split").set_class(width < NARROW_WIDTH, "narrow")
+    def _apply_size(self, width: int, height: int) -> None:
+        """Small terminals get one Train view at a time (f5 cycles), and stacked bars elsewhere."""
+        narrow = width < NARROW_WIDTH or height < NARROW_HEIGHT
+        split = self.query_one("#train-split")
+        split.set_class(narrow, "narrow")
+        if narrow and not any(split.has_class(v) for v in NARROW_VIEWS):
+            split.add_class(NARROW_VIEWS[0])
+        self.screen_stack[0].set_class(narrow, "narrow")
+        self.refresh_bindings()
+
+    @property
+    def narrow(self) -> bool:
+        return self.query_one("#train-split").has_class("narrow")
+
+    def action_next_view(self) -> None:
+        """f5 on a small terminal: the next Train view (setup -> steps -> why)."""
+        split = self.query_one("#train-split")
+        current = next((i for i, v in enumerate(NARROW_VIEWS) if split.has_class(v)), 0)
+        self._show_view(NARROW_VIEWS[(current + 1) % len(NARROW_VIEWS)])
+
+    def _show_view(self, view: str) -> None:
+        split = self.query_one("#train-split")
+        split.remove_class(*NARROW_VIEWS)
+        split.add_class(view)
+        if view != "show-setup" and not isinstance(self.focused, MergeTable):
+            self.query_one(MergeTable).focus()  # the keyboard follows the eye (stepping keys)
 
     # -- keys ------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -198,6 +226,8 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         text, and a prompt or the help screen keeps its keys (the key then goes on to them)."""
         if action == "cancel":  # esc cancels a run from anywhere; otherwise it is the widgets' key
             return self.training and not isinstance(self.screen, ModalScreen) and not isinstance(self.focused, SelectOverlay)
+        if action == "next_view":  # only a small terminal has views to cycle
+            return self.is_mounted and bool(self.query("#train-split")) and self.narrow
         if action not in STEP_KEYS:
             return True
         if isinstance(self.screen, ModalScreen) or not self.is_mounted:

@@ -71,6 +71,11 @@ class FileActions(_Base):
     def _corpus_opened(self, path: str, text: str) -> None:
         self.query_one(CorpusPane).load(text, Path(path).name)
         self.notify(f"Opened {visible_text(path)} ({len(text):,} characters)", timeout=3)
+        view = self.view
+        if view is not None and view.request is None and self.tokenizer is not None and not self.training:
+            # A loaded tokenizer's merges do not depend on the corpus: show them on the new one
+            # (8.2.5). Trained merges belong to their corpus; the retrain offer says it changed.
+            self.replay_tokenizer(self.tokenizer, view.label)
 
     # -- load a tokenizer ------------------------------------------------------------------------
     def action_load_tokenizer(self) -> None:

@@ -32,6 +32,7 @@ ACTION_HELP = {
     "save": "save the trained tokenizer (every format) into a directory",
     "load_tokenizer": "load a tokenizer file or name (gpt2, …) and step through its merges",
     "help": "this help",
+    "next_view": "small terminal: next Train view (setup -> merges -> why)",
     "show_tab('train-tab')": "show the Train tab (corpus, settings, merges)",
     "show_tab('inspect-tab')": "show the Inspect tab (tokenize text with the tokenizer at the current step)",
     "show_tab('compare-tab')": "show the Compare tab (the tokenizer at this step against reference tokenizers)",

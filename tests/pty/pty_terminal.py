@@ -43,6 +43,9 @@ KEYS: dict[str, bytes] = {
     "f3": b"\x1bOR",
     "f4": b"\x1bOS",
     "f5": b"\x1b[15~",
+    "f6": b"\x1b[17~",
+    "f7": b"\x1b[18~",
+    "f8": b"\x1b[19~",
     "space": b" ",
 }
 """xterm key sequences (what a terminal sends for each key)."""
@@ -68,6 +71,8 @@ def key_bytes(key: str) -> bytes:
         return KEYS[key]
     if key.startswith("ctrl+") and len(key) == 6:
         return bytes([ord(key[-1].lower()) - 96])
+    if len(key) != 1:
+        raise ValueError(f"unknown key name {key!r}: add its sequence to KEYS")
     return key.encode("utf-8")
 
 

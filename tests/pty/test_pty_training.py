@@ -12,48 +12,7 @@ import time
 
 import pytest
 
-from pty_terminal import Terminal
-
-DONE = re.compile(r"done: ([\d,]+) merges")
-STEP = re.compile(r"step ([\d,]+)/([\d,]+)")
-TRAINING = re.compile(r"training: ([\d,]+) / ([\d,]+) merges")
-
-
-def step_shown(screen: str) -> tuple[int, int] | None:
-    m = STEP.search(screen)
-    return (int(m.group(1).replace(",", "")), int(m.group(2).replace(",", ""))) if m else None
-
-
-def wait_step(term: Terminal, k: int, timeout: float = 10) -> str:
-    return term.wait_for(lambda s: (step_shown(s) or (None,))[0] == k, timeout)
-
-
-def merges_done(screen: str) -> int:
-    m = TRAINING.search(screen)
-    return int(m.group(1).replace(",", "")) if m else 0
-
-
-def vocab_field(screen: str) -> str:
-    line = next(line for line in screen.split("\n") if " vocab " in line)
-    return line.split("vocab", 1)[1].split("min freq")[0].strip()
-
-
-def set_vocab(term: Terminal, value: int) -> None:
-    """Click into the vocab field, clear it and type ``value`` at a person's pace.
-
-    (Textual applies printable keys on arrival but edit keys such as backspace after a round
-    trip through the widget tree, so keys sent faster than that round trip can be reordered.)"""
-    term.click_text("vocab", 12)
-    term.press("end", *["backspace"] * 8)
-    term.wait_for(lambda s: vocab_field(s) == "")
-    term.type(str(value), delay=0.08)
-    term.wait_for(lambda s: vocab_field(s) == str(value))
-
-
-def train_until_done(term: Terminal, timeout: float = 120) -> int:
-    term.press("ctrl+t")
-    screen = term.wait_for(DONE.search, timeout)
-    return int(DONE.search(screen).group(1).replace(",", ""))  # type: ignore[union-attr]
+from app_screen import DONE, merges_done, set_vocab, step_shown, train_until_done, wait_step
 
 
 def test_a_1mb_corpus_trains_and_steps_in_a_terminal(run_app, corpus_1mb) -> None:  # noqa: ANN001

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
-from textual_plot import PlotWidget
+from textual_plot import HiResMode, LegendLocation, PlotWidget
 
 from bpe_engine.compare import ReferenceLevel, compression_curve, reference_level
 from bpe_engine.errors import BpeEngineError
@@ -26,7 +26,10 @@ from . import sources
 
 REFERENCES = ("gpt2", "cl100k_base", "o200k_base")
 COLOURS = {"ours": "#89b4fa", "gpt2": "#a6e3a1", "cl100k_base": "#f9e2af", "o200k_base": "#f5c2e7"}
+MARKERS = {"gpt2": "+", "cl100k_base": "x", "o200k_base": "o"}
+"""Reference lines are drawn as marks, one shape each, so they differ by more than colour."""
 MAX_POINTS = 200
+REFERENCE_MARKS = 24
 
 
 class CurveChart(Widget):
@@ -73,7 +76,10 @@ class CurveChart(Widget):
                 max_points=MAX_POINTS,
             )
             xmax = max(points[-1].merges, 1)
-            plot.plot([p.merges for p in points], [p.tokens_per_char for p in points], line_style=COLOURS["ours"], label="ours")
+            plot.plot(
+                [p.merges for p in points], [p.tokens_per_char for p in points],
+                line_style=COLOURS["ours"], hires_mode=HiResMode.BRAILLE, label="ours",
+            )
             title = "tokens/char vs merges (ours + references)"
         else:
             title = "train a model (ctrl+t) to draw its curve"
@@ -83,12 +89,15 @@ class CurveChart(Widget):
             self._levels_worker(key, corpus)
         for level in levels or ():
             colour = COLOURS.get(level.name, "white")
-            plot.plot([0, xmax], [level.tokens_per_char] * 2, line_style=colour, label=level.name)
+            marker = MARKERS.get(level.name, "*")
+            xs = [xmax * i / (REFERENCE_MARKS - 1) for i in range(REFERENCE_MARKS)]
+            plot.scatter(xs, [level.tokens_per_char] * len(xs), marker=marker, marker_style=colour, label=f"{marker} {level.name}")
         if has_curve:
             plot.add_v_line(min(k, xmax), "#fab387", f"k={k}")
         plot.set_xlabel("merges")
         plot.set_ylabel("tokens/char")
-        plot.show_legend(is_visible=has_curve or bool(levels))
+        # The curve falls from the top left and the references lie low: the top right stays clear.
+        plot.show_legend(location=LegendLocation.TOPRIGHT, is_visible=has_curve or bool(levels))
         self.query_one("#curve-title", Static).update(title)
 
     def on_curve_chart_levels(self, message: Levels) -> None:

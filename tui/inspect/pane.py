@@ -90,11 +90,10 @@ class InspectorPane(Widget):
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        yield SafeInput(self._initial_text, placeholder="text to inspect", id="inspect-input")
         with Horizontal(classes="bar"):
-            yield SafeInput(self._initial_text, placeholder="text to inspect", id="inspect-input")
             yield Select(self._choices, value=self._initial_spec, allow_blank=False, id="inspect-tokenizer")
             yield Select(SPECIAL_CHOICES, value=DEFAULT_SPECIAL_MODE, allow_blank=False, id="inspect-special")
-        with Horizontal(classes="bar"):
             yield Button("Inspect corpus selection", id="inspect-selection")
             yield Button("Load tokenizer file…", id="inspect-load")
         yield Static(id="inspect-status", markup=False)
@@ -241,7 +240,7 @@ class InspectorPane(Widget):
 
     def _ensure_choice(self, spec: str) -> None:
         if all(value != spec for _, value in self._choices):
-            self._choices.append((visible_text(spec), spec))
+            self._choices.append((Text(visible_text(spec)), spec))  # a path is never markup
             self.query_one("#inspect-tokenizer", Select).set_options(self._choices)
 
     def _loaded_path(self, path: str | None) -> None:

@@ -61,7 +61,7 @@ class CorpusPane(Vertical):
 
     def compose(self) -> ComposeResult:
         area = SafeTextArea(self._head(self._initial), id="corpus-text", soft_wrap=True, tab_behavior="focus")
-        area.border_title = visible_text(self.source)
+        area.border_title = Text(visible_text(self.source))  # Text: a file name is never markup
         self._mark_preview(area, self._initial)
         yield area
         yield Static("", id="corpus-facts", markup=False)
@@ -82,17 +82,18 @@ class CorpusPane(Vertical):
 
     def _mark_preview(self, area: TextArea, text: str) -> None:
         area.read_only = self._big is not None
-        area.border_subtitle = (
-            f"read-only preview: first {EDIT_LIMIT:,} of {len(text):,} characters (training uses all)"
-            if self._big is not None
-            else ""
-        )
+        notes = []
+        if text.startswith("\ufeff"):
+            notes.append("starts with a <BOM> (kept, as the CLI keeps it)")
+        if self._big is not None:
+            notes.append(f"read-only preview: first {EDIT_LIMIT:,} of {len(text):,} characters (training uses all)")
+        area.border_subtitle = Text(" · ".join(notes))
 
     def load(self, text: str, source: str) -> None:
         """Replace the corpus (opening a file): counts as an edit."""
         self.source = source
         area = self.query_one("#corpus-text", TextArea)
-        area.border_title = visible_text(source)
+        area.border_title = Text(visible_text(source))
         head = self._head(text)
         self._mark_preview(area, text)
         area.load_text(head)  # posts TextArea.Changed: Edited and the facts follow from there

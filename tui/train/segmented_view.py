@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
+from bpe_engine.display import visible_text
 from bpe_engine.stepper import Stepper
 
 from ..widgets.fixed_text import FixedText
@@ -27,6 +28,7 @@ class SegmentedView(Vertical):
         self.window_start = 0
         self.window_chars = WINDOW_CHARS
         self._shown = (0, 0)
+        self.corpus_label = ""  # which corpus is drawn (it may not be the one in the editor)
 
     def compose(self) -> ComposeResult:
         yield FixedText(id="step-status")
@@ -91,6 +93,9 @@ class SegmentedView(Vertical):
             status.append(token_text(highlight, byte_level=byte_level), "bold black on #e0b040")
         if playing:
             status.append(" ▶ playing", "bold green")
+        where = f"\n{visible_text(self.corpus_label)}: " if self.corpus_label else "\n"
         if end - start < length:
-            status.append(f"\nshowing characters {start:,}–{end:,} of {length:,}", "dim")
+            status.append(f"{where}characters {start:,}–{end:,} of {length:,}", "dim")
+        elif self.corpus_label:
+            status.append(where.rstrip(": "), "dim")
         return status

@@ -61,6 +61,8 @@ class SteppingActions(_Base):
         """Move the corpus view to ``step`` merges applied (clamped); the one way the step moves."""
         if not self._can_step() or self.stepper is None:
             return
+        if self.narrow and self.query_one("#train-split").has_class("show-setup"):
+            self._show_view("show-steps")  # on a small terminal, stepping brings the steps forward
         target = max(0, min(step, self.stepper.available))
         if target != self.stepper.step:
             self.stepper.seek(target)

@@ -61,6 +61,7 @@ class RunView:
     continuing_prefix: str | None
     request: TrainingRequest | None  # None when replaying a loaded tokenizer
     label: str
+    corpus_label: str = ""
 
 
 class TrainingActions(_Base):
@@ -82,16 +83,19 @@ class TrainingActions(_Base):
             request = replace(request, stop_after=self.stop_after, throttle=self.throttle)
         view = RunView(
             text, request.effective_byte_level, request.pre_tokenizer.end_of_word_suffix,
-            request.continuing_prefix, request, "trained",
+            request.continuing_prefix, request, "trained", self.query_one(CorpusPane).source,
         )
         self._start_run(view)
         self._train_worker(request, self.run_id, self.backend)
 
     def replay_tokenizer(self, tokenizer: Tokenizer, label: str) -> None:
-        """Step through a loaded tokenizer's merges on the current corpus."""
-        text = self.query_one(CorpusPane).text
+        """Step through a loaded tokenizer's merges on the current corpus (again after ctrl+o)."""
+        corpus = self.query_one(CorpusPane)
         pre = getattr(tokenizer, "pre_tokenizer")
-        view = RunView(text, bool(getattr(tokenizer, "byte_level", True)), pre.end_of_word_suffix, None, None, label)
+        text = corpus.text
+        view = RunView(
+            text, bool(getattr(tokenizer, "byte_level", True)), pre.end_of_word_suffix, None, None, label, corpus.source
+        )
         self._start_run(view)
         self._replay_worker(tokenizer, text, self.run_id)
 
@@ -171,6 +175,7 @@ class TrainingActions(_Base):
         self._pending_rows = []
         self._notes_shown = set(event.notes)
         self.query_one(MergeTable).reset(byte_level=view.byte_level, alphabet=event.alphabet)
+        self.query_one(SegmentedView).corpus_label = f"corpus at step k: {view.corpus_label}"
         self.query_one(DerivationView).show_none()
         self.query_one(ProgressPanel).show_started(event.target)
         self.query_one(SettingsForm).show_error("vocab", "")

@@ -1,0 +1,260 @@
+"""The app as a user feels it, in a real pseudo-terminal: key -> screen latency, first paint,
+esc -> training stopped, and training time in the app against the CLI.
+
+Everything runs through the same pty harness as ``tests/pty`` (the installed ``bpe-explorer``
+beside this interpreter, screen read with pyte). Each figure is printed next to a peer measured
+in the same run: a minimal Textual app for latencies and first paint (so the ratio says what
+bpe-explorer adds to Textual itself), the CLI's ``train`` for training time.
+
+    python benchmarks/bench_pty.py [CORPUS] [--vocab 4000] [--rounds 15]
+
+CORPUS defaults to the first 5 MB of ``../shared/corpora/bench/en_10mb.txt`` (or a mixed corpus
+built from ``tests/data`` when that is absent). Goals (issue 8 §5): key -> screen <= 50 ms median
+idle and <= 100 ms while training, first paint <= 1 s, esc stops training <= 0.5 s, training in
+the app <= 1.3x the CLI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "pty"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from app_screen import set_vocab, step_shown  # noqa: E402
+from pty_terminal import Terminal, app_command  # noqa: E402
+
+MINIMAL_APP = '''
+from textual.app import App
+from textual.widgets import Static, TabbedContent, TabPane, TextArea, Footer
+
+class Minimal(App):
+    BINDINGS = [("n", "bump", "Next"), ("f2", "tab('a')", "A"), ("f4", "tab('b')", "B")]
+    def compose(self):
+        with TabbedContent(id="tabs"):
+            with TabPane("Alpha", id="a"):
+                yield Static("count 0", id="count")
+            with TabPane("Beta", id="b"):
+                yield TextArea(TEXT, id="text")
+                yield Static("", id="chars")
+        yield Footer()
+    def on_mount(self):
+        self.n = 0
+        self.query_one("#count").focus()
+    def action_bump(self):
+        self.n += 1
+        self.query_one("#count", Static).update(f"count {self.n}")
+    def action_tab(self, t):
+        self.query_one("#tabs", TabbedContent).active = t
+        if t == "b":
+            self.query_one("#text").focus()
+    def on_text_area_changed(self, event):
+        self.query_one("#chars", Static).update(f"{len(event.text_area.text):,} characters")
+    def on_tabbed_content_tab_activated(self, event):
+        self.query_one("#chars", Static).update("shown " + event.pane.id)
+
+Minimal().run()
+'''
+
+
+def timed(term: Terminal, action: Callable[[], None], until: Callable[[str], object], timeout: float = 30) -> float:
+    """Seconds from ``action`` (a key press) until the screen satisfies ``until``."""
+    start = time.perf_counter()
+    action()
+    deadline = start + timeout
+    while not until(term.screen_text()):
+        if time.perf_counter() > deadline:
+            raise TimeoutError(f"screen never satisfied the condition:\n{term.screen_text()}")
+        time.sleep(0.001)
+    return time.perf_counter() - start
+
+
+def stats(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return statistics.median(ordered), p95
+
+
+def row(name: str, ours: list[float], peer: list[float]) -> None:
+    m, p = stats(ours)
+    pm, pp = stats(peer)
+    print(f"{name:<34} median {m * 1000:7.1f} ms  p95 {p * 1000:7.1f} ms   peer {pm * 1000:6.1f} / {pp * 1000:6.1f} ms"
+          f"   ratio {m / pm:5.2f}x")
+
+
+def step_of(screen: str) -> int | None:
+    shown = step_shown(screen)
+    return shown[0] if shown else None
+
+
+def chars_of(screen: str) -> int | None:
+    m = re.search(r"([\d,]+) characters", screen)
+    return int(m.group(1).replace(",", "")) if m else None
+
+
+def default_corpus(work: Path) -> Path:
+    shared = ROOT.parent.parent / "shared" / "corpora" / "bench" / "en_10mb.txt"
+    for candidate in (shared, Path("/work/shared/corpora/bench/en_10mb.txt")):
+        if candidate.exists():
+            out = work / "en_5mb.txt"
+            with candidate.open("rb") as f:
+                out.write_bytes(f.read(5_000_000))
+            return out
+    from conftest import build_corpus  # tests/pty/conftest.py
+
+    return build_corpus(work / "mixed_5mb.txt", 5_000_000, seed=5)
+
+
+def start(argv: list[str], work: Path, size: tuple[int, int] = (120, 40)) -> Terminal:
+    (work / "home").mkdir(exist_ok=True)
+    return Terminal(argv, cols=size[0], rows=size[1], cwd=work, home=work / "home")
+
+
+def measure_peer(work: Path, rounds: int, text: str) -> dict[str, list[float]]:
+    script = work / "minimal_app.py"
+    script.write_text(f"TEXT = {text!r}\n" + MINIMAL_APP)
+    out: dict[str, list[float]] = {"paint": [], "n": [], "tab": [], "key": []}
+    for _ in range(3):
+        t0 = time.perf_counter()
+        term = start([sys.executable, str(script)], work)
+        term.wait_for("count 0", 30)
+        out["paint"].append(time.perf_counter() - t0)
+        term.close()
+    term = start([sys.executable, str(script)], work)
+    term.wait_for("count 0", 30)
+    for i in range(rounds):
+        out["n"].append(timed(term, lambda: term.press("n", pause=0), lambda s, i=i: f"count {i + 1}" in s))
+    for i in range(rounds):
+        key, want = ("f4", "shown b") if i % 2 == 0 else ("f2", "shown a")
+        out["tab"].append(timed(term, lambda key=key: term.press(key, pause=0), lambda s, want=want: want in s))
+        time.sleep(0.05)
+    term.press("f4")
+    term.wait_for("shown b")
+    base = len(text)
+    for i in range(rounds):
+        out["key"].append(timed(term, lambda: term.send("x"), lambda s, i=i: chars_of(s) == base + i + 1))
+    term.close()
+    return out
+
+
+def measure_app(work: Path, corpus: Path, rounds: int, vocab: int, text: str) -> dict[str, object]:
+    app = app_command()
+    out: dict[str, object] = {}
+    paints = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        term = start([*app, str(corpus)], work)
+        term.wait_for("ready", 60)
+        paints.append(time.perf_counter() - t0)
+        term.close()
+    out["paint"] = paints
+
+    term = start([*app, str(corpus)], work)
+    term.wait_for("unique", 120)
+    set_vocab(term, vocab)
+    t0 = time.perf_counter()
+    term.press("ctrl+t")
+    term.wait_for(lambda s: "done:" in s, 3600)
+    out["train"] = time.perf_counter() - t0
+    term.press("f2", "g")
+    term.wait_for(lambda s: step_of(s) == 0)
+    out["n_idle"] = [timed(term, lambda: term.press("n", pause=0), lambda s, i=i: step_of(s) == i + 1) for i in range(rounds)]
+    out["tab_idle"] = tab_round(term, rounds)
+    out["key_idle"] = compare_keys(term, rounds, text)
+
+    # while training: a big vocabulary keeps the run going during the measurements
+    term.press("f2")
+    set_vocab(term, 100_000)
+    term.press("ctrl+t")
+    term.wait_for(lambda s: re.search(r"training: [\d,]+ / ", s) and step_of(s) is not None, 600)
+    term.press("f2")
+    time.sleep(0.3)
+    first = step_of(term.screen_text()) or 0
+    out["n_busy"] = [timed(term, lambda: term.press("n", pause=0), lambda s, i=i: step_of(s) == first + i + 1) for i in range(rounds)]
+    out["tab_busy"] = tab_round(term, rounds)
+    out["key_busy"] = compare_keys(term, rounds, text)
+    term.press("f2")
+    time.sleep(0.3)
+    t0 = time.perf_counter()
+    term.press("esc", pause=0)
+    term.wait_for("cancelled after", 30)
+    while len(term.group_processes()) > 1:
+        time.sleep(0.005)
+    out["esc"] = time.perf_counter() - t0
+    term.press("ctrl+q")
+    term.wait_exit(10)
+    term.close()
+    return out
+
+
+def tab_round(term: Terminal, rounds: int) -> list[float]:
+    out = []
+    for i in range(rounds):
+        if i % 2 == 0:
+            out.append(timed(term, lambda: term.press("f3", pause=0), lambda s: "tokens," in s and "Inspect corpus" in s))
+        else:
+            out.append(timed(term, lambda: term.press("f2", pause=0), lambda s: step_of(s) is not None and "merge" in s))
+        time.sleep(0.05)
+    return out
+
+
+def compare_keys(term: Terminal, rounds: int, text: str) -> list[float]:
+    term.press("f4")
+    term.wait_for(lambda s: chars_of(s) is not None, 60)
+    base = chars_of(term.screen_text()) or 0
+    if base < len(text) // 2:  # first visit: paste the 5 KB text once
+        term.paste(text)
+        term.wait_for(lambda s: (chars_of(s) or 0) >= base + len(text), 60)
+        base = chars_of(term.screen_text()) or 0
+    time.sleep(0.3)
+    return [timed(term, lambda: term.send("x"), lambda s, i=i: chars_of(s) == base + i + 1) for i in range(rounds)]
+
+
+def cli_train(corpus: Path, vocab: int, work: Path) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(
+        [*app_command(), "train", str(corpus), "--vocab-size", str(vocab), "-o", str(work / "cli-tok")],
+        check=True, capture_output=True, env={**os.environ, "NO_COLOR": "1"},
+    )
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("corpus", nargs="?")
+    parser.add_argument("--vocab", type=int, default=4000)
+    parser.add_argument("--rounds", type=int, default=15)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        corpus = Path(args.corpus) if args.corpus else default_corpus(work)
+        text = (ROOT / "tests" / "data" / "alice29.txt").read_text(encoding="utf-8")[:5000]
+        print(f"corpus {corpus.name}: {corpus.stat().st_size:,} bytes; vocab {args.vocab}; load average {os.getloadavg()}")
+        peer = measure_peer(work, args.rounds, text)
+        ours = measure_app(work, corpus, args.rounds, args.vocab, text)
+        cli = cli_train(corpus, args.vocab, work)
+        print(f"load average after: {os.getloadavg()}")
+        row("first paint (to 'ready')", ours["paint"], peer["paint"])  # type: ignore[arg-type]
+        row("n -> step shown, idle", ours["n_idle"], peer["n"])  # type: ignore[arg-type]
+        row("n -> step shown, training", ours["n_busy"], peer["n"])  # type: ignore[arg-type]
+        row("tab switch, idle", ours["tab_idle"], peer["tab"])  # type: ignore[arg-type]
+        row("tab switch, training", ours["tab_busy"], peer["tab"])  # type: ignore[arg-type]
+        row("Compare key (5 KB text), idle", ours["key_idle"], peer["key"])  # type: ignore[arg-type]
+        row("Compare key (5 KB text), training", ours["key_busy"], peer["key"])  # type: ignore[arg-type]
+        print(f"{'esc -> training stopped':<34} {ours['esc'] * 1000:7.1f} ms (child gone)")
+        app_train = float(ours["train"])  # type: ignore[arg-type]
+        print(f"{'train in the app vs CLI':<34} app {app_train:6.1f} s   CLI {cli:6.1f} s   ratio {app_train / cli:5.2f}x")
+
+
+if __name__ == "__main__":
+    main()
