@@ -76,7 +76,7 @@ def test_corpora_ids_equal_tiktoken(corpus: str, whisper: BpeTokenizer, oracle: 
     assert whisper.decode(ids) == text
 
 
-@settings(max_examples=150)
+@settings(max_examples=100)
 @given(text=texts)
 def test_hypothesis_ids_equal_tiktoken(whisper: BpeTokenizer, oracle: tiktoken.Encoding, text: str) -> None:
     python = whisper.with_backend("python")

@@ -102,6 +102,8 @@ def _read_lines(process: subprocess.Popen[str], on_line: Callable[[str], None] |
         if cancel is not None and cancel.is_set():
             process.kill()
             process.wait()
+            reader.join(timeout=5)  # the pipe is at EOF once pip is gone
+            stream.close()
             raise FetchCancelled("fetch cancelled; pip was stopped and nothing was kept")
         try:
             line = lines.get(timeout=_POLL_SECONDS)
@@ -114,6 +116,7 @@ def _read_lines(process: subprocess.Popen[str], on_line: Callable[[str], None] |
             on_line(line.strip())
     process.wait()
     reader.join()
+    stream.close()
     return kept
 
 
