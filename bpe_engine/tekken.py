@@ -41,7 +41,12 @@ TEKKEN_PATTERN = (
     r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"
     r"|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"
 )
-TEKKEN = PreTokenizer("tekken", TEKKEN_PATTERN, description="Mistral Tekken regex (o200k-like, one digit per piece)")
+# Like tiktoken, text the regex does not match is dropped (keeps_unmatched=False; this pattern matches
+# every character anyway); it is linear like o200k's, so it runs without run_regex's time budget.
+TEKKEN = PreTokenizer(
+    "tekken", TEKKEN_PATTERN, keeps_unmatched=False, trusted=True,
+    description="Mistral Tekken regex (o200k-like, one digit per piece)",
+)  # fmt: skip
 
 # mistral_common's Tekkenizer.DEPRECATED_SPECIAL_TOKENS (ids 0..19), used by files of version <= v7
 # that carry no special_tokens list of their own.
@@ -78,7 +83,9 @@ def load_tekken(path: str | Path, *, name: str | None = None) -> BpeTokenizer:
         )
     specials = special_tokens(path, data, n_special)
     ranks = byte_ranks(path, vocab[: vocab_size - n_special], offset=n_special)
-    pre = TEKKEN if pattern == TEKKEN_PATTERN else PreTokenizer("tekken-regex", pattern, description="Tekken file regex")
+    pre = TEKKEN if pattern == TEKKEN_PATTERN else PreTokenizer(
+        "tekken-regex", pattern, keeps_unmatched=False, description="the Tekken file's own regex (time-budgeted)"
+    )
     return BpeTokenizer.from_ranks(
         name=name or path.stem, mergeable_ranks=ranks, pre_tokenizer=pre, special_tokens=specials
     )
