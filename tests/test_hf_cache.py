@@ -16,7 +16,7 @@ import pytest
 
 from bpe_cli.main import main
 from bpe_engine import BpeTrainerConfig, save_tokenizer, train
-from bpe_engine.catalog import discover_hf_tokenizers, find_hf_tokenizer, hub_cache_dirs, list_models
+from bpe_engine.catalog import cache_root, discover_hf_tokenizers, find_hf_tokenizer, hub_cache_dirs, list_models
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.registry import load_tokenizer
 
@@ -64,6 +64,7 @@ def hub(tmp_path: Path, builtin_model_path, tiny_tokenizer_json: Path, monkeypat
     for var in ("HF_HOME", "HUGGINGFACE_HUB_CACHE", "XDG_CACHE_HOME"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HF_HUB_CACHE", str(root))
+    monkeypatch.setenv("BPE_EXPLORER_CACHE_DIR", str(cache_root()))  # the built-ins stay where they are
     monkeypatch.setenv("HOME", str(tmp_path / "home"))  # the real ~/.cache/huggingface must not leak in
     return root
 
@@ -98,6 +99,17 @@ def test_hf_name_loads_without_network_same_ids_as_the_file(hub: Path, tiny_toke
     assert tok.encode(text, special_mode="text") == load_tokenizer(tiny_tokenizer_json).encode(text, special_mode="text")
     snapshot = find_hf_tokenizer("hf:tiny").path.parent
     assert load_tokenizer(snapshot).encode(text, special_mode="text") == tok.encode(text, special_mode="text")  # or a path
+
+
+def test_hf_tokenizer_json_loads_with_hugging_faces_ids(hub: Path) -> None:
+    from tokenizers import Tokenizer as HfReference
+
+    found = find_hf_tokenizer("hf:anthropic/claude-legacy")
+    tok = load_tokenizer("hf:anthropic/claude-legacy")
+    assert tok.name == "hf:anthropic/claude-legacy"
+    text = "Hello 한국어 ﬁ\n\tcode()"
+    expected = HfReference.from_file(str(found.path)).encode(text, add_special_tokens=False).ids
+    assert tok.encode(text, special_mode="text") == expected
 
 
 @pytest.mark.parametrize(
