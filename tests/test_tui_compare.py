@@ -212,4 +212,4 @@ async def test_compression_curve_is_drawn_from_the_training_log() -> None:
         plot = app.query_one(PlotWidget)
         labels = [label for label in plot._labels if label]  # noqa: SLF001 - the plot keeps no public list
         assert labels[0] == "ours" and "+ gpt2" in labels and "o o200k_base" in labels
-        assert "ours + references" in str(app.query_one("#curve-title").render())
+        assert "⣀ ours" in str(app.query_one("#curve-title").render()) and "+ gpt2" in str(app.query_one("#curve-title").render())

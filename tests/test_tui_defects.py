@@ -306,3 +306,30 @@ async def test_9_1_escapes_and_markup_in_inputs_and_titles_are_shown_safely(tmp_
         await pilot.pause()
         drawn = str(Toast(list(app._notifications)[-1]).render())
         assert "[@click=app.quit]" in drawn
+
+
+async def test_8_2_7_an_unseen_symbol_is_a_marked_unknown_piece_never_a_row_error() -> None:
+    """A character-level </w> model has 어 only inside words: a word-final 어 is unknown to it."""
+    from bpe_engine.bpe_trainer import BpeTrainerConfig, train
+    from bpe_engine.compare import block, compare
+    from bpe_engine.pretokenizers import END_OF_WORD
+    from tui.state import ExplorerState
+
+    tok = train(["어가 어나 가어가 " * 10], BpeTrainerConfig(vocab_size=40, byte_level=False, pre_tokenizer=END_OF_WORD)).tokenizer
+    result = compare("가어 새", [tok])
+    row = result.rows[0]
+    assert row.error is None and row.encoding is not None and any(row.encoding.unknown)
+    styles = {style for segs in block(result, 0, len(result.text)).rows for _, style in (segs or ())}
+    assert "unknown" in styles
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("f4")
+        await settle(app, pilot)
+        pane = app.query_one(ComparePane)
+        pane.rows = ["ours"]
+        pane.state = ExplorerState(tokenizer=tok, step=tok.n_merges)
+        pane.query_one("#compare-text").load_text("가어 새")
+        await settle(app, pilot)
+        await pilot.pause(0.3)
+        assert pane.result is not None and pane.result.comparison.rows[0].error is None
+        assert "error" not in shown(app, "#compare-status").lower().split("unknown")[0]

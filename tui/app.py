@@ -70,6 +70,7 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
     COMMANDS = App.COMMANDS | {ExplorerCommands}
     BINDINGS = [
         Binding("ctrl+t", "train", "Train", priority=True),
+        Binding("f5", "next_view", "Pane", priority=True),  # shown only on a small terminal: first, so it fits
         Binding("escape", "cancel", "Cancel", priority=True),
         Binding("n", "next", "Next", priority=True),
         Binding("b", "prev", "Back", priority=True),
@@ -83,7 +84,6 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("ctrl+l", "load_tokenizer", "Load tok.", show=False, priority=True),
         Binding("f1,question_mark", "help", "Help"),
-        Binding("f5", "next_view", "Pane", priority=True),
         # One footer entry for the three tab keys ("f2 f3 f4 Tabs"): the footer is full at 120 columns.
         Binding("f2", "show_tab('train-tab')", "Train tab", group=_TABS, priority=True),
         Binding("f3", "show_tab('inspect-tab')", "Inspect tab", group=_TABS, priority=True),

@@ -30,7 +30,7 @@ from ..display import visible_text
 from .rows import Comparison
 
 Segment = tuple[str, str]
-"""``(text, style key)``; keys: tok0 tok1 split gap special cut cut! nocut mark space."""
+"""``(text, style key)``; keys: tok0 tok1 split gap special unknown cut cut! nocut mark space."""
 
 
 SEGMENT_STYLES: dict[str, str] = {
@@ -38,6 +38,7 @@ SEGMENT_STYLES: dict[str, str] = {
     "tok1": "black on #a6e3a1",
     "split": "bold white on #d20f39",
     "special": "bold black on #f9e2af",
+    "unknown": "bold white on #8839ef underline",
     "gap": "dim",
     "cut": "dim",
     "cut!": "bold #fab387",
@@ -47,7 +48,10 @@ SEGMENT_STYLES: dict[str, str] = {
 }
 """The look of each style key this layout emits, as rich style strings (plain data: the engine
 imports no rich). The CLI and the Compare pane both draw from this one table."""
-LEGEND = "│ boundary  ▼ rows disagree  red: character split between tokens  dim: in no token"
+LEGEND = (
+    "│ boundary  ▼ rows disagree  red: character split between tokens  purple: unknown piece (not in the "
+    "vocabulary)  dim: in no token"
+)
 
 SPACE_MARK = "␣"
 
@@ -146,6 +150,7 @@ def block(comparison: Comparison, start: int, end: int, cuts: frozenset[int] | N
         split = row.alignment.split_chars
         owner = row.alignment.token_of_char
         special = row.encoding.special
+        unknown = row.encoding.unknown or (False,) * len(special)
         segs: list[Segment] = []
         for i in range(start, end + 1):
             if i in cuts:
@@ -159,6 +164,8 @@ def block(comparison: Comparison, start: int, end: int, cuts: frozenset[int] | N
                     style = "gap"
                 elif i in split:
                     style = "split"
+                elif unknown[t]:
+                    style = "unknown"  # an unknown piece is shown, marked -- never a row error
                 elif special[t]:
                     style = "special"
                 else:

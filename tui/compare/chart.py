@@ -14,7 +14,8 @@ from textual.app import ComposeResult
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
-from textual_plot import HiResMode, LegendLocation, PlotWidget
+from rich.text import Text
+from textual_plot import HiResMode, PlotWidget
 
 from bpe_engine.compare import ReferenceLevel, compression_curve, reference_level
 from bpe_engine.errors import BpeEngineError
@@ -80,7 +81,7 @@ class CurveChart(Widget):
                 [p.merges for p in points], [p.tokens_per_char for p in points],
                 line_style=COLOURS["ours"], hires_mode=HiResMode.BRAILLE, label="ours",
             )
-            title = "tokens/char vs merges (ours + references)"
+            title = "tokens/char vs merges:"
         else:
             title = "train a model (ctrl+t) to draw its curve"
         levels = self._levels.get(key)
@@ -96,9 +97,9 @@ class CurveChart(Widget):
             plot.add_v_line(min(k, xmax), "#fab387", f"k={k}")
         plot.set_xlabel("merges")
         plot.set_ylabel("tokens/char")
-        # The curve falls from the top left and the references lie low: the top right stays clear.
-        plot.show_legend(location=LegendLocation.TOPRIGHT, is_visible=has_curve or bool(levels))
-        self.query_one("#curve-title", Static).update(title)
+        # The key is the title line, not a box drawn over the plot (it hid the axis labels).
+        plot.show_legend(is_visible=False)
+        self.query_one("#curve-title", Static).update(_key(title, has_curve, levels or ()))
 
     def on_curve_chart_levels(self, message: Levels) -> None:
         self._levels[message.key] = message.levels
@@ -115,3 +116,13 @@ class CurveChart(Widget):
                 continue  # a missing reference simply has no line
         self.post_message(self.Levels(key, tuple(levels)))
 
+
+
+def _key(title: str, has_curve: bool, levels: tuple[ReferenceLevel, ...]) -> Text:
+    """The title with the chart's key: each line's mark in its colour."""
+    out = Text(title, style="bold")
+    if has_curve:
+        out.append(" ⣀ ours", COLOURS["ours"])
+    for level in levels:
+        out.append(f" {MARKERS.get(level.name, '*')} {level.name}", COLOURS.get(level.name, "white"))
+    return out

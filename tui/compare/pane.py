@@ -110,6 +110,7 @@ class ComparePane(Widget):
             yield Select(SPECIAL_CHOICES, value=DEFAULT_SPECIAL_MODE, allow_blank=False, id="compare-special")
             yield Select(list(sources.CHOICES), prompt="add a row…", id="compare-add")
             yield Button("Add file…", id="compare-add-file")
+        with Horizontal(classes="k-bar"):
             yield Static("k = 0", id="compare-k-label", markup=False)
             yield MergeSlider(id="compare-k")
         with Horizontal(id="compare-top"):

@@ -94,8 +94,9 @@ class InspectorPane(Widget):
         with Horizontal(classes="bar"):
             yield Select(self._choices, value=self._initial_spec, allow_blank=False, id="inspect-tokenizer")
             yield Select(SPECIAL_CHOICES, value=DEFAULT_SPECIAL_MODE, allow_blank=False, id="inspect-special")
-            yield Button("Inspect corpus selection", id="inspect-selection")
-            yield Button("Load tokenizer file…", id="inspect-load")
+        with Horizontal(classes="buttons"):
+            yield Button("Inspect corpus selection", id="inspect-selection", compact=True)
+            yield Button("Load tokenizer file…", id="inspect-load", compact=True)
         yield Static(id="inspect-status", markup=False)
         yield TokenChips(id="inspect-chips")
         with Horizontal(id="inspect-lower"):

@@ -127,6 +127,9 @@ class TrainingActions(_Base):
         self.workers.cancel_group(self, "train")
         self.run_id += 1  # events already queued belong to a dead run now
         self.training = False
+        if self._save_after_training is not None:
+            self._save_after_training = None
+            self.notify("The save waiting for this run is dropped: it was cancelled.", severity="warning")
         if self._starting is not None:  # not started yet: the previous run is still what is shown
             self._starting = None
             self.query_one(ProgressPanel).show_cancelled(None)
