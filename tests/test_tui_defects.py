@@ -333,3 +333,24 @@ async def test_8_2_7_an_unseen_symbol_is_a_marked_unknown_piece_never_a_row_erro
         await pilot.pause(0.3)
         assert pane.result is not None and pane.result.comparison.rows[0].error is None
         assert "error" not in shown(app, "#compare-status").lower().split("unknown")[0]
+
+
+async def test_8_3_a_hidden_compare_does_no_work_until_shown() -> None:
+    """The first release re-encoded every Compare row on each step while the tab was hidden."""
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await set_input(pilot, app, "#vocab", "290")
+        await train_to_end(app, pilot)
+        await pilot.press("f4")
+        await settle(app, pilot)
+        pane = app.query_one(ComparePane)
+        before = pane._generation
+        await pilot.press("f2")
+        await pilot.pause()
+        for _ in range(5):
+            await pilot.press("n")
+        await pilot.pause(0.5)
+        assert pane._generation == before and pane.state.step == 0, "a hidden pane gets no state and encodes nothing"
+        await pilot.press("f4")
+        await settle(app, pilot)
+        assert pane.state.step == 5 and pane._generation > before and pane.k == 5

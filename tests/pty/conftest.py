@@ -68,6 +68,11 @@ def corpus_5mb(corpus_dir: Path) -> Path:
     return build_corpus(corpus_dir / "mixed_5mb.txt", 5_000_000, seed=5)
 
 
+@pytest.fixture(scope="session")
+def corpus_50mb(corpus_dir: Path) -> Path:
+    return build_corpus(corpus_dir / "mixed_50mb.txt", 50_000_000, seed=50)
+
+
 @pytest.fixture
 def workdir(tmp_path: Path) -> Path:
     """The app's HOME and working directory: nothing it writes lands in the repository."""

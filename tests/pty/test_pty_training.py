@@ -84,13 +84,15 @@ def test_small_terminal_80x24_trains_and_steps(run_app, corpus_1mb) -> None:  # 
 
 
 @pytest.mark.long
-def test_a_5mb_corpus_trains_with_live_progress(run_app, corpus_5mb) -> None:  # noqa: ANN001
-    term = run_app(corpus_5mb)
-    term.wait_for("ready", 30)
+@pytest.mark.parametrize("size", ["5mb", "50mb"])
+def test_a_big_corpus_trains_with_live_progress(run_app, request, size: str) -> None:  # noqa: ANN001
+    term = run_app(request.getfixturevalue(f"corpus_{size}"))
+    term.wait_for("ready", 120)
+    term.wait_for("unique", 600)
     set_vocab(term, 5000)
     term.press("ctrl+t")
     seen = set()
-    deadline = time.monotonic() + 600
+    deadline = time.monotonic() + 3600
     while time.monotonic() < deadline:
         screen = term.screen_text()
         if DONE.search(screen):
