@@ -16,6 +16,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DirectoryTree, Input, Label, Static
 
+from .widgets.safe_text import SafeInput
+
 # Long descriptions of the app's bindings for the help screen (the footer keeps short ones).
 ACTION_HELP = {
     "train": "train (or retrain) on the corpus with the settings shown",
@@ -94,7 +96,7 @@ class PathScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="modal-box path-box"):
             yield Label(self._title, classes="modal-title")
-            yield Input(self._initial, placeholder="path (enter confirms, escape cancels)", id="path-input")
+            yield SafeInput(self._initial, placeholder="path (enter confirms, escape cancels)", id="path-input")
             if self._hint:
                 yield Static(Text(self._hint, style="dim"))
             yield DirectoryTree(self._root, id="path-tree")
@@ -132,7 +134,7 @@ class JumpScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="modal-box jump-box"):
             yield Label(f"Jump to merge # (0–{self._available:,})", classes="modal-title")
-            yield Input(type="integer", placeholder="rank, e.g. 100", id="jump-input")
+            yield SafeInput(type="integer", placeholder="rank, e.g. 100", id="jump-input")
             yield Static("", id="jump-error", markup=False)
 
     def on_mount(self) -> None:

@@ -20,6 +20,8 @@ from bpe_engine.pretokenizers import CL100K, END_OF_WORD, GPT2, NONE, O200K, WHI
 
 from bpe_engine.training_runner import TrainingRequest
 
+from ..widgets.safe_text import SafeInput
+
 PRE_TOKENIZERS: dict[str, PreTokenizer] = {
     "gpt2": GPT2,
     "cl100k": CL100K,
@@ -90,14 +92,14 @@ class SettingsForm(Vertical):
                 "pretok",
             )
             yield _field(
-                "regex", Input(placeholder="custom pattern", compact=True, id="regex", disabled=True), "regex"
+                "regex", SafeInput(placeholder="custom pattern", compact=True, id="regex", disabled=True), "regex"
             )
             yield _field(
                 "vocab",
-                Input(str(self._vocab_size), type="integer", compact=True, id="vocab"),
+                SafeInput(str(self._vocab_size), type="integer", compact=True, id="vocab"),
                 "vocab",
             )
-            yield _field("min freq", Input("0", type="integer", compact=True, id="minfreq"), "minfreq")
+            yield _field("min freq", SafeInput("0", type="integer", compact=True, id="minfreq"), "minfreq")
             yield _field(
                 "tie-break",
                 Select(
