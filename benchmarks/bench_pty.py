@@ -71,7 +71,7 @@ Minimal().run()
 '''
 
 
-def timed(term: Terminal, action: Callable[[], None], until: Callable[[str], object], timeout: float = 30) -> float:
+def timed(term: Terminal, action: Callable[[], None], until: Callable[[str], object], timeout: float = 90) -> float:
     """Seconds from ``action`` (a key press) until the screen satisfies ``until``."""
     start = time.perf_counter()
     action()

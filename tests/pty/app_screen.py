@@ -27,15 +27,19 @@ def merges_done(screen: str) -> int:
 
 
 def vocab_field(screen: str) -> str:
-    line = next(line for line in screen.split("\n") if " vocab " in line)
-    return line.split("vocab", 1)[1].split("min freq")[0].strip()
+    """The vocab field's text ("" while it is not on screen, e.g. mid-redraw)."""
+    line = next((line for line in screen.split("\n") if " vocab " in line and "min freq" in line), None)
+    return "" if line is None else line.split("vocab", 1)[1].split("min freq")[0].strip()
 
 
 def set_vocab(term: Terminal, value: int) -> None:
     """Click into the vocab field, clear it and type ``value`` -- fast, with no pause between the
     backspaces and the digits: the first release garbled exactly this on a 1 MB corpus (Textual
     applied backspace after a trip up the widget tree, so later digits overtook it)."""
-    term.click_text("vocab", 12)
+    form = lambda screen: any(" vocab " in line and "min freq" in line for line in screen.split("\n"))  # noqa: E731
+    rows = term.wait_for(form).split("\n")
+    y = next(i for i, line in enumerate(rows) if " vocab " in line and "min freq" in line)  # the form, not corpus text
+    term.click(rows[y].index(" vocab ") + 13, y)
     term.press("end", *["backspace"] * 8, pause=0.01)
     term.type(str(value))
     term.wait_for(lambda s: vocab_field(s) == str(value))

@@ -57,8 +57,7 @@ def test_hostile_name_corpus_paste_and_selection_never_reach_the_terminal(run_ap
     term.click_text("Hello", 0)
     term.press("end")
     term.paste(PAYLOAD)
-    screen = term.wait_for("[@click=app.quit]click me[/]", 10)  # the field shows the end of its text
-    assert "[bold red]F[/bold red]" in screen, "markup stays literal"
+    screen = term.wait_for("[bold red]F[/bold red][@click=app.quit]", 10)  # markup stays literal
     assert_raw_inert(term.raw_since(mark), "a paste into the Inspect input")
 
     mark = term.mark
