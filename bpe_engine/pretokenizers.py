@@ -19,9 +19,9 @@ they differ from minbpe's older "GPT-4" pattern in how trailing whitespace is ch
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, Literal
 
 import regex
 
@@ -48,6 +48,8 @@ O200K_PATTERN = "|".join(
 # pattern is its faster equivalent. Kept for parity tests against HF.
 HF_GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
+EndOfWord = Literal["attached", "separate"]
+END_OF_WORD_STYLES: tuple[str, ...] = ("attached", "separate")
 SPACE_MARKER = "\u2581"  # '▁', SentencePiece's visible space
 END_OF_WORD_SUFFIX = "</w>"
 
@@ -126,6 +128,9 @@ class PreTokenizer:
     ``end_of_word_suffix`` (suffix marker): Sennrich et al. style -- pieces are whitespace-separated
     words and the trainer/encoder mark each word's end with ``</w>``. Whitespace itself is not
     kept, so decoding joins words with one space (documented loss).
+    ``end_of_word``: how ``</w>`` marks the end -- ``attached`` to the last character (``l o w</w>``:
+    subword-nmt, HF's ``end_of_word_suffix``) or ``separate``, a symbol of its own that pairs like
+    any other (``l o w </w>``: the listing in Sennrich et al. 2016). See :func:`mark_word_end`.
     ``safe_to_cut``: no piece crosses a plain space that follows a letter or digit, so a reader
     may cut a long text there and pre-tokenize the parts on their own (``corpus._cut``): the pieces
     are those of the whole text.
@@ -137,6 +142,7 @@ class PreTokenizer:
     pattern: str | None = None
     space_marker: str | None = None
     end_of_word_suffix: str | None = None
+    end_of_word: EndOfWord = "attached"
     keeps_unmatched: bool = True
     safe_to_cut: bool = False
     trusted: bool = False
@@ -145,6 +151,8 @@ class PreTokenizer:
     def __post_init__(self) -> None:
         if self.pattern is not None:
             compile_pattern(self.pattern)
+        if self.end_of_word not in END_OF_WORD_STYLES:
+            raise ConfigError(f"end_of_word must be one of {', '.join(END_OF_WORD_STYLES)}, got {self.end_of_word!r}")
 
     # -- public API ------------------------------------------------------------------------------
     def split(self, text: str) -> list[str]:
@@ -247,9 +255,50 @@ END_OF_WORD = PreTokenizer(
     "end-of-word", r"\S+", end_of_word_suffix=END_OF_WORD_SUFFIX, safe_to_cut=True, **_BUILT_IN,
     description="whitespace words, </w> at each word end",
 )
+END_OF_WORD_SEPARATE = PreTokenizer(
+    "end-of-word-separate", r"\S+", end_of_word_suffix=END_OF_WORD_SUFFIX, end_of_word="separate", safe_to_cut=True,
+    **_BUILT_IN, description="whitespace words, </w> a symbol of its own after each word",
+)
 NONE = PreTokenizer("none", description="no splitting: each document is one piece")
 
-BUILTIN: dict[str, PreTokenizer] = {p.name: p for p in (GPT2, CL100K, O200K, HF_GPT2, WHITESPACE, END_OF_WORD, NONE)}
+BUILTIN: dict[str, PreTokenizer] = {
+    p.name: p for p in (GPT2, CL100K, O200K, HF_GPT2, WHITESPACE, END_OF_WORD, END_OF_WORD_SEPARATE, NONE)
+}
+
+
+def mark_word_end(symbols: list[str], suffix: str | None, style: str = "attached") -> list[str]:
+    """A word's starting symbols with its end marked by ``suffix`` the ``style`` way, in place.
+
+    >>> mark_word_end(list("low"), "</w>"), mark_word_end(list("low"), "</w>", "separate")
+    (['l', 'o', 'w</w>'], ['l', 'o', 'w', '</w>'])
+    """
+    if suffix and symbols:
+        if style == "separate":
+            symbols.append(suffix)
+        else:
+            symbols[-1] += suffix
+    return symbols
+
+
+def with_end_of_word(pre: PreTokenizer, style: EndOfWord) -> PreTokenizer:
+    """``pre`` with its ``</w>`` placed the ``style`` way (the built-in variant when there is one).
+
+    >>> with_end_of_word(END_OF_WORD, "separate").name
+    'end-of-word-separate'
+    """
+    if style not in END_OF_WORD_STYLES:
+        raise ConfigError(f"end of word must be one of {', '.join(END_OF_WORD_STYLES)}, got {style!r}")
+    if pre.end_of_word_suffix is None:
+        raise ConfigError(
+            f"the end-of-word convention ({style}) needs a pre-tokenizer that marks word ends with </w>: "
+            f"use the end-of-word pre-tokenizer, not {pre.name!r}"
+        )
+    if pre.end_of_word == style:
+        return pre
+    for builtin in (END_OF_WORD, END_OF_WORD_SEPARATE):
+        if builtin.end_of_word == style and replace(builtin, end_of_word=pre.end_of_word, name=pre.name) == pre:
+            return builtin
+    return replace(pre, end_of_word=style)
 
 
 def custom(pattern: str) -> PreTokenizer:

@@ -16,6 +16,16 @@ One difference from HF is by design: when a merge reuses an existing token id, H
 ``hf`` rule of the incremental trainer) may fuse the new pair in two steps; this trainer always
 fuses all occurrences at once. The two agree whenever no id is reused.
 
+Both ``</w>`` conventions: *attached* glues it to a word's last symbol (``l o w</w>``), *separate*
+makes it a symbol of its own (``l o w </w>``), which pairs like any other:
+
+>>> from bpe_engine.pretokenizers import END_OF_WORD, END_OF_WORD_SEPARATE
+>>> for pre in (END_OF_WORD, END_OF_WORD_SEPARATE):
+...     cfg = BpeTrainerConfig(vocab_size=11, byte_level=False, pre_tokenizer=pre)
+...     print([(s.left, s.right) for s in train_naive({"low": 3, "lower": 1}, cfg)][:3])
+[('l', 'o'), ('lo', 'w</w>'), ('e', 'r</w>')]
+[('l', 'o'), ('lo', 'w'), ('low', '</w>')]
+
 >>> from bpe_engine.pretokenizers import NONE
 >>> cfg = BpeTrainerConfig(vocab_size=7, byte_level=False, pre_tokenizer=NONE, tie_break="first-seen")
 >>> [(s.left, s.right) for s in train_naive({"aaabdaaabac": 1}, cfg)]
@@ -24,7 +34,7 @@ fuses all occurrences at once. The two agree whenever no id is reused.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from .bpe_trainer import BpeTrainerConfig
 from .byte_table import BYTE_ALPHABET, token_str_to_bytes
@@ -35,16 +45,20 @@ from .types import MergeStep
 def train_naive(corpus: WordCounts | Mapping[str, int], config: BpeTrainerConfig) -> list[MergeStep]:
     """All merge steps of a training, recounting all pairs before each merge."""
     counts = corpus.counts if isinstance(corpus, WordCounts) else corpus
-    suffix = config.pre_tokenizer.end_of_word_suffix or ""
-    vocab, alphabet = _initial_vocab(counts, config, suffix)
-    words = _split_words(counts, alphabet, suffix)
+    pre = config.pre_tokenizer
+    suffix = pre.end_of_word_suffix or ""
+    separate = bool(suffix) and pre.end_of_word == "separate"
+    vocab, alphabet = _initial_vocab(counts, config, suffix, separate)
+    words = _split_words(counts, alphabet, suffix, separate)
+    initial = frozenset(symbol for symbols, _ in words for symbol in symbols)  # what words start as
 
     def length(token: str) -> int:
-        return len(token) - len(suffix) if suffix and token.endswith(suffix) and token != suffix else len(token)
+        """In characters (bytes for byte-level), ``</w>`` not counted."""
+        return len(token) - len(suffix) if suffix and token.endswith(suffix) else len(token)
 
     def eligible(a: str, b: str) -> bool:
-        if config.max_token_length is None or (length(a) == 1 and length(b) == 1):
-            return True  # pairs of single characters are always counted, as in HF
+        if config.max_token_length is None or (a in initial and b in initial):
+            return True  # pairs of starting symbols are always counted, as in HF
         return length(a) + length(b) < config.max_token_length
 
     def token_bytes(token: str) -> bytes:
@@ -75,7 +89,7 @@ def train_naive(corpus: WordCounts | Mapping[str, int], config: BpeTrainerConfig
             vocab[new] = len(vocab)
         changed = occurrences = 0
         for k, (symbols, n) in enumerate(words):
-            merged, fused = _fuse(symbols, left, right, new)
+            merged, fused = fuse(symbols, left, right, new)
             if fused:
                 words[k] = (merged, n)
                 changed += 1
@@ -89,7 +103,7 @@ def train_naive(corpus: WordCounts | Mapping[str, int], config: BpeTrainerConfig
     return steps
 
 
-def _fuse(symbols: list[str], left: str, right: str, new: str) -> tuple[list[str], int]:
+def fuse(symbols: Sequence[str], left: str, right: str, new: str) -> tuple[list[str], int]:
     """Replace every ``left right`` by ``new``, left to right: ``(['a','a','a'], a, a) -> ['aa','a']``."""
     out: list[str] = []
     fused = i = 0
@@ -105,9 +119,10 @@ def _fuse(symbols: list[str], left: str, right: str, new: str) -> tuple[list[str
 
 
 def _initial_vocab(
-    counts: Mapping[str, int], config: BpeTrainerConfig, suffix: str
+    counts: Mapping[str, int], config: BpeTrainerConfig, suffix: str, separate: bool
 ) -> tuple[dict[str, int], frozenset[str]]:
-    """Specials, then the alphabet by code point, then ``c</w>`` symbols by code point."""
+    """Specials, then the alphabet by code point, then ``c</w>`` symbols by code point (or the
+    one ``</w>`` symbol when it is separate)."""
     vocab: dict[str, int] = {}
     for token in config.special_tokens:
         vocab.setdefault(token, len(vocab))
@@ -123,20 +138,28 @@ def _initial_vocab(
             alphabet = sorted(sorted(freq, key=lambda c: (-freq[c], c))[: config.limit_alphabet])
     for ch in alphabet:
         vocab.setdefault(ch, len(vocab))
-    if suffix:
+    if separate:
+        vocab.setdefault(suffix, len(vocab))
+    elif suffix:
         for ch in sorted({w[-1] for w in counts if w and w[-1] in alphabet}):
             vocab.setdefault(ch + suffix, len(vocab))
     return vocab, frozenset(alphabet)
 
 
-def _split_words(counts: Mapping[str, int], alphabet: frozenset[str], suffix: str) -> list[tuple[list[str], int]]:
-    """Each word as its characters (those in the alphabet), ``</w>`` glued to the last one."""
+def _split_words(
+    counts: Mapping[str, int], alphabet: frozenset[str], suffix: str, separate: bool
+) -> list[tuple[list[str], int]]:
+    """Each word as its characters (those in the alphabet), then ``</w>``: glued to the last
+    one, or appended as a symbol of its own."""
     words = []
     for word, n in counts.items():
         if n <= 0:
             continue
         symbols = [ch for ch in word if ch in alphabet]
         if suffix and word and word[-1] in alphabet:
-            symbols[-1] += suffix
+            if separate:
+                symbols.append(suffix)
+            else:
+                symbols[-1] += suffix
         words.append((symbols, n))
     return words

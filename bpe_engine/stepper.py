@@ -33,8 +33,8 @@ from typing import Protocol
 
 from .byte_table import BYTE_CHARS
 from .corpus_words import CorpusCancelled, CorpusWords
-from .errors import ConfigError
-from .pretokenizers import NONE, PreTokenizer
+from .pretokenizers import NONE, EndOfWord, PreTokenizer, mark_word_end
+from .segmentation import Applied, Segmentation
 
 NONE_SPLIT = NONE  # re-exported for the doctest above: the whole text is one word
 
@@ -116,16 +116,20 @@ def initial_symbols(
     *,
     byte_level: bool,
     end_of_word_suffix: str | None = None,
+    end_of_word: EndOfWord = "attached",
     continuing_prefix: str | None = None,
 ) -> tuple[str, ...]:
     """A word's symbols before any merge, in the model's alphabet.
 
     Byte-level: one GPT-2 byte character per UTF-8 byte (``" a"`` -> ``('Ġ', 'a')``).
-    Character-level: one symbol per character; ``end_of_word_suffix`` (``</w>``) is glued to the
-    last symbol and ``continuing_prefix`` (WordPiece's ``##``) to every symbol but the first.
+    Character-level: one symbol per character; ``continuing_prefix`` (WordPiece's ``##``) is
+    glued to every symbol but the first, and ``end_of_word_suffix`` marks the word's end
+    (:func:`~bpe_engine.pretokenizers.mark_word_end`: ``</w>`` attached or separate).
 
     >>> initial_symbols("low", byte_level=False, end_of_word_suffix="</w>")
     ('l', 'o', 'w</w>')
+    >>> initial_symbols("low", byte_level=False, end_of_word_suffix="</w>", end_of_word="separate")
+    ('l', 'o', 'w', '</w>')
     >>> initial_symbols("한", byte_level=True)
     ('í', 'ķ', 'ľ')
     """
@@ -135,46 +139,7 @@ def initial_symbols(
         symbols = list(piece)
     if continuing_prefix and len(symbols) > 1:
         symbols[1:] = [continuing_prefix + s for s in symbols[1:]]
-    if end_of_word_suffix and symbols:
-        symbols[-1] += end_of_word_suffix
-    return tuple(symbols)
-
-
-def _merge_word(symbols: tuple[str, ...], left: str, right: str, new: str) -> tuple[tuple[str, ...], int]:
-    """Fuse non-overlapping ``left right`` pairs left to right (the trainers' rule).
-
-    >>> _merge_word(("a", "a", "a"), "a", "a", "aa")
-    (('aa', 'a'), 1)
-    """
-    out: list[str] = []
-    fused = 0
-    i = 0
-    n = len(symbols)
-    while i < n:
-        if i + 1 < n and symbols[i] == left and symbols[i + 1] == right:
-            out.append(new)
-            fused += 1
-            i += 2
-        else:
-            out.append(symbols[i])
-            i += 1
-    return tuple(out), fused
-
-
-def _split(symbols: tuple[str, ...], new: str, left: str, right: str) -> tuple[str, ...]:
-    """Inverse of :func:`_merge_word` for a word that did not hold ``new`` before the merge.
-
-    >>> _split(("aa", "a"), "aa", "a", "a")
-    ('a', 'a', 'a')
-    """
-    out: list[str] = []
-    for sym in symbols:
-        if sym == new:
-            out.append(left)
-            out.append(right)
-        else:
-            out.append(sym)
-    return tuple(out)
+    return tuple(mark_word_end(symbols, end_of_word_suffix, end_of_word))
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,11 +150,7 @@ class _Undo:
     word_ids: array
     occurrences: int
     pair_count: int
-    kept: dict[int, tuple[str, ...]] | None
-
-
-def _pair_count(symbols: tuple[str, ...], left: str, right: str) -> int:
-    return sum(1 for a, b in zip(symbols, symbols[1:]) if a == left and b == right)
+    kept: dict[int, str] | None
 
 
 class Stepper:
@@ -213,31 +174,25 @@ class Stepper:
         characters: int = 0,
         first_piece: Sequence[int] | None = None,
     ) -> None:
-        if len(words) != len(counts):
-            raise ConfigError("stepper needs one count per word")
         self.merges = merges
         self.counts = list(counts)
         self.characters = characters
         self.piece_words = array("i", piece_words)
         self.piece_starts = array("i", piece_starts)
         self.piece_ends = array("i", piece_ends)
-        self._initial = [tuple(w) for w in words]
-        self._symbols: list[tuple[str, ...]] = list(self._initial)
+        self._seg = Segmentation(words, self.counts)
         self._first_piece: dict[int, int] = {}
         if first_piece is not None:
             self._first_piece = dict(enumerate(first_piece))
         else:
             for i, w in enumerate(self.piece_words):
                 self._first_piece.setdefault(w, i)
-        self._pairs: dict[tuple[str, str], set[int]] = {}
-        for wid, symbols in enumerate(self._symbols):
-            self._index(wid, symbols)
         self._undo: list[_Undo] = []
         self._last: tuple[_Undo, StepChange] | None = None
         self._creator: dict[str, int] = {}  # token -> first rank creating it, over merges seen so far
         self._creator_upto = 0
         self.word_texts: list[str] = []  # the distinct pieces, when built by from_text
-        self.token_count = sum(len(s) * c for s, c in zip(self._symbols, self.counts))
+        self.token_count = self._seg.token_count()
         self.initial_token_count = self.token_count
 
     # -- construction ----------------------------------------------------------------------------
@@ -265,6 +220,7 @@ class Stepper:
             byte_level=byte_level,
             merges=merges,
             end_of_word_suffix=pre_tokenizer.end_of_word_suffix,
+            end_of_word=getattr(pre_tokenizer, "end_of_word", "attached"),
             continuing_prefix=continuing_prefix,
         )
 
@@ -276,12 +232,17 @@ class Stepper:
         byte_level: bool,
         merges: Sequence[MergeLike | tuple[str, str, str]],
         end_of_word_suffix: str | None = None,
+        end_of_word: EndOfWord = "attached",
         continuing_prefix: str | None = None,
     ) -> Stepper:
         """A stepper at step 0 over a corpus already cut into words (off the UI thread, or in
-        the training child): the app builds its own stepper from that frozen table."""
+        the training child): the app builds its own stepper from that frozen table.
+        ``end_of_word_suffix`` / ``end_of_word`` are the pre-tokenizer's ``</w>`` and its convention."""
         symbols = [
-            initial_symbols(w, byte_level=byte_level, end_of_word_suffix=end_of_word_suffix, continuing_prefix=continuing_prefix)
+            initial_symbols(
+                w, byte_level=byte_level, end_of_word_suffix=end_of_word_suffix, end_of_word=end_of_word,
+                continuing_prefix=continuing_prefix,
+            )
             for w in words.texts
         ]
         piece_words, starts, ends = words.pieces()
@@ -309,11 +270,11 @@ class Stepper:
 
     @property
     def word_count(self) -> int:
-        return len(self._symbols)
+        return len(self.counts)
 
     def word_symbols(self, word_id: int) -> tuple[str, ...]:
         """The word's tokens at the current step."""
-        return self._symbols[word_id]
+        return self._seg.symbols(word_id)
 
     def merge_at(self, rank: int) -> tuple[str, str, str]:
         m = self.merges[rank]
@@ -324,61 +285,29 @@ class Stepper:
     # -- moving ----------------------------------------------------------------------------------
     def forward(self) -> StepChange:
         """Apply the next merge to the words that contain its pair."""
+        self._forward()
+        change = self.last_change()
+        assert change is not None
+        return change
+
+    def _forward(self) -> None:
         rank = self.step
         if rank >= len(self.merges):
             raise IndexError(f"no merge {rank + 1}: only {len(self.merges)} merges are available")
-        left, right, new = self.merge_at(rank)
-        changes: list[WordChange] = []
-        wids = array("i")
-        kept: dict[int, tuple[str, ...]] = {}
-        fused_total = 0
-        pair_total = 0
-        bucket = self._pairs.get((left, right))
-        stale: list[int] = []
-        for wid in sorted(bucket) if bucket else ():
-            before = self._symbols[wid]
-            if left not in before:
-                stale.append(wid)
-                continue
-            after, fused = _merge_word(before, left, right, new)
-            if not fused:
-                stale.append(wid)  # the pair was merged away earlier
-                continue
-            count = self.counts[wid]
-            self._symbols[wid] = after
-            self._index_new(wid, after, new)
-            if new in before:
-                kept[wid] = before  # the token existed already: splitting it would not restore this word
-            pairs_here = fused if left != right else _pair_count(before, left, right)
-            pair_total += pairs_here * count
-            fused_total += fused * count
-            wids.append(wid)
-            changes.append(WordChange(wid, count, before, after))
-        if bucket is not None:
-            # Words that no longer hold the pair leave its bucket, so a later step never re-checks
-            # them; backward() re-indexes what it restores, keeping the index a superset.
-            bucket.difference_update(stale)
-        self.token_count -= fused_total
-        self._undo.append(_Undo(rank, wids, fused_total, pair_total, kept or None))
-        return StepChange(rank, len(changes), fused_total, pair_total, tuple(changes))
+        applied = self._seg.apply(*self.merge_at(rank))
+        self.token_count -= applied.occurrences
+        self._undo.append(_Undo(rank, array("i", applied.changed), applied.occurrences, applied.pair_count, applied.kept or None))
 
     def backward(self) -> StepChange:
         """Undo the last applied merge: split its new token back in the words it changed."""
         if not self._undo:
             raise IndexError("already at step 0: no merge to undo")
         entry = self._undo.pop()
-        left, right, new = self.merge_at(entry.rank)
-        changes: list[WordChange] = []
-        for wid in entry.word_ids:
-            after = self._symbols[wid]
-            before = entry.kept.get(wid) if entry.kept else None
-            if before is None:
-                before = _split(after, new, left, right)
-            self._symbols[wid] = before
-            self._index(wid, before)
-            changes.append(WordChange(wid, self.counts[wid], before, after))
+        change = self._change(entry)
+        for wid, before, _ in self._before_after(entry):
+            self._seg.restore(wid, before)
         self.token_count += entry.occurrences
-        return StepChange(entry.rank, len(changes), entry.occurrences, entry.pair_count, tuple(changes))
+        return change
 
     def seek(self, step: int) -> None:
         """Move to ``step`` merges applied (clamped to what is available)."""
@@ -386,7 +315,14 @@ class Stepper:
         while self.step > step:
             self.backward()
         while self.step < step:
-            self.forward()
+            self._forward()  # no per-word report: a long seek only moves
+
+    def replay(self, merges: Sequence[tuple[str, str, str]]) -> Iterator[Applied]:
+        """What each of ``merges`` does when applied in order from step 0 -- pair count, words
+        changed, tokens fused (:class:`~bpe_engine.segmentation.Applied`) -- measured on a copy of
+        the step-0 words, leaving this stepper where it is. A loaded tokenizer file has merges but
+        no counts; this measures them on the corpus without pre-tokenizing it a second time."""
+        return self._seg.fresh().replay(merges)
 
     # -- questions the app asks ------------------------------------------------------------------
     def last_change(self) -> StepChange | None:
@@ -400,15 +336,30 @@ class Stepper:
         entry = self._undo[-1]
         if self._last is not None and self._last[0] is entry:
             return self._last[1]
-        left, right, new = self.merge_at(entry.rank)
-        changes = []
-        for wid in entry.word_ids:
-            after = self._symbols[wid]
-            before = entry.kept.get(wid) if entry.kept else None
-            changes.append(WordChange(wid, self.counts[wid], before or _split(after, new, left, right), after))
-        result = StepChange(entry.rank, len(changes), entry.occurrences, entry.pair_count, tuple(changes))
+        result = self._change(entry)
         self._last = (entry, result)  # the app asks several times per step; entries are immutable
         return result
+
+    def _change(self, entry: _Undo) -> StepChange:
+        """An undo entry spelled out: each word's tokens before and after its merge."""
+        tokens, counts = self._seg.as_tokens, self.counts
+        changes = tuple(
+            WordChange(wid, counts[wid], tokens(before), tokens(after)) for wid, before, after in self._before_after(entry)
+        )
+        return StepChange(entry.rank, len(changes), entry.occurrences, entry.pair_count, changes)
+
+    def _before_after(self, entry: _Undo) -> Iterator[tuple[int, str, str]]:
+        """``(word id, symbols before, symbols after)`` of each word the entry's merge changed."""
+        seg = self._seg
+        left, right, new = self.merge_at(entry.rank)
+        pair, new_symbol = seg.symbol(left) + seg.symbol(right), seg.symbol(new)
+        symbols = seg.words.symbols
+        for wid in entry.word_ids:
+            after = symbols[wid]
+            before = entry.kept.get(wid) if entry.kept else None
+            if before is None:  # the word did not hold the new token before: split it again
+                before = after.replace(new_symbol, pair)
+            yield wid, before, after
 
     def derivation(self, token: str, *, before: int | None = None) -> Derivation:
         """Which merges built ``token``, using merges ranked below ``before`` (default: all known).
@@ -433,28 +384,6 @@ class Stepper:
             i += 1
 
     # -- private ---------------------------------------------------------------------------------
-    def _index(self, wid: int, symbols: tuple[str, ...]) -> None:
-        pairs = self._pairs
-        for pair in zip(symbols, symbols[1:]):
-            bucket = pairs.get(pair)
-            if bucket is None:
-                pairs[pair] = {wid}
-            else:
-                bucket.add(wid)
-
-    def _index_new(self, wid: int, symbols: tuple[str, ...], new: str) -> None:
-        """Index only the pairs a merge can have created: those next to a ``new`` token (every
-        other pair of the word was already in the index)."""
-        pairs = self._pairs
-        last = len(symbols) - 1
-        for i, sym in enumerate(symbols):
-            if sym != new:
-                continue
-            if i > 0:
-                pairs.setdefault((symbols[i - 1], sym), set()).add(wid)
-            if i < last:
-                pairs.setdefault((sym, symbols[i + 1]), set()).add(wid)
-
     def _creators(self) -> dict[str, int]:
         # Merges only ever get appended, so the map is extended, never rebuilt.
         for rank in range(self._creator_upto, len(self.merges)):

@@ -1,4 +1,4 @@
-"""The incremental BPE trainer: goldens, Word.merge deltas, id rules, notes and edge cases."""
+"""The incremental BPE trainer: goldens, id rules, notes and edge cases (the words core: test_words.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining, merge_word, train
+from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining, train
 from bpe_engine.byte_table import BYTE_ALPHABET
 from bpe_engine.corpus import Document, WordCounts
 from bpe_engine.errors import ConfigError, CorpusError
@@ -27,23 +27,6 @@ def chars(vocab_size: int, **kw) -> BpeTrainerConfig:
 
 def pairs(training_or_steps) -> list[tuple[str, str]]:
     return [(s.left, s.right) for s in training_or_steps]
-
-
-# -- Word.merge ---------------------------------------------------------------------------------
-def test_merge_word_hello() -> None:
-    # h=0 e=1 l=2 o=3; merging l l into ll=4: (e,l) -1, (e,ll) +1, (l,o) -1, (ll,o) +1
-    assert merge_word([0, 1, 2, 2, 3], 2, 2, 4) == ([0, 1, 4, 3], [((1, 2), -1), ((1, 4), 1), ((2, 3), -1), ((4, 3), 1)])
-
-
-def test_merge_word_max_length_drops_long_new_pairs() -> None:
-    assert merge_word([0, 1, 2, 2, 3], 2, 2, 4, max_length=2) == ([0, 1, 4, 3], [((1, 2), -1), ((2, 3), -1)])
-
-
-def test_merge_word_overlapping_run() -> None:
-    # a a a a -> aa aa: the middle (a,a) is destroyed, the new neighbour is the fused symbol
-    assert merge_word([0, 0, 0, 0], 0, 0, 1) == ([1, 1], [((0, 0), -1), ((1, 0), 1), ((1, 0), -1), ((1, 1), 1)])
-    assert merge_word([0, 0, 0], 0, 0, 1) == ([1, 0], [((0, 0), -1), ((1, 0), 1)])
-    assert merge_word([5, 6], 0, 0, 1) == ([5, 6], [])
 
 
 # -- goldens ------------------------------------------------------------------------------------
@@ -222,8 +205,15 @@ def test_tokenizer_from_the_merges_so_far(alice_text: str) -> None:
 
 
 @pytest.mark.skipif(not HAVE_MODEL, reason="bpe_engine.bpe_model not available yet")
-def test_char_level_tokenizer_with_unk_special() -> None:
-    result = train(["low lower lowest"], chars(30, pre_tokenizer=GPT2, special_tokens=("<unk>",)), workers=1)
+def test_char_level_tokenizer_with_unk_token() -> None:
+    # Issue 8.7: the unk_token option; the trained tokenizer carries it and marks unseen symbols.
+    result = train(["low lower lowest"], chars(30, pre_tokenizer=GPT2, unk_token="<unk>"), workers=1)
     tok = result.tokenizer
+    assert tok.unk_token == "<unk>" and result.tokenizer.vocab["<unk>"] == 0  # a special: first ids
     assert tok.decode(tok.encode("lowest low")) == "lowest low"
-    assert tok.token_str(tok.encode("z", special_mode="text")[0]) == "<unk>"
+    assert [tok.token_str(i) for i in tok.encode("lowz", special_mode="text")] == ["low", "<unk>"]
+    config = chars(30, special_tokens=("<s>", "<unk>"), unk_token="<unk>")
+    assert config.special_tokens == ("<s>", "<unk>")  # already a special: kept where it is
+    assert chars(30, special_tokens=("<s>",), unk_token="<unk>").special_tokens == ("<s>", "<unk>")
+    with pytest.raises(ConfigError, match="character-level"):
+        BpeTrainerConfig(vocab_size=300, unk_token="<unk>")

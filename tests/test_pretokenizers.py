@@ -64,7 +64,9 @@ def test_behaviour_is_declared_not_switched_on_the_name() -> None:
 
 
 def test_only_built_in_patterns_are_trusted() -> None:
-    assert {name for name, pre in BUILTIN.items() if pre.trusted} == {"gpt2", "cl100k", "o200k", "hf-gpt2", "end-of-word"}
+    assert {name for name, pre in BUILTIN.items() if pre.trusted} == {
+        "gpt2", "cl100k", "o200k", "hf-gpt2", "end-of-word", "end-of-word-separate"
+    }
     assert not custom(r"\S+").trusted
 
 

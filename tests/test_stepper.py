@@ -6,8 +6,18 @@ from collections import Counter
 
 import pytest
 
-from bpe_engine.pretokenizers import END_OF_WORD, GPT2, NONE, WHITESPACE
-from bpe_engine.stepper import Stepper, _merge_word, initial_symbols
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bpe_engine.pretokenizers import END_OF_WORD, END_OF_WORD_SEPARATE, GPT2, NONE, WHITESPACE
+from bpe_engine.reference_trainer import fuse
+from bpe_engine.stepper import Stepper, initial_symbols
+
+
+def _merge_word(symbols: tuple[str, ...], left: str, right: str, new: str) -> tuple[tuple[str, ...], int]:
+    """From scratch, with the naive trainer's fuse: the oracle for the stepper."""
+    out, fused = fuse(symbols, left, right, new)
+    return tuple(out), fused
 
 
 def naive_merges(words: list[tuple[str, ...]], counts: list[int], n: int) -> list[tuple[str, str, str]]:
@@ -37,7 +47,8 @@ def from_scratch(stepper: Stepper, initial: list[tuple[str, ...]], k: int) -> li
 
 
 @pytest.mark.parametrize(
-    ("pre", "byte_level"), [(GPT2, True), (WHITESPACE, False), (END_OF_WORD, False), (GPT2, False)]
+    ("pre", "byte_level"),
+    [(GPT2, True), (WHITESPACE, False), (END_OF_WORD, False), (END_OF_WORD_SEPARATE, False), (GPT2, False)],
 )
 def test_forward_backward_match_from_scratch(alice_text: str, pre, byte_level: bool) -> None:
     text = alice_text[:1500] + " 한국어 헌법 aaa aaaa"
@@ -89,6 +100,7 @@ def test_initial_symbols_forms() -> None:
     assert initial_symbols(" hi", byte_level=True) == ("Ġ", "h", "i")
     assert initial_symbols("hug", byte_level=False, continuing_prefix="##") == ("h", "##u", "##g")
     assert initial_symbols("a", byte_level=False, end_of_word_suffix="</w>") == ("a</w>",)
+    assert initial_symbols("a", byte_level=False, end_of_word_suffix="</w>", end_of_word="separate") == ("a", "</w>")
 
 
 def test_pieces_between_and_first_piece() -> None:
@@ -115,3 +127,30 @@ def test_undo_restores_words_that_already_held_the_new_token() -> None:
     assert stepper.last_change() is None
     stepper.forward()
     assert stepper.last_change().changes[0].after == ("X", "c", "d")  # type: ignore[union-attr]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    text=st.lists(st.sampled_from(["a", "b", "ab", " ", "aa", "ba", "\n", "é"]), max_size=20).map("".join),
+    pre=st.sampled_from([NONE, GPT2, WHITESPACE, END_OF_WORD, END_OF_WORD_SEPARATE]),
+    moves=st.lists(st.integers(min_value=-3, max_value=4), max_size=12),
+)
+def test_any_walk_equals_resegmenting_from_scratch(text: str, pre, moves: list[int]) -> None:
+    # Merges with reused tokens (two merges making "X") and pairs absent from the text included.
+    merges: list[tuple[str, str, str]] = []
+    stepper = Stepper.from_text(text, pre, byte_level=False, merges=merges)
+    initial = [stepper.word_symbols(i) for i in range(stepper.word_count)]
+    merges.extend(naive_merges(initial, stepper.counts, 6) + [("b", "b", "X"), ("a", "b", "X"), ("X", "X", "XX")])
+    for move in moves:
+        stepper.seek(stepper.step + move)
+        expected = from_scratch(stepper, initial, stepper.step)
+        assert [stepper.word_symbols(i) for i in range(stepper.word_count)] == expected
+        assert stepper.token_count == sum(len(w) * c for w, c in zip(expected, stepper.counts))
+
+
+def test_replay_measures_each_merge_from_step_zero_on_a_copy() -> None:
+    stepper = Stepper.from_text("aaa aa ab", NONE, byte_level=False, merges=[("a", "a", "aa"), ("aa", "a", "aaa")])
+    stepper.seek(1)
+    measured = [(a.pair_count, a.words_changed, a.occurrences) for a in stepper.replay(stepper.merges)]
+    assert measured == [(3, 1, 2), (1, 1, 1)]
+    assert stepper.step == 1 and stepper.word_symbols(0)[:2] == ("aa", "a")  # the stepper did not move

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from ..reference_trainer import fuse
 from ..types import MergeStep
 from .training_setup import WordPieceTrainerConfig, initial_state, merged_token
 
@@ -43,7 +44,7 @@ def reference_steps(word_counts: Mapping[str, int], config: WordPieceTrainerConf
             vocab[new] = len(vocab)
         words_changed = occurrences = 0
         for k, word in enumerate(words):
-            merged = _fuse(word, left, right, new)
+            merged = fuse(word, left, right, new)[0]
             if len(merged) != len(word):
                 words_changed += 1
                 occurrences += (len(word) - len(merged)) * counts[k]
@@ -62,17 +63,3 @@ def reference_vocab(word_counts: Mapping[str, int], config: WordPieceTrainerConf
     for step in reference_steps(word_counts, config):
         vocab.setdefault(step.new, len(vocab))
     return vocab
-
-
-def _fuse(word: list[str], left: str, right: str, new: str) -> list[str]:
-    """Replace non-overlapping ``left right`` with ``new``, scanning left to right."""
-    out: list[str] = []
-    i = 0
-    while i < len(word):
-        if i + 1 < len(word) and word[i] == left and word[i + 1] == right:
-            out.append(new)
-            i += 2
-        else:
-            out.append(word[i])
-            i += 1
-    return out

@@ -18,7 +18,8 @@ in any process (HF's WordPieceTrainer does not promise that: tokenizers#1794).
 Incremental bookkeeping -- why a merge touches only a little:
 
 * ``pair -> words`` finds the words to rewrite (stale entries are skipped when met);
-* merging reports pair-count deltas per word (as HF's ``Word::merge``), so pair counts are never
+* the words table (:mod:`bpe_engine.words`, shared with the BPE trainer and the stepper) fuses
+  the pair and reports the pair-count changes (HF's ``Word::merge``), so pair counts are never
   recounted;
 * a merge also changes count(a), count(b) and count(ab), and with them the score of *every*
   pair containing one of those symbols -- some go up, which a lazy heap cannot discover on its
@@ -41,6 +42,7 @@ from typing import TYPE_CHECKING
 from ..corpus import WordCounts
 from ..stepwise import StepwiseTraining
 from ..types import MergeStep
+from ..words import Words, index_formed_pairs
 from .training_setup import (
     BERT_SPECIAL_TOKENS,
     InitialState,
@@ -129,21 +131,16 @@ class WordPieceTraining(StepwiseTraining):
     # -- setup -----------------------------------------------------------------------------------
     def _build(self, state: InitialState) -> None:
         ids = self._tok_to_id
-        self._words: list[list[int]] = [[ids[s] for s in w] for w in state.words]
-        self._counts: list[int] = list(state.counts)
+        self._words = Words(["".join(chr(ids[s]) for s in w) for w in state.words], list(state.counts))
         sym = [0] * len(self._id_to_tok)
-        pairs: dict[tuple[int, int], int] = {}
-        where: dict[tuple[int, int], set[int]] = {}
-        for w, (symbols, n) in enumerate(zip(self._words, self._counts)):
-            for s in symbols:
-                sym[s] += n
-            for pair in zip(symbols, symbols[1:]):
-                pairs[pair] = pairs.get(pair, 0) + n
-                where.setdefault(pair, set()).add(w)
+        for word, n in zip(self._words.symbols, self._words.counts):
+            for s in word:
+                sym[ord(s)] += n
         self._sym = sym
+        pairs, where = self._words.count_pairs()
         self._pairs = pairs
-        self._where = where
-        self._pairs_of: dict[int, set[tuple[int, int]]] = {}
+        self._where: dict[str, set[int]] = {pair: set(words) for pair, words in where.items()}
+        self._pairs_of: dict[str, set[str]] = {}
         for pair in pairs:
             self._pairs_of.setdefault(pair[0], set()).add(pair)
             self._pairs_of.setdefault(pair[1], set()).add(pair)
@@ -151,10 +148,10 @@ class WordPieceTraining(StepwiseTraining):
         self._heap = [self._entry(p, c) for p, c in pairs.items() if c >= self._min]
         heapify(self._heap)
 
-    def _entry(self, pair: tuple[int, int], count: int) -> tuple[float, int, str, str, int, int]:
-        a, b = pair
+    def _entry(self, pair: str, count: int) -> tuple[float, int, str, str, str]:
+        a, b = ord(pair[0]), ord(pair[1])
         tok = self._id_to_tok
-        return (-count / (self._sym[a] * self._sym[b]), -count, tok[a], tok[b], a, b)
+        return (-count / (self._sym[a] * self._sym[b]), -count, tok[a], tok[b], pair)
 
     # -- one merge -------------------------------------------------------------------------------
     def _next(self) -> MergeStep | None:
@@ -181,61 +178,38 @@ class WordPieceTraining(StepwiseTraining):
     def _pop_best(self) -> tuple[tuple[int, int], int, float] | None:
         heap, pairs, sym = self._heap, self._pairs, self._sym
         while heap:
-            neg_score, neg_count, _, _, a, b = heappop(heap)
-            count = pairs.get((a, b), 0)
+            neg_score, neg_count, _, _, pair = heappop(heap)
+            count = pairs.get(pair, 0)
+            a, b = ord(pair[0]), ord(pair[1])
             if count < self._min or count != -neg_count or -neg_score != count / (sym[a] * sym[b]):
                 continue  # stale: the pair's current key was pushed when it changed
             return (a, b), count, -neg_score
         return None
 
     def _apply_merge(self, a: int, b: int, new: int) -> tuple[int, int]:
-        words, counts, where = self._words, self._counts, self._where
-        delta: dict[tuple[int, int], int] = {}
-        words_changed = fused_total = 0
-        for w in where.pop((a, b), ()):
-            symbols = words[w]
-            n = len(symbols)
-            out: list[int] = []
-            i = 0
-            changed: list[tuple[tuple[int, int], int]] = []
-            while i < n:
-                if i + 1 < n and symbols[i] == a and symbols[i + 1] == b:
-                    if out:
-                        prev = out[-1]
-                        changed.append(((prev, a), -1))
-                        changed.append(((prev, new), 1))
-                    out.append(new)
-                    if i + 2 < n:
-                        nxt = symbols[i + 2]
-                        changed.append(((b, nxt), -1))
-                        changed.append(((new, nxt), 1))
-                    i += 2
-                else:
-                    out.append(symbols[i])
-                    i += 1
-            fused = n - len(out)
-            if not fused:
-                continue  # stale index entry: an earlier merge already took the pair from this word
-            words[w] = out
-            wc = counts[w]
-            words_changed += 1
-            fused_total += fused * wc
-            for pair, d in changed:
-                delta[pair] = delta.get(pair, 0) + d * wc
-                if d > 0:
-                    where.setdefault(pair, set()).add(w)
-        self._sym[a] -= fused_total
-        self._sym[b] -= fused_total
-        self._sym[new] += fused_total
-        delta.pop((a, b), None)
-        self._set_pair((a, b), 0)
-        for pair, d in delta.items():
+        """Fuse ``a b`` everywhere (the words core reports the pair-count changes), then update
+        symbol counts, pair counts and the heap."""
+        pair = chr(a) + chr(b)
+        merge = self._words.merge(pair, chr(new), self._where.pop(pair, ()))
+        fused = merge.occurrences
+        self._sym[a] -= fused
+        self._sym[b] -= fused
+        self._sym[new] += fused
+        index_formed_pairs(self._where, merge)
+        net: dict[str, int] = {}
+        for key, n in merge.lost.items():
+            net[key] = net.get(key, 0) - n
+        for key, n in merge.gained.items():
+            net[key] = net.get(key, 0) + n
+        net.pop(pair, None)
+        self._set_pair(pair, 0)
+        for key, d in net.items():
             if d:
-                self._set_pair(pair, self._pairs.get(pair, 0) + d)
-        self._repush(a, b, new, delta)
-        return words_changed, fused_total
+                self._set_pair(key, self._pairs.get(key, 0) + d)
+        self._repush(pair[0], pair[1], chr(new), net)
+        return len(merge.changed), fused
 
-    def _set_pair(self, pair: tuple[int, int], count: int) -> None:
+    def _set_pair(self, pair: str, count: int) -> None:
         pairs, pairs_of = self._pairs, self._pairs_of
         if count > 0:
             if pair not in pairs:
@@ -247,7 +221,7 @@ class WordPieceTraining(StepwiseTraining):
             pairs_of[pair[0]].discard(pair)
             pairs_of[pair[1]].discard(pair)
 
-    def _repush(self, a: int, b: int, new: int, delta: Mapping[tuple[int, int], int]) -> None:
+    def _repush(self, a: str, b: str, new: str, delta: Mapping[str, int]) -> None:
         """Push a fresh key for every pair whose score moved: count changed, or a symbol's count did."""
         affected = set(delta)
         for s in (a, b, new):
@@ -256,8 +230,8 @@ class WordPieceTraining(StepwiseTraining):
         for pair in affected:
             count = pairs.get(pair, 0)
             if count >= minimum:  # inlined _entry: this loop is the trainer's hot path
-                a, b = pair
-                heappush(heap, (-count / (sym[a] * sym[b]), -count, tok[a], tok[b], a, b))
+                x, y = ord(pair[0]), ord(pair[1])
+                heappush(heap, (-count / (sym[x] * sym[y]), -count, tok[x], tok[y], pair))
         if len(heap) > 4 * len(pairs) + 1024:  # drop stale entries now and then
             self._heap = [self._entry(p, c) for p, c in pairs.items() if c >= minimum]
             heapify(self._heap)
