@@ -9,8 +9,9 @@ plain loop, on purpose: it is the oracle this code is tested against.
 
 Representation. A symbol is a token id stored as one character, ``chr(id)``; a word is the string
 of its symbols and a pair the two-character string of its ids. One ``str`` per word is compact,
-``str.find`` / ``str.replace`` fuse a pair left to right in C, pair strings hash fast, and comparing
-two pair strings compares ``(left_id, right_id)``. Ids must stay below :data:`MAX_SYMBOL_ID`.
+the string methods find and fuse a pair left to right in C (``in`` and ``str.partition`` are the
+cheapest calls: no argument parsing), pair strings hash fast, and comparing two pair strings
+compares ``(left_id, right_id)``. Ids must stay below :data:`MAX_SYMBOL_ID`.
 
 What a merge reports is Hugging Face's ``Word::merge``, summed over the words it touches. For
 every occurrence of ``left right`` (left to right, never overlapping), the left neighbour ``p``
@@ -28,6 +29,7 @@ Merging ``l l`` in ``hello``:
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -106,19 +108,13 @@ class Words:
         >>> Words.from_ids([[0, 0, 0], [1, 0]], [2, 5]).count_pairs()
         ({'\\x00\\x00': 4, '\\x01\\x00': 5}, {'\\x00\\x00': [0], '\\x01\\x00': [1]})
         """
-        counts: dict[str, int] = {}
-        where: dict[str, list[int]] = {}
-        get = counts.get
-        word_counts = self.counts
+        occurrences: defaultdict[str, list[int]] = defaultdict(list)  # pair -> a word index per occurrence
         for i, w in enumerate(self.symbols):
-            c = word_counts[i]
             for key in map(str.__add__, w[:-1], w[1:]):
-                counts[key] = get(key, 0) + c
-                lst = where.get(key)
-                if lst is None:
-                    where[key] = [i]
-                elif lst[-1] != i:
-                    lst.append(i)
+                occurrences[key].append(i)
+        weight = self.counts.__getitem__
+        counts = {key: sum(map(weight, found)) for key, found in occurrences.items()}
+        where = {key: list(dict.fromkeys(found)) for key, found in occurrences.items()}
         return counts, where
 
     def merge(
@@ -137,47 +133,29 @@ class Words:
         below it -- HF's ``word.rs`` rule; the lost pair is uncounted all the same.
         """
         words, counts = self.symbols, self.counts
-        # neighbour symbol -> [summed count, word index, word index, ...] (each index once)
-        lefts: dict[str, list[int]] = {}
-        rights: dict[str, list[int]] = {}
-        lefts_get, rights_get = lefts.get, rights.get
+        # neighbour symbol -> the words where it stands next to an occurrence, once per occurrence
+        lefts: defaultdict[str, list[int]] = defaultdict(list)
+        rights: defaultdict[str, list[int]] = defaultdict(list)
         changed: list[int] = []
-        occurrences = 0
+        repeated = 0  # weighted occurrences beyond the first, in words holding the pair several times
         for i in where:
             w = words[i]
-            j = w.find(pair)
-            if j < 0:
-                continue
-            c = counts[i]
-            last = len(w) - 2
-            end = -1
-            fused = 0
-            while j >= 0:
-                if j:
-                    p = new if j == end else w[j - 1]
-                    e = lefts_get(p)
-                    if e is None:
-                        lefts[p] = [c, i]
-                    else:
-                        e[0] += c
-                        if e[-1] != i:
-                            e.append(i)
-                end = j + 2
-                if j < last:
-                    nx = w[end]
-                    e = rights_get(nx)
-                    if e is None:
-                        rights[nx] = [c, i]
-                    else:
-                        e[0] += c
-                        if e[-1] != i:
-                            e.append(i)
-                fused += 1
-                j = w.find(pair, end)
-            words[i] = w.replace(pair, new)
+            if pair not in w:
+                continue  # a stale index entry: an earlier merge took the pair from this word
+            head, _, tail = w.partition(pair)  # METH_O: no argument parsing, unlike str.find
+            if head:
+                lefts[head[-1]].append(i)
+            if tail:
+                rights[tail[0]].append(i)
+                if pair in tail:  # rare: the pair again in this word
+                    repeated += _more_occurrences(w, pair, new, len(head) + 2, lefts, rights, i) * counts[i]
+                    words[i] = w.replace(pair, new)
+                    changed.append(i)
+                    continue
+            words[i] = head + new + tail
             changed.append(i)
-            occurrences += fused * c
-        return _summed(pair, new, changed, occurrences, lefts, rights, lengths, max_length)
+        occurrences = sum(map(counts.__getitem__, changed)) + repeated
+        return _summed(pair, new, changed, occurrences, counts, lefts, rights, lengths, max_length, bool(repeated))
 
     def merge_ids(self, left: int, right: int, new: int, where: Iterable[int] | None = None) -> Merge:
         """:meth:`merge` with ids, over every word unless ``where`` is given (tests and docs)."""
@@ -195,39 +173,60 @@ def index_formed_pairs(index: dict[str, set[int]], merge: Merge) -> None:
             found.update(words)
 
 
+def _more_occurrences(
+    w: str, pair: str, new: str, end: int, lefts: dict[str, list[int]], rights: dict[str, list[int]], i: int
+) -> int:
+    """Record the neighbours of the occurrences after the first (which ends at ``end``); how many."""
+    more = 0
+    j = w.find(pair, end)
+    while j >= 0:
+        more += 1
+        lefts[new if j == end else w[j - 1]].append(i)
+        end = j + 2
+        if end < len(w):
+            rights[w[end]].append(i)
+        j = w.find(pair, end)
+    return more
+
+
 def _summed(
     pair: str,
     new: str,
     changed: list[int],
     occurrences: int,
+    counts: list[int],
     lefts: dict[str, list[int]],
     rights: dict[str, list[int]],
     lengths: Sequence[int] | None,
     max_length: int | None,
+    repeats: bool,
 ) -> Merge:
-    """Turn the per-neighbour sums of one merge into pair-count changes."""
+    """Turn the neighbours of one merge's occurrences into pair-count changes."""
     lost: dict[str, int] = {}
     gained: dict[str, int] = {}
     formed_in: dict[str, tuple[int, ...]] = {}
     limit = None if max_length is None or lengths is None else max_length - lengths[ord(new)]
+    weight = counts.__getitem__
     left, right = pair[0], pair[1]
-    for sym, entry in lefts.items():  # (sym, left) -> (sym, new)
+    for sym, words in lefts.items():  # (sym, left) -> (sym, new)
+        n = sum(map(weight, words))
         key = sym + left
-        lost[key] = lost.get(key, 0) + entry[0]
+        lost[key] = lost.get(key, 0) + n
         if limit is None or lengths[ord(sym)] < limit:  # type: ignore[index]
             key = sym + new
-            gained[key] = entry[0]
-            formed_in[key] = tuple(entry[1:])
-    for sym, entry in rights.items():  # (right, sym) -> (new, sym)
+            gained[key] = n
+            formed_in[key] = tuple(dict.fromkeys(words)) if repeats else tuple(words)
+    for sym, words in rights.items():  # (right, sym) -> (new, sym)
+        n = sum(map(weight, words))
         key = right + sym
-        lost[key] = lost.get(key, 0) + entry[0]
+        lost[key] = lost.get(key, 0) + n
         if limit is None or lengths[ord(sym)] < limit:  # type: ignore[index]
             key = new + sym
             old = formed_in.get(key)
             if old is None:
-                gained[key] = entry[0]
-                formed_in[key] = tuple(entry[1:])
+                gained[key] = n
+                formed_in[key] = tuple(dict.fromkeys(words)) if repeats else tuple(words)
             else:  # (new, new) is formed from both sides
-                gained[key] += entry[0]
-                formed_in[key] = tuple(sorted({*old, *entry[1:]}))
+                gained[key] += n
+                formed_in[key] = tuple(sorted({*old, *words}))
     return Merge(pair, new, changed, occurrences, lost, gained, formed_in)
