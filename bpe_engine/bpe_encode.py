@@ -341,12 +341,14 @@ class MergeTable:
         byte_level: bool,
         end_of_word_suffix: str | None,
         unk_token: str | None,
+        end_of_word_separate: bool = False,
     ) -> None:
         self.name = name
         self.vocab_map = vocab
         self.merge_list = list(merges)
         self.byte_level = byte_level
         self.suffix = end_of_word_suffix
+        self.separate = end_of_word_separate  # </w> a symbol of its own (l o w </w>), not glued to w
         self.n_merges = len(self.merge_list)
         for token, token_id in vocab.items():  # before sizing a table by the largest id
             problem = id_problem(token_id)
@@ -399,12 +401,15 @@ class MergeTable:
                 return list(map(byte_id, piece.encode("utf-8")))
 
         else:
-            get, suffix = self.vocab_map.get, self.suffix
+            get, suffix, separate = self.vocab_map.get, self.suffix, self.separate
 
             def initial(piece: str) -> list[int | None]:
                 symbols = list(piece)
                 if suffix and symbols:
-                    symbols[-1] += suffix
+                    if separate:
+                        symbols.append(suffix)
+                    else:
+                        symbols[-1] += suffix
                 return list(map(get, symbols))
 
         def merge(ids: list[int]) -> list[int]:
@@ -436,6 +441,8 @@ class MergeTable:
         with ``</w>`` glued on when it ends the piece)."""
         if self.byte_level:
             return BYTE_CHARS[piece.encode("utf-8", "surrogatepass")[at]]
+        if self.separate:  # l o w </w>: the marker is the symbol after the last character
+            return piece[at] if at < len(piece) else self.suffix or ""
         return piece[at] + (self.suffix or "" if at == len(piece) - 1 else "")
 
     def why_unknown(self, symbol: str) -> str:

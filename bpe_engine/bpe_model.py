@@ -93,6 +93,7 @@ class BpeTokenizer:
             byte_level=byte_level,
             end_of_word_suffix=pre_tokenizer.end_of_word_suffix,
             unk_token=unk_token,
+            end_of_word_separate=pre_tokenizer.end_of_word == "separate",
         )
         self._setup(name, table, pre_tokenizer, special_tokens or {}, table.n_merges, backend)
         self.unk_token = unk_token

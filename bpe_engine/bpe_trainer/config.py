@@ -88,3 +88,8 @@ class BpeTrainerConfig:
         object.__setattr__(self, "special_tokens", specials)
         if self.end_of_word is not None:
             object.__setattr__(self, "pre_tokenizer", with_end_of_word(self.pre_tokenizer, self.end_of_word))
+        if self.byte_level and self.pre_tokenizer.end_of_word_suffix is not None:
+            raise ConfigError(
+                f"the {self.pre_tokenizer.name} pre-tokenizer marks word ends on characters (</w>): "
+                "train it character-level (--char-level), or pick a byte-level pre-tokenizer such as gpt2"
+            )
