@@ -13,13 +13,16 @@ from hypothesis import strategies as st
 
 from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
 from bpe_engine.corpus import count_words
-from bpe_engine.pretokenizers import END_OF_WORD, GPT2, NONE, WHITESPACE
+from bpe_engine.pretokenizers import END_OF_WORD, END_OF_WORD_SEPARATE, GPT2, NONE, WHITESPACE
 from bpe_engine.reference_trainer import train_naive
 
 tokenizers = pytest.importorskip("tokenizers")
 
 TIE_BREAKS = ("hf", "lexicographic", "first-seen")
-PRE_TOKENIZERS = {"none": NONE, "gpt2": GPT2, "end-of-word": END_OF_WORD, "whitespace": WHITESPACE}
+PRE_TOKENIZERS = {
+    "none": NONE, "gpt2": GPT2, "end-of-word": END_OF_WORD, "end-of-word-separate": END_OF_WORD_SEPARATE,
+    "whitespace": WHITESPACE,
+}
 
 documents = st.lists(st.text(alphabet="aab c\né", max_size=14), min_size=0, max_size=8)
 
@@ -39,7 +42,9 @@ def reused_an_id(steps) -> bool:
     specials=st.sampled_from([(), ("<s>",), ("ab", "<s>")]),
 )
 def test_incremental_equals_naive(docs, pre, byte_level, vocab_extra, min_frequency, max_token_length, specials) -> None:
+    # every pre-tokenizer convention (▁, </w> attached and separate) x every tie-break rule
     pre_tokenizer = PRE_TOKENIZERS[pre]
+    byte_level = byte_level and pre_tokenizer.end_of_word_suffix is None  # </w> is character-level
     wc = count_words(docs, pre_tokenizer, byte_level=byte_level, workers=1)
     for tie_break in TIE_BREAKS:
         config = BpeTrainerConfig(
@@ -60,6 +65,7 @@ def test_incremental_equals_naive_on_sample_slices(alice_text: str, korean_text:
         (korean_text[:2_500], BpeTrainerConfig(vocab_size=len(set(korean_text[:2_500])) + 100, byte_level=False,
                                                pre_tokenizer=WHITESPACE)),
         (alice_text[20_000:24_000], BpeTrainerConfig(vocab_size=160, byte_level=False, pre_tokenizer=END_OF_WORD)),
+        (alice_text[30_000:34_000], BpeTrainerConfig(vocab_size=160, byte_level=False, pre_tokenizer=END_OF_WORD_SEPARATE)),
     ]
     for text, base in cases:
         wc = count_words([text], base.pre_tokenizer, byte_level=base.byte_level, workers=1)

@@ -3,7 +3,8 @@
 ``save_tokenizer`` writes, into a fresh directory that then replaces the target in one step
 (:mod:`bpe_engine.formats.saved_dir` says what a reader can rely on):
 
-* ``tokenizer.json`` -- always (Hugging Face; holds vocab, merges and specials in one file);
+* ``tokenizer.json`` -- Hugging Face; holds vocab, merges and specials in one file. Always, but
+  for a model whose ``</w>`` is a separate symbol, which HF's BPE cannot express;
 * ``vocab.json`` + ``merges.txt`` -- when every merge can be written in that format (no token
   with a space or line break: a character-level model over raw spaces cannot, one over ``▁``
   markers can); :func:`skipped_formats` says why a format was left out;
@@ -85,8 +86,10 @@ def save_spec(spec: BpeSpec, directory: str | Path, *, merge_counts: Sequence[in
     check_save_target(directory)  # before any work: a bad target fails fast
 
     def write(out: Path) -> dict[str, Any]:
-        files: dict[str, str | None] = {"tokenizer.json": "tokenizer.json", "vocab.json": None, "merges.txt": None, "tiktoken": None}
-        write_hf_json(out / "tokenizer.json", spec)
+        files: dict[str, str | None] = {"tokenizer.json": None, "vocab.json": None, "merges.txt": None, "tiktoken": None}
+        if _hf_json_misses(spec) is None:
+            write_hf_json(out / "tokenizer.json", spec)
+            files["tokenizer.json"] = "tokenizer.json"
         merges_txt = merges_text(spec.merges) if merges_writable(spec.merges) else None
         if merges_txt is not None:
             from ..atomic import atomic_write_text
@@ -110,6 +113,9 @@ def save_spec(spec: BpeSpec, directory: str | Path, *, merge_counts: Sequence[in
 def skipped_formats(spec: BpeSpec) -> dict[str, str]:
     """Format -> why :func:`save_spec` leaves it out for ``spec`` (empty when all are written)."""
     out: dict[str, str] = {}
+    hf_json = _hf_json_misses(spec)
+    if hf_json is not None:
+        out["tokenizer.json"] = hf_json
     if not merges_writable(spec.merges):
         out["vocab.json + merges.txt"] = (
             "merges.txt cannot hold tokens with a space or line break (this character-level model keeps raw spaces; "
@@ -263,3 +269,13 @@ __all__ = [
     "skipped_formats",
     "tiktoken_ranks",
 ]
+
+
+def _hf_json_misses(spec: BpeSpec) -> str | None:
+    """Why tokenizer.json cannot hold ``spec`` (None when it can)."""
+    if getattr(spec.pre_tokenizer, "end_of_word", "attached") == "separate":
+        return (
+            "HF's BPE has end_of_word_suffix (</w> attached to the last character) but no separate </w> symbol; "
+            "bpe-explorer.json with vocab.json + merges.txt holds it all"
+        )
+    return None
