@@ -10,8 +10,8 @@ they differ from minbpe's older "GPT-4" pattern in how trailing whitespace is ch
 
 >>> GPT2.split("Hello world  !")
 ['Hello', ' world', ' ', ' !']
->>> WHITESPACE.split("hello  world")
-['▁hello', '▁', '▁world']
+>>> WHITESPACE.split("hello  world\\n다")
+['▁hello', '▁', '▁world', '▁다']
 >>> END_OF_WORD.split("low, lower")
 ['low,', 'lower']
 """
@@ -124,7 +124,13 @@ class PreTokenizer:
     ``keeps_unmatched``: text between matches is a piece of its own too (user regexes: nothing is
     ever dropped); built-in patterns either match everything or, like ``end-of-word``'s ``\\S+``,
     mean to drop the gaps (the whitespace between ``</w>`` words is no word).
-    ``space_marker`` (prefix marker): SentencePiece style -- a word starts at every ``▁``.
+    ``space_marker`` (prefix marker): SentencePiece style -- every whitespace character
+    SentencePiece's default normalisation treats as a space (:data:`SENTENCEPIECE_SPACES`: space,
+    tab, newline, ...) becomes ``▁``, one ``▁`` is prepended, and a word starts at every ``▁``.
+    One character for one keeps every span exact; runs of whitespace are not collapsed (as
+    SentencePiece's ``remove_extra_whitespaces`` does) but a lone ``▁`` holds no pair, so the
+    merges are the same. Decoding turns every ``▁`` back into a space: a newline comes back as a
+    space, as with SentencePiece.
     ``end_of_word_suffix`` (suffix marker): Sennrich et al. style -- pieces are whitespace-separated
     words and the trainer/encoder mark each word's end with ``</w>``. Whitespace itself is not
     kept, so decoding joins words with one space (documented loss).
@@ -227,7 +233,7 @@ class PreTokenizer:
         assert marker is not None
         if not text:
             return []
-        marked = marker + text.replace(" ", marker)
+        marked = marker + text.translate(_WHITESPACE_TO_MARKER)
         out: list[tuple[str, int, int]] = []
         for m in _MARKER_SPLIT.finditer(marked):
             s, e = m.span()
@@ -241,6 +247,17 @@ def _whole(text: str) -> list[str]:
     return [text] if text else []
 
 
+SENTENCEPIECE_SPACES = (
+    "\t\n\x0c\r \xa0\u061c\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u200b\u200c\u200e\u200f\u2028\u2029\u202f\u205f\u3000\ufeff\ufffd"
+)
+"""The characters SentencePiece's default normalisation (``nmt_nfkc``) turns into a space, so into
+a word boundary: measured with sentencepiece 0.2 by normalising ``"a" + c + "b"`` for every code
+point. Tab, newline, CR, form feed, NBSP, the Unicode spaces, line/paragraph separators, and a
+few invisible marks (zero-width space, LRM/RLM, ALM, BOM). Not among them: the controls
+``nmt_nfkc`` deletes (``\x0b``, ``\x1c``-``\x1f``: no boundary there either) and U+0085."""
+
+_WHITESPACE_TO_MARKER = {ord(ch): SPACE_MARKER for ch in SENTENCEPIECE_SPACES}
 _MARKER_SPLIT = regex.compile(f"{SPACE_MARKER}[^{SPACE_MARKER}]*|[^{SPACE_MARKER}]+")
 
 _BUILT_IN = {"keeps_unmatched": False, "trusted": True}
@@ -250,7 +267,9 @@ O200K = PreTokenizer("o200k", O200K_PATTERN, safe_to_cut=True, **_BUILT_IN, desc
 HF_GPT2 = PreTokenizer(
     "hf-gpt2", HF_GPT2_PATTERN, safe_to_cut=True, **_BUILT_IN, description="original GPT-2 regex (HF ByteLevel)"
 )
-WHITESPACE = PreTokenizer("whitespace", space_marker=SPACE_MARKER, description="SentencePiece style: spaces become ▁")
+WHITESPACE = PreTokenizer(
+    "whitespace", space_marker=SPACE_MARKER, description="SentencePiece style: spaces, tabs, newlines become ▁"
+)
 END_OF_WORD = PreTokenizer(
     "end-of-word", r"\S+", end_of_word_suffix=END_OF_WORD_SUFFIX, safe_to_cut=True, **_BUILT_IN,
     description="whitespace words, </w> at each word end",

@@ -36,7 +36,17 @@ from typing import Any
 
 from ..atomic import atomic_write_text
 from ..errors import TokenizerFileError
-from ..pretokenizers import BUILTIN, END_OF_WORD, END_OF_WORD_SUFFIX, HF_GPT2, NONE, SPACE_MARKER, WHITESPACE, PreTokenizer
+from ..pretokenizers import (
+    BUILTIN,
+    END_OF_WORD,
+    END_OF_WORD_SUFFIX,
+    HF_GPT2,
+    NONE,
+    SENTENCEPIECE_SPACES,
+    SPACE_MARKER,
+    WHITESPACE,
+    PreTokenizer,
+)
 from .gpt2_files import check_agreement, validate_vocab
 from .spec import BpeSpec, pretokenizer_for_pattern, split_specials_from_vocab
 
@@ -134,13 +144,21 @@ def _byte_level_json(*, use_regex: bool) -> dict[str, Any]:
     return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": use_regex}
 
 
-_MARKER_NORMALIZER: dict[str, Any] = {
+_MARKER_NORMALIZER: dict[str, Any] = {  # every SentencePiece whitespace character becomes ▁
+    "type": "Sequence",
+    "normalizers": [
+        {"type": "Prepend", "prepend": SPACE_MARKER},
+        {"type": "Replace", "pattern": {"Regex": f"[{SENTENCEPIECE_SPACES}]"}, "content": SPACE_MARKER},
+    ],
+}
+_OLD_MARKER_NORMALIZER: dict[str, Any] = {  # files written when only the space became ▁
     "type": "Sequence",
     "normalizers": [
         {"type": "Prepend", "prepend": SPACE_MARKER},
         {"type": "Replace", "pattern": {"String": " "}, "content": SPACE_MARKER},
     ],
 }
+_MARKER_NORMALIZERS = (_MARKER_NORMALIZER, _OLD_MARKER_NORMALIZER)
 _MARKER_SPLIT: dict[str, Any] = {
     "type": "Split", "pattern": {"String": SPACE_MARKER}, "behavior": "MergedWithNext", "invert": False
 }
@@ -211,7 +229,7 @@ def hf_spec_from_dict(path: str | Path, data: Any, *, name: str) -> BpeSpec:
     _refuse_unsupported(path, data, model)
     # HF's own GPT-2/RoBERTa files write "" for "no suffix".
     byte_level, pre = _read_pre_tokenizer(path, data.get("pre_tokenizer"), model.get("end_of_word_suffix") or None)
-    if (data.get("normalizer") == _MARKER_NORMALIZER) != (_MARKER_SPLIT in _stages(data.get("pre_tokenizer"))):
+    if (data.get("normalizer") in _MARKER_NORMALIZERS) != (_MARKER_SPLIT in _stages(data.get("pre_tokenizer"))):
         raise TokenizerFileError(path, "the Prepend('▁') + Replace(' ', '▁') normaliser goes with Split('▁') only")
 
     raw_vocab = model.get("vocab")
@@ -280,7 +298,7 @@ _BUILTIN_PATTERNS = frozenset(p.pattern for p in BUILTIN.values() if p.pattern i
 
 def _refuse_unsupported(path: str | Path, data: Mapping[str, Any], model: Mapping[str, Any]) -> None:
     """Stages that would change ids and that our pipeline does not have."""
-    if data.get("normalizer") is not None and data["normalizer"] != _MARKER_NORMALIZER:
+    if data.get("normalizer") is not None and data["normalizer"] not in _MARKER_NORMALIZERS:
         kind = data["normalizer"].get("type") if isinstance(data["normalizer"], dict) else data["normalizer"]
         raise TokenizerFileError(path, f"normalizer {kind!r} is not supported; only files without a normalizer load")
     if model.get("continuing_subword_prefix"):
