@@ -16,8 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bpe_engine.bpe_trainer.config import DEFAULT_MAX_TOKEN_LENGTH
 from bpe_engine.errors import ConfigError
-from bpe_engine.pretokenizers import BUILTIN, PreTokenizer, get_pretokenizer
+from bpe_engine.pretokenizers import BUILTIN, END_OF_WORD_STYLES, PreTokenizer, get_pretokenizer
 
 from .output import Throttle, merge_progress, say, stderr_console, stdout_console
 
@@ -45,9 +46,32 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--pattern", metavar="REGEX", help="your own pre-tokenizer regex (implies --pre-tokenizer regex)")
     level = parser.add_mutually_exclusive_group()
-    level.add_argument("--byte-level", dest="byte_level", action="store_true", default=None, help="merge bytes (BPE default)")
+    level.add_argument("--byte-level", dest="byte_level", action="store_true", default=None, help="merge bytes (BPE default, but for end-of-word and --unk-token)")
     level.add_argument("--char-level", dest="byte_level", action="store_false", help="merge characters")
     parser.add_argument("--tie-break", choices=TIE_BREAKS, default=None, help="which pair wins when counts tie (BPE; default hf)")
+    parser.add_argument(
+        "--end-of-word",
+        choices=END_OF_WORD_STYLES,
+        default=None,
+        help="how </w> marks a word's end: attached to its last character (l o w</w>, HF's end_of_word_suffix) "
+        "or separate, a symbol of its own (l o w </w>, Sennrich et al. 2016); implies --pre-tokenizer end-of-word",
+    )
+    parser.add_argument(
+        "--max-token-length",
+        type=_non_negative,
+        default=None,
+        metavar="N",
+        help=f"no merge makes a token of N characters or more (bytes for byte-level; BPE; default "
+        f"{DEFAULT_MAX_TOKEN_LENGTH}, SentencePiece's; 0 = no limit)",
+    )
+    parser.add_argument(
+        "--unk-token",
+        type=_special_token,
+        default=None,
+        metavar="TOKEN",
+        help="a special token that stands for characters the alphabet lacks (character-level; "
+        "WordPiece default [UNK])",
+    )
     parser.add_argument(
         "--min-frequency",
         type=_non_negative,
@@ -108,6 +132,8 @@ def run(args: argparse.Namespace) -> int:
     pre = None
     if args.pre_tokenizer is not None or args.pattern is not None:
         pre = choose_pre_tokenizer(args.pre_tokenizer, args.pattern)
+    elif args.end_of_word is not None:
+        pre = get_pretokenizer("end-of-word")
     return TRAINERS[args.model](args, pre)
 
 
@@ -144,9 +170,12 @@ def train_bpe(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     from bpe_engine.formats import save_spec, skipped_formats, spec_from_tokenizer
     from bpe_engine.pretokenizers import GPT2
 
-    out = _output_dir(args)
     pre = pre or GPT2
-    byte_level = True if args.byte_level is None else args.byte_level
+    # </w> and an unknown token are character-level: say so rather than demand --char-level too
+    byte_level = args.byte_level
+    if byte_level is None:
+        byte_level = pre.end_of_word_suffix is None and args.unk_token is None
+    max_length = DEFAULT_MAX_TOKEN_LENGTH if args.max_token_length is None else (args.max_token_length or None)
     config = BpeTrainerConfig(
         vocab_size=args.vocab_size,
         byte_level=byte_level,
@@ -154,7 +183,11 @@ def train_bpe(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
         min_frequency=args.min_frequency or 0,
         special_tokens=tuple(args.special),
         tie_break=args.tie_break or "hf",
+        max_token_length=max_length,
+        end_of_word=args.end_of_word,
+        unk_token=args.unk_token,
     )
+    out = _output_dir(args)
     documents = read_documents(args.files, lines=args.lines)
     # A plain line, not a spinner: rich's spinner runs a thread, and count_words only forks its
     # second counting process when no other thread is running. Only on a terminal, so a script's
@@ -162,7 +195,7 @@ def train_bpe(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     err = stderr_console()
     if err.is_terminal:
         err.print("counting words...", style="dim", markup=False)
-    counts = count_words(documents, pre, tuple(args.special), byte_level=byte_level)
+    counts = count_words(documents, config.pre_tokenizer, config.special_tokens, byte_level=byte_level)
     training = BpeTraining(counts, config)
     merge_counts = _run_with_progress(training)
     spec = spec_from_tokenizer(training.tokenizer())
@@ -183,12 +216,17 @@ def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
         raise ConfigError("--byte-level does not apply to --model wordpiece (WordPiece merges characters)")
     if args.tie_break is not None:
         raise ConfigError("--tie-break applies to --model bpe; WordPiece ranks by score, then count, then the pair")
+    for option, value in (("--end-of-word", args.end_of_word), ("--max-token-length", args.max_token_length)):
+        if value is not None:
+            raise ConfigError(f"{option} applies to --model bpe; WordPiece marks word-inner pieces with ## instead")
     out = _output_dir(args)
-    specials = tuple(dict.fromkeys([*BERT_SPECIAL_TOKENS, *args.special]))
+    unk = args.unk_token or "[UNK]"
+    specials = tuple(dict.fromkeys([*BERT_SPECIAL_TOKENS, *args.special, unk]))
     config = WordPieceTrainerConfig(
         vocab_size=args.vocab_size,
         min_frequency=2 if args.min_frequency is None else args.min_frequency,
         special_tokens=specials,
+        unk_token=unk,
         pre_tokenizer=pre,
     )
     with stderr_console().status("reading and counting words...", spinner="dots"):

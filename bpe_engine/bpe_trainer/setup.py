@@ -13,7 +13,7 @@ not count: ``c</w>`` has length 1 and a separate ``</w>`` length 0.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ..byte_table import BYTE_ALPHABET
@@ -114,7 +114,7 @@ def compute_alphabet(counts: Mapping[str, int], config: BpeTrainerConfig, notes:
         for ch in word:
             freq[ch] = freq.get(ch, 0) + n
     chars = sorted(freq)
-    _refuse_lone_surrogates(chars)
+    refuse_lone_surrogates(chars)
     limit = config.limit_alphabet
     if limit is not None and len(chars) > limit:
         # Keep the most frequent; among equal counts the smaller code point stays (HF leaves
@@ -125,13 +125,13 @@ def compute_alphabet(counts: Mapping[str, int], config: BpeTrainerConfig, notes:
     return chars
 
 
-def _refuse_lone_surrogates(chars: list[str]) -> None:
+def refuse_lone_surrogates(chars: Iterable[str]) -> None:
     """Character-level tokens are saved and encoded as UTF-8, which has no lone surrogates
     (U+D800-U+DFFF: what ``surrogateescape`` makes of invalid bytes). Say so now, not at save."""
     bad = [ch for ch in chars if "\ud800" <= ch <= "\udfff"]
     if bad:
         raise CorpusError(
-            f"the corpus holds a lone surrogate U+{ord(bad[0]):04X} ({len(bad)} distinct), which is not text: "
-            "character-level training needs valid Unicode; train byte-level (it keeps such bytes exactly), "
-            "or decode the file as UTF-8 with errors='replace'"
+            f"the corpus holds a lone surrogate U+{ord(bad[0]):04X} ({len(bad)} distinct; what undecodable bytes "
+            "become), which is not text: character-level training needs valid Unicode; train byte-level (it keeps "
+            "such bytes exactly), or remove them from the text"
         )

@@ -70,9 +70,12 @@ class BpeSpec:
                 pre_tokenizer=self.pre_tokenizer,
                 special_tokens=dict(self.special_tokens) or None,
             )
+        vocab = dict(self.vocab)
+        if self.unk_token in self.special_tokens:  # the encoder looks the unknown token up among the ids
+            vocab.setdefault(self.unk_token, self.special_tokens[self.unk_token])  # type: ignore[index]
         return BpeTokenizer(
             name=self.name,
-            vocab=dict(self.vocab),
+            vocab=vocab,
             merges=list(self.merges),
             pre_tokenizer=self.pre_tokenizer,
             byte_level=self.byte_level,

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from ..bpe_trainer.setup import refuse_lone_surrogates
 from ..corpus import WordCounts
 from ..errors import ConfigError
 from ..pretokenizers import PreTokenizer
@@ -115,6 +116,7 @@ def initial_state(word_counts: Mapping[str, int], config: WordPieceTrainerConfig
     for word, n in word_counts.items():
         for ch in word:
             char_counts[ch] = char_counts.get(ch, 0) + n
+    refuse_lone_surrogates(char_counts)
     ranked = sorted(char_counts, key=lambda ch: (-char_counts[ch], ch))
     limit = config.limit_alphabet
     kept = set(ranked if limit is None else ranked[:limit])
