@@ -46,9 +46,11 @@ def initial_symbol_count(text: str, pre_tokenizer: PreTokenizer, *, byte_level: 
     of the SentencePiece style is, since it is a symbol of its own.
     """
     pieces = pre_tokenizer.split(text)
+    # a separate </w> (l o w </w>) is one more symbol per word
+    marks = len(pieces) if pre_tokenizer.end_of_word_suffix and pre_tokenizer.end_of_word == "separate" else 0
     if byte_level:
-        return sum(len(p.encode("utf-8", "surrogatepass")) for p in pieces)
-    return sum(len(p) for p in pieces)
+        return sum(len(p.encode("utf-8", "surrogatepass")) for p in pieces) + marks
+    return sum(len(p) for p in pieces) + marks
 
 
 def compression_curve(
