@@ -45,18 +45,6 @@ class ModelState:
                 pre_tokenizer=cfg.pre_tokenizer,
                 special_tokens=cfg.special_tokens,
             )
-        from ..bpe_model import BpeTokenizer
+        from ..bpe_trainer import tokenizer_from_state
 
-        last = {pair: rank for rank, pair in enumerate(self.merges)}
-        kept = [pair for rank, pair in enumerate(self.merges) if last[pair] == rank]
-        specials = {t: vocab[t] for t in cfg.special_tokens}
-        unk = "<unk>" if not cfg.byte_level and "<unk>" in specials else None
-        return BpeTokenizer(
-            name=f"bpe-{len(vocab)}",
-            vocab=vocab,
-            merges=kept,
-            pre_tokenizer=cfg.pre_tokenizer,
-            byte_level=cfg.byte_level,
-            special_tokens=specials or None,
-            unk_token=unk,
-        )
+        return tokenizer_from_state(cfg, vocab, self.merges)
