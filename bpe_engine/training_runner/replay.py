@@ -37,15 +37,16 @@ def replay_events(
         pre = getattr(tokenizer, "pre_tokenizer")
         words = CorpusWords.from_text(text, pre, cancelled=cancelled)
         counter = Stepper.from_words(
-            words, byte_level=byte_level, merges=merges, end_of_word_suffix=pre.end_of_word_suffix
+            words, byte_level=byte_level, merges=merges, end_of_word_suffix=pre.end_of_word_suffix,
+            end_of_word=getattr(pre, "end_of_word", "attached"),
         )
         yield Started(len(merges), len(vocab) - len(merges), (), words)
 
         def measured() -> Iterator[MergeStep]:
-            for rank, (left, right, new) in enumerate(merges):
+            # forward only, on the words table: no undo log, no per-word report
+            for rank, ((left, right, new), change) in enumerate(zip(merges, counter.replay(merges))):
                 if cancelled():
                     return
-                change = counter.forward()
                 yield MergeStep(
                     rank, left, right, new, vocab.get(left, -1), vocab.get(right, -1), vocab.get(new, -1),
                     change.pair_count, change.words_changed, change.occurrences,
