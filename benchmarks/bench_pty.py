@@ -191,7 +191,9 @@ def measure_app(work: Path, corpus: Path, rounds: int, vocab: int, text: str) ->
     out["tab_busy"] = tab_round(term, rounds)
     out["key_busy"] = compare_keys(term, rounds, text)
     term.press("f2")
-    time.sleep(0.3)
+    term.press("ctrl+t")  # a fresh run, so esc surely lands while it trains
+    term.wait_for(lambda s: re.search(r"training: [\d,]+ / ", s), 600)
+    time.sleep(1.0)
     t0 = time.perf_counter()
     term.press("esc", pause=0)
     term.wait_for("cancelled after", 30)
