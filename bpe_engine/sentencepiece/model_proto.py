@@ -1,0 +1,188 @@
+"""Read a SentencePiece ``.model`` file (a serialized ``ModelProto``) into plain, checked values.
+
+Parsing is protobuf's own (the ``protobuf`` runtime, with message classes built from the
+descriptor of SentencePiece's ``sentencepiece_model.proto`` in a *private* descriptor pool, so the
+``sentencepiece`` package can be imported beside us). Then the same checks SentencePiece makes when
+it loads a model (``ModelInterface::InitializePieces``) turn a malformed file into one
+:class:`~bpe_engine.errors.TokenizerFileError` line instead of a wrong id later.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..errors import TokenizerFileError
+from ._descriptor import FILE_DESCRIPTOR
+
+MAX_MODEL_BYTES = 1 << 30  # protobuf itself stops at 2 GiB; no real model is near 1 GiB
+
+
+class PieceType(enum.IntEnum):
+    """``ModelProto.SentencePiece.Type``: what a piece is and how encoders treat it."""
+
+    NORMAL = 1
+    UNKNOWN = 2
+    CONTROL = 3
+    USER_DEFINED = 4
+    UNUSED = 5
+    BYTE = 6
+
+
+MODEL_TYPES = {1: "unigram", 2: "bpe", 3: "word", 4: "char"}
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizerSettings:
+    """``NormalizerSpec``: the charsmap blob and the whitespace options around it."""
+
+    name: str
+    charsmap: bytes
+    add_dummy_prefix: bool
+    remove_extra_whitespaces: bool
+    escape_whitespaces: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFile:
+    """Everything an encoder needs from a ``.model`` file, validated."""
+
+    model_type: str
+    pieces: tuple[str, ...]
+    scores: tuple[float, ...]
+    types: tuple[PieceType, ...]
+    unk_id: int
+    byte_fallback: bool
+    treat_whitespace_as_suffix: bool
+    split_digits: bool
+    unk_surface: str
+    bos_piece: str
+    eos_piece: str
+    normalizer: NormalizerSettings
+    denormalizer: NormalizerSettings | None
+    self_test: tuple[tuple[str, str], ...]
+
+
+def read_model_file(path: str | Path) -> ModelFile:
+    """Parse and check the model at ``path``; malformed files raise :class:`TokenizerFileError`."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_MODEL_BYTES:
+            raise TokenizerFileError(p, f"is {size:,} bytes; a SentencePiece model this large is not supported")
+        data = p.read_bytes()
+    except OSError as exc:
+        raise TokenizerFileError(p, f"cannot be read ({exc.strerror or exc})") from None
+    return parse_model_bytes(data, p)
+
+
+def parse_model_bytes(data: bytes, path: str | Path = "<bytes>") -> ModelFile:
+    """Parse a serialized ``ModelProto`` (``path`` only names the source in error messages)."""
+    message = _model_proto_class()()
+    try:
+        message.ParseFromString(data)
+    except Exception as exc:  # noqa: BLE001 - protobuf raises DecodeError, or RuntimeError from upb
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise TokenizerFileError(path, f"is not a SentencePiece model (protobuf could not parse it: {detail})") from None
+    return _checked(message, path)
+
+
+@cache
+def _model_proto_class() -> Any:
+    """The ``ModelProto`` message class, built once in a private descriptor pool."""
+    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(descriptor_pb2.FileDescriptorProto.FromString(FILE_DESCRIPTOR))
+    return message_factory.GetMessageClass(pool.FindMessageTypeByName("sentencepiece.ModelProto"))
+
+
+def _checked(message: Any, path: str | Path) -> ModelFile:
+    trainer = message.trainer_spec
+    model_type = MODEL_TYPES.get(trainer.model_type)
+    if model_type is None:
+        raise TokenizerFileError(path, f"has unknown model_type {trainer.model_type}; expected UNIGRAM, BPE, WORD or CHAR")
+    if not message.pieces:
+        raise TokenizerFileError(path, "holds no pieces: not a SentencePiece model, or an empty one")
+    pieces, scores, types = [], [], []
+    seen: set[str] = set()
+    reserved: set[str] = set()
+    unk_id = -1
+    bytes_found: set[int] = set()
+    for i, sp in enumerate(message.pieces):
+        piece = sp.piece
+        try:
+            kind = PieceType(sp.type)
+        except ValueError:
+            raise TokenizerFileError(path, f"piece {i} has unknown type {sp.type}") from None
+        if not piece:
+            raise TokenizerFileError(path, f"piece {i} is empty (SentencePiece requires every piece to be non-empty)")
+        # NORMAL/USER_DEFINED/UNUSED share one table, the rest another (as SentencePiece keeps them).
+        table = seen if kind in (PieceType.NORMAL, PieceType.USER_DEFINED, PieceType.UNUSED) else reserved
+        if piece in table:
+            raise TokenizerFileError(path, f"piece {i} {piece!r} is already defined")
+        table.add(piece)
+        if kind is PieceType.UNKNOWN:
+            if unk_id >= 0:
+                raise TokenizerFileError(path, f"piece {i} {piece!r} is a second unknown piece (only one is allowed)")
+            unk_id = i
+        if kind is PieceType.BYTE:
+            if not trainer.byte_fallback:
+                raise TokenizerFileError(path, f"byte piece {piece!r} is found although byte_fallback is false")
+            byte = byte_of_piece(piece)
+            if byte is None:
+                raise TokenizerFileError(path, f"byte piece {piece!r} is not of the form <0xNN>")
+            bytes_found.add(byte)
+        pieces.append(piece)
+        scores.append(float(sp.score))
+        types.append(kind)
+    if unk_id < 0:
+        raise TokenizerFileError(path, "defines no unknown piece (type UNKNOWN, usually <unk>)")
+    if trainer.byte_fallback and len(bytes_found) != 256:
+        raise TokenizerFileError(path, f"byte_fallback is true but only {len(bytes_found)} of the 256 byte pieces exist")
+    return ModelFile(
+        model_type=model_type,
+        pieces=tuple(pieces),
+        scores=tuple(scores),
+        types=tuple(types),
+        unk_id=unk_id,
+        byte_fallback=bool(trainer.byte_fallback),
+        treat_whitespace_as_suffix=bool(trainer.treat_whitespace_as_suffix),
+        split_digits=bool(trainer.split_digits),
+        unk_surface=trainer.unk_surface,
+        bos_piece=trainer.bos_piece or "<s>",
+        eos_piece=trainer.eos_piece or "</s>",
+        normalizer=_normalizer(message.normalizer_spec),
+        denormalizer=(
+            _normalizer(message.denormalizer_spec)
+            if message.HasField("denormalizer_spec") and message.denormalizer_spec.precompiled_charsmap
+            else None
+        ),
+        self_test=tuple((s.input, s.expected) for s in message.self_test_data.samples),
+    )
+
+
+def _normalizer(spec: Any) -> NormalizerSettings:
+    return NormalizerSettings(
+        name=spec.name,
+        charsmap=bytes(spec.precompiled_charsmap),
+        add_dummy_prefix=bool(spec.add_dummy_prefix),
+        remove_extra_whitespaces=bool(spec.remove_extra_whitespaces),
+        escape_whitespaces=bool(spec.escape_whitespaces),
+    )
+
+
+def byte_piece(byte: int) -> str:
+    """The piece SentencePiece uses for one byte: ``<0x41>`` (two upper-case hex digits)."""
+    return f"<0x{byte:02X}>"
+
+
+_BYTE_PIECES = {byte_piece(b): b for b in range(256)}
+
+
+def byte_of_piece(piece: str) -> int | None:
+    """The byte a ``<0xNN>`` piece stands for, or None (only the exact upper-case form counts)."""
+    return _BYTE_PIECES.get(piece)
