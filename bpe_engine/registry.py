@@ -8,7 +8,8 @@ Accepted forms, tried in this order:
    ``vocab.json`` + ``merges.txt``, or a WordPiece ``vocab.txt``, or exactly one ``*.tiktoken``;
 3. a file: ``*.tiktoken``, ``tokenizer.json`` (any Hugging Face pipeline, through
    :func:`bpe_engine.hf.load_tokenizer_json`), ``vocab.json`` (with ``merges.txt`` beside it), ``vocab.txt``,
-   a Mistral Tekken ``tekken*.json`` (:mod:`bpe_engine.tekken`).
+   a Mistral Tekken ``tekken*.json`` (:mod:`bpe_engine.tekken`), a SentencePiece ``*.model`` (or
+   Mistral's ``*.model.vN``; :func:`bpe_engine.sentencepiece.load_model`).
 
 Before 2 and 3: a built-in of the catalogue (``tekken``, ``whisper``, ``mistral-v1`` ...; fetched
 once by ``bpe-explorer models fetch``) or ``hf:ORG/NAME`` from a Hugging Face hub cache --
@@ -23,6 +24,7 @@ reference name gets that reference's regex and specials; any other rank file the
 from __future__ import annotations
 
 import importlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +40,7 @@ BERT_NAME = "bert-base-uncased"
 _FORMS = (
     "a reference name ({names}), a built-in ({builtins}; see 'bpe-explorer models'), hf:ORG/NAME from the "
     "Hugging Face cache, a directory saved by 'bpe-explorer train' or holding tokenizer.json, "
-    "vocab.json + merges.txt or vocab.txt, or a .tiktoken / tokenizer.json / vocab.json / vocab.txt / tekken.json file"
+    "vocab.json + merges.txt or vocab.txt, or a .tiktoken / tokenizer.json / vocab.json / vocab.txt / tekken.json / SentencePiece .model file"
 )
 # Loaders in other engine modules, by file kind: (module, function, what the files are called).
 _ENGINE_LOADERS: dict[str, tuple[str, str, str]] = {
@@ -144,7 +146,13 @@ def _load_file(path: Path) -> Any:
         return _load_source("tekken", path)
     if name.endswith(".json"):
         return _load_source("vocab.json" if _is_vocab_json(path) else "tokenizer.json", path)
+    if _SENTENCEPIECE_FILE.search(name):
+        return _load_source("sentencepiece", path)
     raise BpeEngineError(f"cannot tell the format of {str(path)!r}: expected {_forms()}")
+
+
+# SentencePiece models: NAME.model, and Mistral's versioned NAME.model.v3 files.
+_SENTENCEPIECE_FILE = re.compile(r"\.model(?:\.v\d+)?$")
 
 
 def _is_vocab_json(path: Path) -> bool:

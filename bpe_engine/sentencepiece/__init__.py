@@ -28,7 +28,8 @@ def load_model(
     p = Path(path)
     model = read_model_file(p)
     try:
-        return SentencePieceTokenizer(model, name=name or p.stem, add_bos=add_bos, add_eos=add_eos)
+        default = p.name[: -len(".model")] if p.name.endswith(".model") else p.name
+        return SentencePieceTokenizer(model, name=name or default, add_bos=add_bos, add_eos=add_eos)
     except TokenizerFileError:
         raise
     except BpeEngineError as exc:

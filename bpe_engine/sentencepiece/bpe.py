@@ -18,12 +18,14 @@ it (recursively), as ``resegment`` does in the C++.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Sequence
 
 from .model_proto import PieceType
 
 _IN_TABLE = (PieceType.NORMAL, PieceType.USER_DEFINED, PieceType.UNUSED)
+_SHORT = 48  # up to this many symbols a scan per merge beats keeping a heap
 
 
 class BpeModel:
@@ -93,6 +95,8 @@ class BpeModel:
 
         Returns the halves last seen for each UNUSED piece formed (None when the model has none).
         """
+        if len(symbols) > _SHORT:
+            return self._merge_long(symbols, frozen, trace)
         score_of = self._score.get
         unused = self._unused
         halves: dict[str, tuple[str, str]] | None = {} if unused else None
@@ -122,6 +126,49 @@ class BpeModel:
                 scores[best_i - 1] = pair(best_i - 1)
             if best_i < len(scores):
                 scores[best_i] = pair(best_i)
+
+    def _merge_long(
+        self, symbols: list[str], frozen: list[bool], trace: list[tuple[str, str, float]] | None
+    ) -> dict[str, tuple[str, str]] | None:
+        """:meth:`merge` for long inputs, as the C++ does it: a heap of candidate pairs (best
+        score, then leftmost), symbols in a linked list, stale pairs recognised by their length."""
+        score_of = self._score.get
+        unused = self._unused
+        halves: dict[str, tuple[str, str]] | None = {} if unused else None
+        n = len(symbols)
+        piece = list(symbols)
+        prev = list(range(-1, n - 1))
+        nxt = [*range(1, n), -1]
+        heap: list[tuple[float, int, int, int]] = []
+
+        def add(left: int, right: int) -> None:
+            if left < 0 or right < 0 or frozen[left] or frozen[right]:
+                return
+            joined = piece[left] + piece[right]
+            found = score_of(joined)
+            if found is None:
+                return
+            heapq.heappush(heap, (-found, left, right, len(joined)))
+            if halves is not None and joined in unused:
+                halves[joined] = (piece[left], piece[right])
+
+        for i in range(1, n):
+            add(i - 1, i)
+        while heap:
+            negative, left, right, size = heapq.heappop(heap)
+            if not piece[left] or not piece[right] or len(piece[left]) + len(piece[right]) != size:
+                continue
+            if trace is not None:
+                trace.append((piece[left], piece[right], -negative))
+            piece[left] += piece[right]
+            piece[right] = ""
+            nxt[left] = nxt[right]
+            if nxt[right] >= 0:
+                prev[nxt[right]] = left
+            add(prev[left], left)
+            add(left, nxt[left])
+        symbols[:] = [p for p in piece if p]
+        return halves
 
     def _resegment(self, piece: str, halves: dict[str, tuple[str, str]] | None, out: list[tuple[str, int]]) -> None:
         if halves and piece in halves and piece in self._unused and piece not in self._reserved:

@@ -57,6 +57,8 @@ class SpecNormalizer:
         if not self._fast:
             return self.aligned(text)[0]
         body = self._rules(text)
+        if body is None:
+            return self.aligned(text)[0]
         s = self.settings
         if s.remove_extra_whitespaces:
             body = _SPACES.sub(" ", body).strip(" ")
@@ -72,8 +74,9 @@ class SpecNormalizer:
             body += self._space
         return body
 
-    def _rules(self, text: str) -> str:
-        """Charsmap rules everywhere except on user-defined symbols."""
+    def _rules(self, text: str) -> str | None:
+        """Charsmap rules everywhere except on user-defined symbols (None: a rule might swallow
+        a symbol's first character, so only the unit-by-unit path is exact)."""
         if self._symbols is None:
             return self.charsmap.normalize(text)
         out: list[str] = []
@@ -81,7 +84,7 @@ class SpecNormalizer:
         for found in self._symbols.finditer(text):
             start = found.start()
             if start > pos and self.charsmap.may_cover(text, pos, start):
-                return self.aligned(text)[0]  # a rule might swallow the symbol's first character
+                return None
             out.append(self.charsmap.normalize(text[pos:start]))
             out.append(found.group())
             pos = found.end()

@@ -19,7 +19,8 @@ from typing import Literal
 from ..errors import ConfigError, SpecialTokenError
 from ..inspect.text_index import clean_text
 from ..pretokenizers import split_specials
-from ..types import Encoding, SpecialMode
+from ..token_ids import check_decode_ids
+from ..types import DEFAULT_SPECIAL_MODE, Encoding, SpecialMode
 from .bpe import BpeModel
 from .decoding import Decoder
 from .model_proto import ModelFile, PieceType, byte_of_piece
@@ -108,7 +109,7 @@ class SentencePieceTokenizer:
         return self._types[self._check_id(token_id)]
 
     def encode(
-        self, text: str, *, special_mode: SpecialMode = "text", add_bos: bool | None = None, add_eos: bool | None = None
+        self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_bos: bool | None = None, add_eos: bool | None = None
     ) -> list[int]:
         """Token ids of ``text``, equal to ``sentencepiece``'s ``encode`` (see the module docstring)."""
         out: list[int] = []
@@ -121,7 +122,7 @@ class SentencePieceTokenizer:
         return ([bos] if bos is not None else []) + out + ([eos] if eos is not None else [])
 
     def encode_detailed(
-        self, text: str, *, special_mode: SpecialMode = "text", add_bos: bool | None = None, add_eos: bool | None = None
+        self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_bos: bool | None = None, add_eos: bool | None = None
     ) -> Encoding:
         """Ids with byte spans into ``text`` through normalization, as SentencePiece maps them.
 
@@ -133,39 +134,61 @@ class SentencePieceTokenizer:
         ids: list[int] = []
         spans: list[Span] = []
         specials: list[bool] = []
+        unknown: list[bool] = []
         base = 0
         for segment, special in self._segments(text, special_mode):
             if special:
                 ids.append(self._specials[segment])
                 spans.append((base, base + len(segment.encode("utf-8"))))
                 specials.append(True)
+                unknown.append(False)
             else:
                 for tid, span in self._detailed_segment(segment):
                     ids.append(tid)
                     spans.append((span[0] + base, span[1] + base))
                     specials.append(False)
+                    unknown.append(tid == self.unk_id)
             base += len(segment.encode("utf-8"))
         bos, eos = self._bos_eos(add_bos, add_eos)
         if bos is not None:
             ids.insert(0, bos)
             spans.insert(0, (0, 0))
             specials.insert(0, True)
+            unknown.insert(0, False)
         if eos is not None:
             ids.append(eos)
             spans.append((base, base))
             specials.append(True)
+            unknown.append(False)
+        raw = text.encode("utf-8")
+        tokens = tuple(
+            raw[s:e].decode("utf-8", "replace") if unk else self.token_str(tid)
+            for tid, (s, e), unk in zip(ids, spans, unknown, strict=True)
+        )
         return Encoding(
             text=text,
             ids=tuple(ids),
-            tokens=tuple(map(self.token_str, ids)),
+            tokens=tokens,
             byte_spans=tuple(spans),
             special=tuple(specials),
+            unknown=tuple(unknown),
+            notes=self._unknown_note(sum(unknown)),
+        )
+
+    def _unknown_note(self, count: int) -> tuple[str, ...]:
+        if not count:
+            return ()
+        piece = self._pieces[self.unk_id]
+        return (
+            f"{count} piece{'s' if count != 1 else ''} of text ha{'ve' if count != 1 else 's'} characters {self.name} has no "
+            f"piece for and no byte fallback; each became the unknown piece {piece!r} (id {self.unk_id})",
         )
 
     def decode(self, ids: Sequence[int], *, errors: Literal["replace", "strict"] = "replace") -> str:
         """Text of ``ids`` exactly as ``sentencepiece`` decodes it (``errors="strict"`` raises
         where it would put U+FFFD for invalid byte pieces)."""
-        return self._decoder.decode([self._check_id(i) for i in ids], strict=errors == "strict")
+        check_decode_ids(ids, len(self._pieces), self.name)
+        return self._decoder.decode(ids, strict=errors == "strict")
 
     # -- internals ---------------------------------------------------------------------------------
     def _segments(self, text: str, mode: SpecialMode) -> list[tuple[str, bool]]:
