@@ -83,9 +83,19 @@ def corpus_slice() -> str:
     return en[:60000] + "\n" + ko[:25000] + "\nfull-width ＡＢＣ１２３ ① ㈜ ﬁ e\u0301 Å\n"
 
 
+_BUILT: dict[str, Built] = {}
+
+
 @pytest.fixture(scope="session")
 def sp_builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
-    root = tmp_path_factory.mktemp("spm")
+    """Every model in :data:`CONFIGS`, trained on first use. Each test module that imports this
+    fixture gets its own fixture object, so the models are cached here, once per session."""
+    if not _BUILT:
+        _BUILT.update(_train_all(tmp_path_factory.mktemp("spm")))
+    return _BUILT
+
+
+def _train_all(root: Path) -> dict[str, Built]:
     corpus = root / "corpus.txt"
     corpus.write_text(corpus_slice(), encoding="utf-8")
     (root / "rules.tsv").write_text(_RULES, encoding="utf-8")
