@@ -94,12 +94,12 @@ def _build(model: UnigramModel, text: str) -> _Lattice:
     lattice = _Lattice(length, [[] for _ in range(length + 1)], [[] for _ in range(length + 1)])
     lattice.end[0].append(_LatticeNode(0, 0, -1, 0.0))
     lattice.begin[length].append(_LatticeNode(length, 0, -1, 0.0))
-    ids, prefixes, scores = model._ids, model._prefixes, model.lattice.by_chars
+    ids, table, scores = model._ids, model._table, model.lattice.by_chars
     for i in range(length):
         single = False
         for end in range(i + 1, length + 1):
             sub = text[i:end]
-            if sub not in prefixes:
+            if sub not in table:
                 break
             pid = ids.get(sub)
             if pid is None or scores[pid] is None:

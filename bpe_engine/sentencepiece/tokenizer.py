@@ -13,8 +13,10 @@ between them as a separate input, which is how callers such as mistral-common co
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from typing import Literal
+from functools import cached_property
+from typing import TYPE_CHECKING, Literal
 
 from ..errors import ConfigError, SpecialTokenError
 from ..inspect.text_index import clean_text
@@ -27,9 +29,15 @@ from .model_proto import ModelFile, PieceType, byte_of_piece
 from .scores import in_trie
 from .spec_normalizer import SpecNormalizer
 from .unigram import Node, UnigramModel
+from .unigram_words import UnigramWords
 from .words import word_splitter
 
+if TYPE_CHECKING:
+    from ..merge_tree import MergeNode
+    from .explain import UnigramChoice
+
 _MODES = ("text", "special", "refuse")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 Span = tuple[int, int]
 
 
@@ -61,6 +69,7 @@ class SentencePieceTokenizer:
         self._split = word_splitter(matchable, "▁" if model.normalizer.escape_whitespaces else " ")
         self.bpe: BpeModel | None = None
         self.unigram: UnigramModel | None = None
+        self._unigram_words: UnigramWords | None = None
         if self.kind == "bpe":
             self.bpe = BpeModel(model.pieces, model.scores, model.types)
             self._memo: dict[str, tuple[int, ...]] = {}
@@ -72,6 +81,7 @@ class SentencePieceTokenizer:
                 kinds=model.types,
                 float32=True,
             )
+            self._unigram_words = UnigramWords(self.unigram)
         self._decoder = Decoder(model)
         self._specials = {p: i for i, (p, t) in enumerate(zip(model.pieces, model.types)) if t in (PieceType.CONTROL, PieceType.UNKNOWN)}
         self.bos_id = self._control_id(model.bos_piece)
@@ -108,18 +118,44 @@ class SentencePieceTokenizer:
     def piece_type(self, token_id: int) -> PieceType:
         return self._types[self._check_id(token_id)]
 
+    # -- inspector data (see .explain) ---------------------------------------------------------------
+    def merge_tree(self, token_id: int, *, special: bool = False) -> MergeNode | None:
+        """Why this piece: its merge tree for BPE (by piece scores); None for Unigram pieces."""
+        from .explain import merge_tree_of
+
+        return merge_tree_of(self, token_id, special=special)
+
+    def unigram_choice(self, text: str, n: int = 5) -> UnigramChoice | None:
+        """Unigram models: the best segmentation of ``text`` and the ``n`` next best, scored."""
+        from .explain import unigram_choice
+
+        return unigram_choice(self, text, n)
+
+    @cached_property
+    def merge_ranks(self) -> dict[str, int]:
+        """BPE: each merged piece's merge number (its place in score order)."""
+        from .explain import merge_ranks
+
+        mergeable = [t is PieceType.NORMAL for t in self._types]
+        return merge_ranks(list(self._pieces), list(self.model.scores), mergeable)
+
     def encode(
         self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_bos: bool | None = None, add_eos: bool | None = None
     ) -> list[int]:
         """Token ids of ``text``, equal to ``sentencepiece``'s ``encode`` (see the module docstring)."""
-        out: list[int] = []
-        for segment, special in self._segments(text, special_mode):
-            if special:
-                out.append(self._specials[segment])
-            else:
-                out += self._ids(self.normalizer.normalize(segment))
-        bos, eos = self._bos_eos(add_bos, add_eos)
-        return ([bos] if bos is not None else []) + out + ([eos] if eos is not None else [])
+        if special_mode == "text" and _SURROGATE.search(text) is None:
+            out = self._ids(self.normalizer.normalize(text))  # the common case, without detours
+        else:
+            out = []
+            for segment, special in self._segments(text, special_mode):
+                out += [self._specials[segment]] if special else self._ids(self.normalizer.normalize(segment))
+        if add_bos or add_eos or self.add_bos or self.add_eos:
+            bos, eos = self._bos_eos(add_bos, add_eos)
+            if bos is not None:
+                out.insert(0, bos)
+            if eos is not None:
+                out.append(eos)
+        return out
 
     def encode_detailed(
         self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_bos: bool | None = None, add_eos: bool | None = None
@@ -213,8 +249,8 @@ class SentencePieceTokenizer:
         if not normalized:
             return []
         words = self._split(normalized)
-        if self.unigram is not None:
-            return self.unigram.ids(self.unigram.segment(words), normalized)
+        if self._unigram_words is not None:
+            return self._unigram_words.encode(words)
         memo = self._memo
         out: list[int] = []
         unk = self.unk_id
@@ -264,8 +300,8 @@ class SentencePieceTokenizer:
         normalized, origin = self.normalizer.aligned(segment)
         if not normalized:
             return []
-        if self.unigram is not None:
-            nodes = self.unigram.segment(self._split(normalized))
+        if self._unigram_words is not None:
+            nodes = self._unigram_words.segment(self._split(normalized))
         else:
             nodes = self._bpe_nodes(normalized)
         raw = segment.encode("utf-8")

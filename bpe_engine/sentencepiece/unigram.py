@@ -7,11 +7,8 @@ every start position, every piece that matches there updates the best path endin
 strictly-better only (so ties keep the earlier start). With ``float32=True`` path scores are
 stored as C floats, as SentencePiece stores them; Hugging Face keeps doubles (the default here).
 
-Long texts: no piece crosses a word boundary (checked, see :mod:`.words`), so every path passes
-through each boundary and a word's best path does not depend on the words before it -- except
-through rounding, since the stored scores carry the whole prefix's sum. :meth:`segment` therefore
-reuses a word's segmentation only when every decision in it won by a margin the rounding at the
-current magnitude cannot flip; otherwise it replays the exact float arithmetic for that word.
+Long texts are encoded word by word with a memo by :mod:`.unigram_words`, which keeps the result
+exactly that of one search over the whole text.
 
 >>> m = UnigramModel([("<unk>", 0.0), ("a", -1.0), ("b", -1.0), ("ab", -1.5)], unk_id=0)
 >>> m.encode_piece("abba")
@@ -23,25 +20,19 @@ current magnitude cannot flip; otherwise it replays the exact float arithmetic f
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..errors import ConfigError
 from .model_proto import PieceType, byte_piece
-from .scores import in_trie, lattice_scores, to_f32
+from .scores import in_trie, lattice_scores
 
 Node = tuple[int, int, int]
 """``(start, end, id)`` of one piece of a segmentation, in characters of the encoded text."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Word:
-    """A word's best path at offset 0 and how far that result can be trusted at other offsets."""
-
-    nodes: tuple[Node, ...]
-    scores: tuple[float, ...]
-    magnitude: float
-    limit: float
+_ABSENT = object()
+_ROUND = array("f", [0.0])
 
 
 class UnigramModel:
@@ -71,19 +62,24 @@ class UnigramModel:
         self._node_score = scores.by_bytes
         self.lattice = scores
         self._ids: dict[str, int] = {}
-        self._prefixes: set[str] = set()
         for i, ok in enumerate(in_trie(kinds, len(pieces))):
-            piece = self.pieces[i]
-            if ok and piece not in self._ids:
-                self._ids[piece] = i
-                self._prefixes.update(piece[:k] for k in range(1, len(piece) + 1))
+            if ok:
+                self._ids.setdefault(self.pieces[i], i)
+        # One lookup per substring: (id, node score) for a piece that becomes a node, None for a
+        # prefix of a longer piece or an unused piece, absent when no piece starts this way.
+        self._table: dict[str, tuple[int, float] | None] = {}
+        for piece in self._ids:
+            for k in range(1, len(piece)):
+                self._table.setdefault(piece[:k], None)
+        for piece, pid in self._ids.items():
+            score = self._node_score[pid]
+            self._table[piece] = None if score is None else (pid, score)
         self._max_len = max(map(len, self._ids), default=1)
         self._byte_ids: list[int] | None = None
         if byte_fallback:
             table = {p: i for i, p in enumerate(self.pieces)}
             found = [table.get(byte_piece(b)) for b in range(256)]
             self._byte_ids = [i for i in found if i is not None] if None not in found else None
-        self._memo: dict[str, _Word] = {}
 
     @property
     def byte_fallback(self) -> bool:
@@ -102,100 +98,77 @@ class UnigramModel:
         return [(self.ids(path, text), score) for path, score in nbest_paths(self, text, n)]
 
     # -- segmentations -----------------------------------------------------------------------------
-    def viterbi(self, text: str, offset: float = 0.0) -> tuple[list[Node], float, float, float]:
+    def viterbi(
+        self, text: str, offset: float = 0.0, *, float32: bool | None = None
+    ) -> tuple[list[Node], float, float, float]:
         """Best path of ``text`` whose score starts at ``offset``: ``(nodes, score, margin,
         magnitude)``. ``margin`` is the smallest gap between a winning and a losing candidate
-        (how much rounding the decisions can bear); ``magnitude`` the largest stored |score|."""
+        (how much rounding the decisions can bear); ``magnitude`` the largest stored |score|.
+        ``float32`` overrides the model's arithmetic (doubles stand for exact sums)."""
+        f32 = self.float32 if float32 is None else float32
         n = len(text)
         score_at = [0.0] * (n + 1)
         start_at = [-1] * (n + 1)
         id_at = [-1] * (n + 1)
         score_at[0] = offset
-        ids, prefixes, node_score = self._ids, self._prefixes, self._node_score
-        unk_score, unk_id, f32 = self.lattice.unk_score, self.unk_id, self.float32
+        table, max_len = self._table, self._max_len
+        unk_score, unk_id = self.lattice.unk_score, self.unk_id
+        rounded = _ROUND  # a C float: storing into it rounds, reading it back gives the double
         margin = math.inf
         for i in range(n):
             here = score_at[i]
             single = False
-            for end in range(i + 1, min(n, i + self._max_len) + 1):
-                sub = text[i:end]
-                if sub not in prefixes:
+            stop = n if n < i + max_len else i + max_len
+            for end in range(i + 1, stop + 1):
+                found = table.get(text[i:end], _ABSENT)
+                if found is _ABSENT:
                     break
-                pid = ids.get(sub)
-                if pid is None:
+                if found is None:  # a prefix only, or an unused piece: never a node
                     continue
-                score = node_score[pid]
-                if score is None:  # unused: matched, never a node (nor a single-character node)
-                    continue
+                pid, score = found
                 if end == i + 1:
                     single = True
                 candidate = score + here
                 if start_at[end] != -1:
                     gap = candidate - score_at[end]
-                    margin = min(margin, abs(gap))
+                    if -margin < gap < margin:
+                        margin = gap if gap > 0 else -gap
                     if gap <= 0:
                         continue
-                score_at[end] = to_f32(candidate) if f32 else candidate
-                start_at[end], id_at[end] = i, pid
+                if f32:
+                    rounded[0] = candidate
+                    candidate = rounded[0]
+                score_at[end] = candidate
+                start_at[end] = i
+                id_at[end] = pid
             if not single:
                 if unk_id is None:
                     raise ConfigError(f"character {text[i]!r} has no piece and the Unigram model has no unknown piece")
-                candidate = to_f32(unk_score + here) if f32 else unk_score + here
+                candidate = unk_score + here
+                if f32:
+                    rounded[0] = candidate
+                    candidate = rounded[0]
                 if start_at[i + 1] != -1:
                     gap = candidate - score_at[i + 1]
-                    margin = min(margin, abs(gap))
+                    if -margin < gap < margin:
+                        margin = gap if gap > 0 else -gap
                     if gap <= 0:
                         continue
-                score_at[i + 1], start_at[i + 1], id_at[i + 1] = candidate, i, unk_id
+                score_at[i + 1] = candidate
+                start_at[i + 1] = i
+                id_at[i + 1] = unk_id
         nodes: list[Node] = []
         end = n
         while end > 0:
             nodes.append((start_at[end], end, id_at[end]))
             end = start_at[end]
         nodes.reverse()
-        return nodes, score_at[n], margin, max(map(abs, score_at), default=0.0)
+        return nodes, score_at[n], margin, max(max(score_at), -min(score_at))
 
-    def segment(self, words: Sequence[str]) -> list[Node]:
-        """Best path of the text ``"".join(words)`` (no piece may cross between two words),
-        reusing each word's path where rounding cannot change it; offsets are into the joined text."""
-        out: list[Node] = []
-        memo, word_of = self._memo, self._word
-        bound = 0.0  # |path score so far| can be at most this
-        pending: list[tuple[float, ...]] = []  # node scores since `exact` was last known
-        exact = 0.0
-        base = 0
-        for w in words:
-            entry = memo.get(w) or word_of(w)
-            if self.float32 and bound >= entry.limit:
-                for scores in pending:
-                    for s in scores:
-                        exact = to_f32(s + exact)
-                pending.clear()
-                nodes, exact, _m, _mag = self.viterbi(w, exact)
-                out += [(s + base, e + base, i) for s, e, i in nodes]
-            else:
-                pending.append(entry.scores)
-                out += [(s + base, e + base, i) for s, e, i in entry.nodes] if base else entry.nodes
-            bound += entry.magnitude
-            base += len(w)
-        return out
-
-    def _word(self, word: str) -> _Word:
-        nodes, _score, margin, magnitude = self.viterbi(word)
-        scores = tuple(self._score_of(word, s, e, i) for s, e, i in nodes)
-        # A decision with gap g survives offsets |a| while every stored score rounds by less than
-        # g / (2 * (len + 1)): that is |a| + 2 * magnitude < g * 2**22 / (len + 1) (2x spare).
-        limit = margin * 2.0**22 / (len(word) + 1) - 2 * magnitude if margin > 0 else -1.0
-        entry = _Word(tuple(nodes), scores, sum(map(abs, scores)), limit)
-        if len(self._memo) < 1 << 18:
-            self._memo[word] = entry
-        return entry
-
-    def _score_of(self, text: str, start: int, end: int, pid: int) -> float:
-        if pid == self.unk_id and (end - start != 1 or self._ids.get(text[start:end]) != pid):
-            return self.lattice.unk_score
-        score = self._node_score[pid]
-        return self.lattice.unk_score if score is None else score
+    def node_score(self, text: str, start: int, end: int, pid: int) -> float:
+        """The score the optimized search gave node ``(start, end, pid)`` of ``text``."""
+        found = self._table.get(text[start:end])
+        return found[1] if found is not None and found[0] == pid else self.lattice.unk_score
 
     # -- ids -----------------------------------------------------------------------------------------
     def ids(self, nodes: Sequence[Node], text: str) -> list[int]:
