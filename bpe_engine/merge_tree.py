@@ -123,9 +123,17 @@ def merge_tree_for(tokenizer: Any, token_id: int, *, special: bool = False) -> M
     """The merge tree of one token of ``tokenizer``, or ``None`` when the model has no merges
     (WordPiece picks the longest vocabulary entry; the baselines have no vocabulary to build).
 
-    Works with our BPE models (``merges`` in the model alphabet, ``byte_level``) and with plain
-    ``tiktoken.Encoding`` objects (ranks recovered from ``_mergeable_ranks``).
+    Works with our BPE models (``merges`` in the model alphabet, ``byte_level``), with plain
+    ``tiktoken.Encoding`` objects (ranks recovered from ``_mergeable_ranks``), and with any
+    tokenizer that builds its own trees (a ``merge_tree(token_id, special=...)`` method, as
+    SentencePiece models do from piece scores).
     """
+    own = getattr(tokenizer, "merge_tree", None)
+    if callable(own):
+        try:
+            return own(token_id, special=special)
+        except (KeyError, IndexError, ValueError, OverflowError):
+            return None
     try:
         data = tokenizer.token_bytes(token_id)
     except (KeyError, IndexError, ValueError, OverflowError):
