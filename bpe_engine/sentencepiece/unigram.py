@@ -90,6 +90,31 @@ class UnigramModel:
         """Ids of one normalized piece: Viterbi, then unknowns as bytes or as one fused unknown."""
         return self.ids(self.viterbi(text)[0], text)
 
+    def tokenize(self, text: str) -> list[tuple[int, int, int]]:
+        """``(id, start, end)`` per token of one piece, Hugging Face's ``Unigram::tokenize``:
+        a run of unknown characters is fused into one token, spelled as byte pieces (each with the
+        whole run's span) under ``byte_fallback``, else one unknown id."""
+        out: list[Node] = []
+        nodes = self.viterbi(text)[0]
+        k = 0
+        while k < len(nodes):
+            start, end, pid = nodes[k]
+            if pid == self.unk_id:
+                while k + 1 < len(nodes) and nodes[k + 1][2] == self.unk_id:
+                    k += 1
+                end = nodes[k][1]
+                known = self._ids.get(text[start:end])
+                if known is not None:
+                    out.append((known, start, end))
+                elif self._byte_ids is not None:
+                    out += [(self._byte_ids[b], start, end) for b in text[start:end].encode("utf-8", "surrogatepass")]
+                else:
+                    out.append((pid, start, end))
+            else:
+                out.append((pid, start, end))
+            k += 1
+        return out
+
     def nbest(self, text: str, n: int) -> list[tuple[list[int], float]]:
         """The ``n`` best segmentations of ``text`` with their scores, best first (A* over the
         lattice, as SentencePiece's ``NBestEncode``; ids as :meth:`ids` reports them)."""
