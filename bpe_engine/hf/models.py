@@ -99,39 +99,9 @@ class UnigramModel:
         return self._cache[piece] if piece else ()
 
     def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
-        ids = self.encode_piece(piece)
-        return _spans_by_text(piece, ids, self.id_to_token, self.unk_token)
+        # HF's spans: a fused unknown run's byte tokens all carry the run's span.
+        return self._engine.tokenize(piece) if piece else []
 
     def token_to_id(self, token: str) -> int | None:
         return self.vocab.get(token)
 
-
-def _spans_by_text(piece: str, ids: Sequence[int], id_to_token: Mapping[int, str], unk: str | None) -> list[tuple[int, int, int]]:
-    """Character spans of a segmentation whose tokens spell the piece (unk and byte tokens aside)."""
-    out: list[tuple[int, int, int]] = []
-    pos = 0
-    pending_bytes = 0
-    for k, token_id in enumerate(ids):
-        token = id_to_token[token_id]
-        if len(token) == 6 and token.startswith("<0x") and token.endswith(">"):
-            # a byte of the character at pos: the token spans that whole character
-            width = len(piece[pos].encode("utf-8")) if pos < len(piece) else 1
-            out.append((token_id, pos, pos + 1))
-            pending_bytes += 1
-            if pending_bytes == width:
-                pos, pending_bytes = pos + 1, 0
-            continue
-        if token == unk or not piece.startswith(token, pos):
-            end = _next_known(piece, pos, ids[k + 1 :], id_to_token)
-            out.append((token_id, pos, end))
-            pos = end
-            continue
-        out.append((token_id, pos, pos + len(token)))
-        pos += len(token)
-    return out
-
-
-def _next_known(piece: str, pos: int, rest: Sequence[int], id_to_token: Mapping[int, str]) -> int:
-    """Where the text the following tokens spell starts (the end of an unknown run)."""
-    tail = "".join(id_to_token[i] for i in rest)
-    return len(piece) - len(tail) if tail and piece.endswith(tail) else len(piece)
