@@ -94,16 +94,10 @@ def _build(model: UnigramModel, text: str) -> _Lattice:
     lattice = _Lattice(length, [[] for _ in range(length + 1)], [[] for _ in range(length + 1)])
     lattice.end[0].append(_LatticeNode(0, 0, -1, 0.0))
     lattice.begin[length].append(_LatticeNode(length, 0, -1, 0.0))
-    ids, table, scores = model._ids, model._table, model.lattice.by_chars
+    scores = model.lattice.by_chars
     for i in range(length):
         single = False
-        for end in range(i + 1, length + 1):
-            sub = text[i:end]
-            if sub not in table:
-                break
-            pid = ids.get(sub)
-            if pid is None or scores[pid] is None:
-                continue
+        for end, pid in model.matches(text, i):
             _insert(lattice, _LatticeNode(i, end - i, pid, scores[pid]))  # type: ignore[arg-type]
             single = single or end == i + 1
         if not single:

@@ -31,7 +31,7 @@ Node = tuple[int, int, int]
 """``(start, end, id)`` of one piece of a segmentation, in characters of the encoded text."""
 
 
-_ABSENT = object()
+_VALUE = ""  # the trie key under which a node keeps its piece (no character is the empty string)
 _ROUND = array("f", [0.0])
 
 
@@ -65,16 +65,16 @@ class UnigramModel:
         for i, ok in enumerate(in_trie(kinds, len(pieces))):
             if ok:
                 self._ids.setdefault(self.pieces[i], i)
-        # One lookup per substring: (id, node score) for a piece that becomes a node, None for a
-        # prefix of a longer piece or an unused piece, absent when no piece starts this way.
-        self._table: dict[str, tuple[int, float] | None] = {}
-        for piece in self._ids:
-            for k in range(1, len(piece)):
-                self._table.setdefault(piece[:k], None)
+        # A trie of nested dicts, one character per level; the pieces that become nodes keep
+        # (id, node score) under the key "" (walking it beats hashing every substring).
+        self._trie: dict = {}
         for piece, pid in self._ids.items():
             score = self._node_score[pid]
-            self._table[piece] = None if score is None else (pid, score)
-        self._max_len = max(map(len, self._ids), default=1)
+            if score is not None:
+                node = self._trie
+                for ch in piece:
+                    node = node.setdefault(ch, {})
+                node[_VALUE] = (pid, score)
         self._byte_ids: list[int] | None = None
         if byte_fallback:
             table = {p: i for i, p in enumerate(self.pieces)}
@@ -136,19 +136,22 @@ class UnigramModel:
         start_at = [-1] * (n + 1)
         id_at = [-1] * (n + 1)
         score_at[0] = offset
-        table, max_len = self._table, self._max_len
+        trie = self._trie
         unk_score, unk_id = self.lattice.unk_score, self.unk_id
         rounded = _ROUND  # a C float: storing into it rounds, reading it back gives the double
         margin = math.inf
         for i in range(n):
             here = score_at[i]
             single = False
-            stop = n if n < i + max_len else i + max_len
-            for end in range(i + 1, stop + 1):
-                found = table.get(text[i:end], _ABSENT)
-                if found is _ABSENT:
+            node = trie
+            end = i
+            for ch in text[i:]:
+                node = node.get(ch)
+                if node is None:
                     break
-                if found is None:  # a prefix only, or an unused piece: never a node
+                end += 1
+                found = node.get(_VALUE)
+                if found is None:  # a prefix only: no piece (that becomes a node) ends here
                     continue
                 pid, score = found
                 if end == i + 1:
@@ -190,10 +193,23 @@ class UnigramModel:
         nodes.reverse()
         return nodes, score_at[n], margin, max(max(score_at), -min(score_at))
 
+    def matches(self, text: str, start: int) -> list[tuple[int, int]]:
+        """``(end, id)`` of every piece that starts at ``start`` and becomes a node, shortest first."""
+        out: list[tuple[int, int]] = []
+        node = self._trie
+        for end in range(start + 1, len(text) + 1):
+            node = node.get(text[end - 1])
+            if node is None:
+                break
+            found = node.get(_VALUE)
+            if found is not None:
+                out.append((end, found[0]))
+        return out
+
     def node_score(self, text: str, start: int, end: int, pid: int) -> float:
         """The score the optimized search gave node ``(start, end, pid)`` of ``text``."""
-        found = self._table.get(text[start:end])
-        return found[1] if found is not None and found[0] == pid else self.lattice.unk_score
+        score = self._node_score[pid] if self._ids.get(text[start:end]) == pid else None
+        return self.lattice.unk_score if score is None else score
 
     # -- ids -----------------------------------------------------------------------------------------
     def ids(self, nodes: Sequence[Node], text: str) -> list[int]:

@@ -24,11 +24,12 @@ from operator import iadd, itemgetter
 from ..bpe_encode import PieceCache
 from .unigram import Node, UnigramModel
 
-Entry = tuple[tuple[int, ...], float, float]
-"""A memo entry: ``(ids, magnitude, limit)`` -- the word's ids, the sum of |node scores| on its
-path (how much it adds to the bound on |offset|), and the |offset| its decisions bear."""
+Entry = tuple[tuple[int, ...], float, float, bool]
+"""A memo entry: ``(ids, magnitude, limit, starts_unknown)`` -- the word's ids, the sum of |node
+scores| on its path (how much it adds to the bound on |offset|), the |offset| its decisions bear,
+and whether its first id is the unknown id (then it may fuse with an unknown run before it)."""
 
-_IDS, _MAGNITUDE, _LIMIT = itemgetter(0), itemgetter(1), itemgetter(2)
+_IDS, _MAGNITUDE, _LIMIT, _STARTS_UNKNOWN = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3)
 _ROUND = array("f", [0.0])
 
 
@@ -40,6 +41,8 @@ class UnigramWords:
         self._memo: PieceCache[Entry] = PieceCache(self._entry, max_entries)
         self._pairs = {p[k : k + 2] for p in model._ids for k in range(len(p) - 1)}
         self._fuse = model.unk_id if not model.byte_fallback else None
+        scores = [s for s in model.lattice.by_bytes if s is not None]
+        self._never_positive = max(scores, default=0.0) <= 0 and model.lattice.unk_score <= 0
 
     def encode(self, words: Sequence[str]) -> list[int]:
         """Ids of the text ``"".join(words)``.
@@ -52,6 +55,8 @@ class UnigramWords:
             return []
         if sum(map(_MAGNITUDE, entries)) < min(map(_LIMIT, entries)):
             out: list[int] = reduce(iadd, map(_IDS, entries), [])
+            if self._fuse is None or not any(map(_STARTS_UNKNOWN, entries)):
+                return out
         else:
             out = []
             for word, entry, exact in self._walk(words, entries):
@@ -98,30 +103,35 @@ class UnigramWords:
         return exact
 
     def _entry(self, word: str) -> Entry:
-        cuts = [i for i in range(1, len(word)) if word[i - 1 : i + 1] not in self._pairs]
+        pairs = self._pairs
+        cuts = [i for i in range(1, len(word)) if word[i - 1 : i + 1] not in pairs]
         if not cuts:
             return self._chunk(word)
         parts = [self._memo[word[a:b]] for a, b in zip([0, *cuts], [*cuts, len(word)], strict=True)]
         ids: list[int] = []
         magnitude, limit = 0.0, math.inf
-        for part_ids, part_magnitude, part_limit in parts:
+        for part_ids, part_magnitude, part_limit, _starts_unknown in parts:
             if self._fuse is not None and ids and part_ids and ids[-1] == self._fuse == part_ids[0]:
                 ids += part_ids[1:]
             else:
                 ids += part_ids
             limit = min(limit, part_limit - magnitude)  # the parts before it raise the bound
             magnitude += part_magnitude
-        return tuple(ids), magnitude, limit
+        return tuple(ids), magnitude, limit, parts[0][3]
 
     def _chunk(self, word: str) -> Entry:
         # Doubles at offset 0 stand for exact sums. A decision won by gap g holds while every
         # stored score rounds by less than g / (2 * (len + 1)): while |offset| + 2 * magnitude <
         # g * 2**22 / (len + 1) (2x spare). Exact ties never hold.
         model = self.model
-        nodes, _score, margin, largest = model.viterbi(word, float32=False)
-        magnitude = sum(abs(model.node_score(word, s, e, i)) for s, e, i in nodes)
+        nodes, score, margin, largest = model.viterbi(word, float32=False)
+        if self._never_positive:  # then the path's sum of |scores| is |its score|
+            magnitude = -score
+        else:
+            magnitude = sum(abs(model.node_score(word, s, e, i)) for s, e, i in nodes)
         limit = margin * 2.0**22 / (len(word) + 1) - 2 * largest if margin > 0 else -1.0
-        return tuple(model.ids(nodes, word)), magnitude, limit
+        ids = tuple(model.ids(nodes, word))
+        return ids, magnitude, limit, bool(ids) and ids[0] == self._fuse
 
 
 def _fuse_unknown(ids: list[int], unk: int) -> list[int]:
