@@ -63,7 +63,6 @@ class ModelFile:
     eos_piece: str
     normalizer: NormalizerSettings
     denormalizer: NormalizerSettings | None
-    self_test: tuple[tuple[str, str], ...]
 
 
 def read_model_file(path: str | Path) -> ModelFile:
@@ -114,6 +113,8 @@ def _checked(message: Any, path: str | Path) -> ModelFile:
     bytes_found: set[int] = set()
     for i, sp in enumerate(message.pieces):
         piece = sp.piece
+        if not isinstance(piece, str):  # protobuf hands back bytes for a string that is not UTF-8
+            raise TokenizerFileError(path, f"piece {i} is not valid UTF-8 text")
         try:
             kind = PieceType(sp.type)
         except ValueError:
@@ -141,6 +142,9 @@ def _checked(message: Any, path: str | Path) -> ModelFile:
         types.append(kind)
     if unk_id < 0:
         raise TokenizerFileError(path, "defines no unknown piece (type UNKNOWN, usually <unk>)")
+    for field in ("unk_surface", "bos_piece", "eos_piece"):
+        if not isinstance(getattr(trainer, field), str):
+            raise TokenizerFileError(path, f"trainer_spec.{field} is not valid UTF-8 text")
     if trainer.byte_fallback and len(bytes_found) != 256:
         raise TokenizerFileError(path, f"byte_fallback is true but only {len(bytes_found)} of the 256 byte pieces exist")
     return ModelFile(
@@ -161,13 +165,12 @@ def _checked(message: Any, path: str | Path) -> ModelFile:
             if message.HasField("denormalizer_spec") and message.denormalizer_spec.precompiled_charsmap
             else None
         ),
-        self_test=tuple((s.input, s.expected) for s in message.self_test_data.samples),
     )
 
 
 def _normalizer(spec: Any) -> NormalizerSettings:
     return NormalizerSettings(
-        name=spec.name,
+        name=spec.name if isinstance(spec.name, str) else "",
         charsmap=bytes(spec.precompiled_charsmap),
         add_dummy_prefix=bool(spec.add_dummy_prefix),
         remove_extra_whitespaces=bool(spec.remove_extra_whitespaces),
