@@ -6,8 +6,9 @@
 * ``tokenizer.json`` -- Hugging Face; holds vocab, merges and specials in one file. Always, but
   for a model whose ``</w>`` is a separate symbol, which HF's BPE cannot express;
 * ``vocab.json`` + ``merges.txt`` -- when every merge can be written in that format (no token
-  with a space or line break: a character-level model over raw spaces cannot, one over ``▁``
-  markers can); :func:`skipped_formats` says why a format was left out;
+  with a space or line break: byte-level models always can; a character-level model over raw
+  spaces cannot, nor one with a merge across a line break); :func:`skipped_formats` says which
+  merge kept a format out;
 * ``NAME.tiktoken`` -- for byte-level models holding all 256 single bytes (ranks = ids);
 * ``bpe-explorer.json`` -- last, a small versioned record of what the other files cannot say
   exactly (our pre-tokenizer name and regex, byte-level or not, specials) and the manifest (size
@@ -26,10 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from ..byte_table import CHAR_TO_BYTE
+from ..display import visible_text
 from ..errors import ConfigError, TokenizerFileError
 from ..pretokenizers import PreTokenizer
 from ..token_ids import check_file_id
-from .gpt2_files import load_gpt2_files, merges_text, merges_writable, write_vocab_json
+from .gpt2_files import load_gpt2_files, merge_is_writable, merges_text, merges_writable, write_vocab_json
 from .hf_json import read_hf_json, write_hf_json
 from .saved_dir import FORMAT_NAME, METADATA_FILE, check_save_target, read_consistently, read_metadata, save_directory
 from .spec import BpeSpec, pretokenizer_from_settings, spec_from_tokenizer, split_specials_from_vocab
@@ -117,9 +119,10 @@ def skipped_formats(spec: BpeSpec) -> dict[str, str]:
     if hf_json is not None:
         out["tokenizer.json"] = hf_json
     if not merges_writable(spec.merges):
+        left, right = next((a, b) for a, b in spec.merges if not (merge_is_writable(a) and merge_is_writable(b)))
         out["vocab.json + merges.txt"] = (
-            "merges.txt cannot hold tokens with a space or line break (this character-level model keeps raw spaces; "
-            "train with --pre-tokenizer whitespace, whose tokens mark spaces as ▁, or byte-level); tokenizer.json holds it all"
+            f"merges.txt cannot hold a token with a space or line break, and merge ({visible_text(left)!r}, "
+            f"{visible_text(right)!r}) has one (byte-level models never do); tokenizer.json holds every merge"
         )
     if tiktoken_ranks(spec) is None:
         out[".tiktoken"] = (
