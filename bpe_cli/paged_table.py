@@ -58,13 +58,13 @@ class PagedTable:
         *,
         right: Iterable[str] = (),
         title: str | None = None,
-        page_rows: int = PAGE_ROWS,
+        page_rows: int | None = None,
     ) -> None:
         self.console = console
         self.columns = list(columns)
         self.right = [c in frozenset(right) for c in self.columns]
         self.title = title
-        self.page_rows = page_rows
+        self.page_rows = page_rows or PAGE_ROWS
         self.widths = [_width(c) for c in self.columns]
         self._shown_widths: list[int] | None = None
         self._page: list[list[tuple[list[tuple[str, str]], int]]] = []
