@@ -23,6 +23,7 @@ Cells are rich ``Text`` (styled, never markup) and are padded by their terminal 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -67,18 +68,23 @@ class PagedTable:
         self.page_rows = page_rows or PAGE_ROWS
         self.widths = [_width(c) for c in self.columns]
         self._shown_widths: list[int] | None = None
-        self._page: list[list[tuple[list[tuple[str, str]], int]]] = []
+        self._titled = False
+        self._page: list[list[tuple[str, int, list[tuple[str, str]] | None]]] = []
         self._styled = console.color_system is not None and not console.no_color
 
     def add_row(self, cells: Sequence[Cell]) -> None:
         row = []
         widths = self.widths
         for i, cell in enumerate(cells):
-            parts = _parts(cell)
-            width = sum(_width(t) for t, _ in parts)
+            if isinstance(cell, str):
+                text, parts = cell, None
+            else:
+                parts = _parts(cell)
+                text = "".join(t for t, _ in parts)
+            width = _width(text)
             if width > widths[i]:
                 widths[i] = width
-            row.append((parts, width))
+            row.append((text, width, parts))
         self._page.append(row)
         if len(self._page) >= self.page_rows:
             self.flush()
@@ -87,48 +93,60 @@ class PagedTable:
         """Print the buffered rows (and a header first if the columns grew)."""
         if not self._page and self._shown_widths is not None:
             return
-        chunks: list[str] = []
-        spans: list[Span] = []
-        pos = 0
-
-        def emit(text: str, style: str = "") -> None:
-            nonlocal pos
-            if style and text:
-                spans.append(Span(pos, pos + len(text), style))
-            chunks.append(text)
-            pos += len(text)
-
+        header = None
         if self._shown_widths != self.widths:
-            if self._shown_widths is None and self.title:
-                emit(self.title, "italic")
-                emit("\n")
-            self._line([([(c, "bold")], _width(c)) for c in self.columns], emit)
+            header = [(c, _width(c), [(c, "bold")]) for c in self.columns]
             self._shown_widths = list(self.widths)
-        for row in self._page:
-            self._line(row, emit)
+        rows = ([header] if header else []) + self._page
+        title = self.title if header is not None and not self._titled else None
+        self._titled = True
         self._page = []
-        page = "".join(chunks)
         if self._styled:
-            self.console.print(Text(page, spans=spans), end="", overflow="ignore", crop=False, no_wrap=True)
+            self._print_styled(rows, title)
         else:
-            self.console.file.write("\n".join(line.rstrip(" ") for line in page.split("\n")))
+            lines = [title] if title else []
+            lines += [self._plain_line(row) for row in rows]
+            self.console.file.write("\n".join(lines) + "\n")
 
     def close(self) -> None:
         self.flush()
 
-    def _line(self, row: Sequence[tuple[list[tuple[str, str]], int]], emit: object) -> None:
-        last = len(row) - 1
-        for i, (parts, width) in enumerate(row):
-            pad = " " * (self.widths[i] - width)
-            if self.right[i]:
-                emit(pad)  # type: ignore[operator]
-            for text, style in parts:
-                emit(text, style)  # type: ignore[operator]
-            if i < last:
-                if not self.right[i]:
-                    emit(pad)  # type: ignore[operator]
-                emit(GAP)  # type: ignore[operator]
-        emit("\n")  # type: ignore[operator]
+    def _plain_line(self, row: Sequence[tuple[str, int, Any]]) -> str:
+        """No colour (a pipe, NO_COLOR): plain padded text, built with str operations only."""
+        widths, right = self.widths, self.right
+        out = [
+            (" " * (widths[i] - width) + text) if right[i] else (text + " " * (widths[i] - width))
+            for i, (text, width, _) in enumerate(row)
+        ]
+        return GAP.join(out).rstrip(" ")
+
+    def _print_styled(self, rows: list[list[tuple[str, int, Any]]], title: str | None) -> None:
+        chunks: list[str] = []
+        spans: list[Span] = []
+        pos = 0
+        if title:
+            spans.append(Span(0, len(title), "italic"))
+            chunks.append(title + "\n")
+            pos = len(title) + 1
+        for row in rows:
+            last = len(row) - 1
+            for i, (text, width, parts) in enumerate(row):
+                pad = " " * (self.widths[i] - width)
+                if self.right[i]:
+                    chunks.append(pad)
+                    pos += len(pad)
+                for part, style in parts or ((text, ""),):
+                    if style and part:
+                        spans.append(Span(pos, pos + len(part), style))
+                    chunks.append(part)
+                    pos += len(part)
+                if i < last:
+                    tail = ("" if self.right[i] else pad) + GAP
+                    chunks.append(tail)
+                    pos += len(tail)
+            chunks.append("\n")
+            pos += 1
+        self.console.print(Text("".join(chunks), spans=spans), end="", overflow="ignore", crop=False, no_wrap=True)
 
 
 __all__ = ["PAGE_ROWS", "Cell", "PagedTable"]
