@@ -20,16 +20,20 @@ from test_tui_app import SMALL, set_input, settle, shown, train_to_end
 
 
 def live_children() -> list[int]:
+    """Training children of this process still alive or unreaped (other tests' helpers don't count)."""
     me = os.getpid()
     out = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/stat") as f:
-                    if int(f.read().rsplit(")", 1)[1].split()[1]) == me:
-                        out.append(int(entry))
+                    mine = int(f.read().rsplit(")", 1)[1].split()[1]) == me
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    training = b"training_runner.child" in f.read()
             except OSError:
-                pass
+                continue
+            if mine and training:
+                out.append(int(entry))
     return out
 
 
