@@ -1,7 +1,8 @@
 """Atomic saves: a file, or a whole directory, is replaced in one step or not at all.
 
 - :func:`atomic_write_bytes` writes a temp file beside the target, fsyncs it and ``os.replace``\\ s
-  it over the target: readers see the old file or the new one, whole.
+  it over the target: readers see the old file or the new one, whole (:func:`atomic_writer`
+  does the same for a file written as a stream).
 - :func:`replace_directory` puts a freshly written directory in place of another in one step
   (``renameat2(RENAME_EXCHANGE)`` on Linux; elsewhere two renames, with the old directory kept
   under a recoverable name in between), so a saved tokenizer is never half old, half new.
@@ -23,7 +24,9 @@ import secrets
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 _LEFTOVER = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.bpe-explorer-(?:new|old|tmp)-[0-9a-z_]+(?:\.tmp)?$")
 _RENAME_EXCHANGE = 2
@@ -58,6 +61,14 @@ def leftover_name(target: Path, kind: str) -> Path:
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` so that readers see either the old or the new file, whole."""
+    with atomic_writer(path) as handle:
+        handle.write(data)
+
+
+@contextlib.contextmanager
+def atomic_writer(path: str | Path) -> Iterator[BinaryIO]:
+    """A binary file to write ``path`` through, streamed (a counts file may be gigabytes):
+    readers see the old file until the block ends without an error, then the new one, whole."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     mode = _file_mode(target)
@@ -66,7 +77,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             os.fchmod(handle.fileno(), mode)
-            handle.write(data)
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, target)
@@ -182,6 +193,7 @@ def _fsync_directory(path: Path) -> None:
 
 __all__ = [
     "atomic_write_bytes",
+    "atomic_writer",
     "atomic_write_text",
     "clean_leftovers",
     "current_umask",
