@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_engine.corpus import counting, parallel
+from bpe_engine.corpus import parallel, tally
+from bpe_engine.corpus.counting import count_unit
 from bpe_engine.byte_table import token_str_to_bytes
 from bpe_engine.corpus import Document, corpus_stats, count_words, read_documents
 from bpe_engine.errors import CorpusError
@@ -91,11 +92,11 @@ def test_parallel_counting_equals_serial(monkeypatch) -> None:
     text = " ".join(f"w{i % 97} x{i % 13}, y{i}" for i in range(20_000)) + "\n\n  tail  "
     docs = [text, "second doc here", text[:5000]]
     serial = count_words(docs, HF_GPT2, byte_level=True, workers=1)
-    monkeypatch.setattr(counting, "PARALLEL_THRESHOLD", 1000)
-    monkeypatch.setattr(counting, "_CHUNK_CHARS", 20_000)
+    monkeypatch.setattr(tally, "PARALLEL_THRESHOLD", 1000)
+    monkeypatch.setattr(tally, "BLOCK_BYTES", 20_000)
     used = []
-    real = parallel.count_parallel
-    monkeypatch.setattr(parallel, "count_parallel", lambda *a: used.append(real(*a)) or used[-1])
+    real = parallel.ordered_map
+    monkeypatch.setattr(parallel, "ordered_map", lambda *a: used.append(real(*a)) or used[-1])
     forked = count_words(docs, HF_GPT2, byte_level=True, workers=2)
     assert used and used[0] is not None  # the forked workers really counted
     assert list(forked.counts.items()) == list(serial.counts.items())
@@ -104,8 +105,8 @@ def test_parallel_counting_equals_serial(monkeypatch) -> None:
 def test_parallel_counting_of_many_documents_reports_bad_utf8(monkeypatch, tmp_path) -> None:
     path = tmp_path / "lines.txt"
     path.write_bytes(b"good line\n" * 3000 + b"bad \xff\n" + b"tail\n")
-    monkeypatch.setattr(counting, "PARALLEL_THRESHOLD", 1000)
-    monkeypatch.setattr(counting, "_CHUNK_CHARS", 2000)
+    monkeypatch.setattr(tally, "PARALLEL_THRESHOLD", 1000)
+    monkeypatch.setattr(tally, "BLOCK_BYTES", 2000)
     docs = read_documents([path], lines=True)
     wc = count_words(docs, GPT2, byte_level=True, workers=2)
     assert wc.documents == 3002 and wc.counts["good"] == 3000 and wc.counts["Ġÿ"] == 1
@@ -118,30 +119,10 @@ def test_no_fork_while_other_threads_run() -> None:
     thread = threading.Thread(target=stop.wait)
     thread.start()
     try:
-        job = counting._Job(GPT2, (), True, "strict")
-        assert parallel.count_parallel(counting._count_batch, [["a b"], ["c"]], job, 2) is None
+        assert parallel.ordered_map(count_unit, [], None, 2) is None
     finally:
         stop.set()
         thread.join()
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.sampled_from(list("ab1 .\n\t'sé한") + ["  ", "\r\n", "'ll"]), max_size=150).map("".join),
-       st.integers(min_value=1, max_value=40))
-def test_cutting_points_never_change_the_pieces(text: str, size: int) -> None:
-    for pre in (GPT2, HF_GPT2, CL100K, O200K, END_OF_WORD):
-        parts = list(counting._cut(text, size))
-        assert "".join(parts) == text
-        assert [p for part in parts for p in pre.split(part)] == pre.split(text), pre.name
-
-
-def test_only_safe_pre_tokenizers_are_cut() -> None:
-    text = "word " * 100
-    for pre in (WHITESPACE, NONE):
-        assert counting._batches([text], counting._Job(pre, (), False, "strict"), 10) == ([[text]], [[text]], 1, len(text))
-    batches, _, docs, size = counting._batches([text, "x"], counting._Job(GPT2, (), False, "strict"), 10)
-    assert len(batches) > 10 and docs == 2 and size == len(text) + 1
-    assert "".join(part for batch in batches for part in batch) == text + "x"
 
 
 def test_corpus_stats() -> None:

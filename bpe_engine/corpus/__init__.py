@@ -13,8 +13,11 @@ pre-tokenizer, and each piece is encoded back to the exact original bytes.
 The package has one module per seam:
 
 - :mod:`.documents` -- reading files into documents, decoding them, naming a bad byte;
-- :mod:`.counting` -- cutting documents into units of work and counting their words;
-- :mod:`.parallel` -- running those units on several processes;
+- :mod:`.blocks` -- where a corpus may be cut into blocks counted apart, reading one block;
+- :mod:`.counting` -- the one function that counts a unit of work, and the ordered merge;
+- :mod:`.parallel` -- running units on several processes, in order, few in flight;
+- :mod:`.tally` -- counting a whole corpus (streamed files, or documents in memory);
+- :mod:`.table_size` -- saying early when the word table will not fit in memory;
 - :mod:`.stats` -- the size figures the corpus pane shows.
 
 >>> from bpe_engine.pretokenizers import GPT2
@@ -24,16 +27,19 @@ The package has one module per seam:
 
 from __future__ import annotations
 
-from .counting import WordCounts, count_words
+from .counting import WordCounts
 from .documents import DecodeErrors, Document, decode_document, read_documents
 from .stats import CorpusStats, corpus_stats
+from .tally import CountProgress, count_files, count_words
 
 __all__ = [
     "CorpusStats",
+    "CountProgress",
     "DecodeErrors",
     "Document",
     "WordCounts",
     "corpus_stats",
+    "count_files",
     "count_words",
     "decode_document",
     "read_documents",

@@ -1,11 +1,21 @@
-"""Counting words: cut documents into units of work, pre-tokenize and count each, merge in order."""
+"""Counting words: one function counts one unit of work; units are merged in order.
+
+:func:`count_unit` is *the* counting function: the in-process path, the local process pool
+(:mod:`.parallel`) and a Dask cluster (:mod:`.dask_engine`) all run it, only scheduled
+differently. A unit is a block of a file (read by the worker itself, see :mod:`.blocks`), a block
+of standard input, or a batch of in-memory documents. Its result is a :class:`Part`: word -> count
+in order of first appearance within the unit, byte-level words already in the GPT-2 byte alphabet.
+
+Merging parts in unit order (:func:`add_part`) keeps first-appearance order over the corpus, and
+that merge is associative, so a tree reduction (Dask's) gives the same table as a left fold.
+"""
 
 from __future__ import annotations
 
+import re
 from codecs import charmap_decode
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import NamedTuple
@@ -13,17 +23,18 @@ from typing import NamedTuple
 from ..byte_table import BYTE_CHARS
 from ..errors import CorpusError
 from ..pretokenizers import PreTokenizer, split_specials
-from . import parallel
-from .documents import DecodeErrors, Document, decode_document, utf8_error
-
-PARALLEL_THRESHOLD = 1_000_000
-"""Corpora larger than this many characters are pre-tokenized on several processes."""
-
-_CHUNK_CHARS = 1 << 20
-"""Target size of one unit of work: small enough that ``findall`` lists stay small in memory."""
+from .blocks import BLOCK_BYTES, CutRule, DataBlock, FileBlock, cut_bytes, read_file_block
+from .documents import DecodeErrors, bad_utf8, open_binary
+from .fast_split import splitter
 
 # bytes -> GPT-2 byte characters in one C call (the way cp1252 & co. decode)
 _BYTE_DECODING_TABLE = "".join(BYTE_CHARS)
+
+_SEGMENT_BYTES = 1 << 14
+"""Whole-document blocks are decoded in segments of about this size (see :func:`_decoded`)."""
+
+_LINES = re.compile(r"[^\n]*\n|[^\n]+")
+"""Lines that end at ``\\n`` only (and keep it), as Hugging Face's ``train(files)`` reads them."""
 
 
 @dataclass(frozen=True)
@@ -43,45 +54,156 @@ class WordCounts:
         return len(self.counts)
 
 
-def count_words(
-    documents: Iterable[Document | str | bytes],
-    pre_tokenizer: PreTokenizer,
-    special_tokens: Iterable[str] = (),
-    *,
-    byte_level: bool,
-    workers: int = 2,
-    errors: DecodeErrors = "strict",
-) -> WordCounts:
-    """Split out special tokens, pre-tokenize, and count the pieces (first appearance order).
+class CountJob(NamedTuple):
+    """Everything a unit needs besides its data (picklable: sent to workers with every unit)."""
 
-    Corpora above :data:`PARALLEL_THRESHOLD` characters are cut into batches that ``workers``
-    forked processes decode, pre-tokenize and count; the batches are merged back in order, so the
-    first-appearance order is the one a single pass gives. In-process when other threads run.
-    """
-    job = _Job(pre_tokenizer, tuple(special_tokens), byte_level, errors)
-    batches, sources, n_docs, size = _batches(documents, job, _CHUNK_CHARS)
-    parts: Iterable[Counter[str]] | None = None
-    if workers > 1 and size > PARALLEL_THRESHOLD and len(batches) > 1:
-        parts = parallel.count_parallel(_count_batch, batches, job, workers)
-    if parts is None:
-        parts = (_count_batch(batch, job) for batch in batches)
-    merged = _Merged(byte_level)
-    try:
-        merged.add_all(parts)
-    except BrokenProcessPool:  # a worker died (killed, out of memory): count here instead
-        merged = _Merged(byte_level)
-        merged.add_all(_count_batch(batch, job) for batch in batches)
-    except _BadBytes as bad:
-        item, start = bad.args
-        raise utf8_error(sources[merged.batches_done][item], start) from None
-    counts = merged.counts
-    total = sum(counts.values())
-    if byte_level:
-        counts = {merged.names[word]: n for word, n in counts.items()}
-    return WordCounts(counts, byte_level, documents=n_docs, total_words=total)
+    pre_tokenizer: PreTokenizer
+    specials: tuple[str, ...]
+    byte_level: bool
+    errors: DecodeErrors = "strict"
+    lines: bool = False
+
+    @property
+    def rule(self) -> CutRule:
+        return CutRule.for_job(self.pre_tokenizer, self.specials, lines=self.lines)
+
+
+class Part(NamedTuple):
+    """What counting a unit (or merging several) gives: word -> count, documents and bytes seen."""
+
+    counts: dict[str, int]
+    documents: int
+    size: int
+
+
+class Batch(NamedTuple):
+    """In-memory documents (or pieces of one, cut at cut points): raw bytes or text."""
+
+    items: list[str | bytes]
+    documents: int
+
+
+class BadBytes(Exception):
+    """Raised by a worker counting a :class:`Batch`: (item index, byte offset); the caller names it."""
+
+
+Unit = FileBlock | DataBlock | Batch
+
+
+# -- the counting function ---------------------------------------------------------------------
+def count_unit(unit: Unit, job: CountJob) -> Part:
+    """Read (for a file block), decode, cut out specials, pre-tokenize and count one unit."""
+    split = splitter(job.pre_tokenizer)
+    if isinstance(unit, Batch):
+        pieces = chain.from_iterable(map(split, _batch_texts(unit, job)))
+        return _named(Counter(pieces), job, unit.documents, sum(map(len, unit.items)))
+    if isinstance(unit, FileBlock):
+        with open_binary(unit.path) as handle:
+            offset, data = read_file_block(unit, job.rule, handle)
+        at_end, first = offset + len(data) >= unit.size, unit.start == 0
+    else:
+        offset, data, at_end, first = unit.offset, unit.data, unit.at_end, unit.offset == 0
+    texts = _decoded(unit, offset, data, job)
+    documents = _lines_in(data, at_end) if job.lines else int(first)
+    segments = _LINES.findall(texts[0]) if job.lines else texts
+    pieces = chain.from_iterable(map(split, _without_specials(segments, job)))
+    return _named(Counter(pieces), job, documents, len(data))
+
+
+def add_part(table: dict[str, int], part: Mapping[str, int] | Iterable[tuple[str, int]]) -> None:
+    """Add ``part`` (a table, or (word, count) pairs) into ``table``; words new to the table go
+    after the ones it has, so first-appearance order is kept."""
+    get = table.get
+    for word, n in part.items() if isinstance(part, Mapping) else part:
+        table[word] = get(word, 0) + n
+
+
+def merge_parts(parts: Iterable[Part]) -> Part:
+    """Parts merged in the order given (associative: any grouping gives the same table)."""
+    table: dict[str, int] = {}
+    documents = size = 0
+    for part in parts:
+        add_part(table, part.counts)
+        documents += part.documents
+        size += part.size
+    return Part(table, documents, size)
 
 
 # -- private ------------------------------------------------------------------------------------
+def _named(counts: Counter[str], job: CountJob, documents: int, size: int) -> Part:
+    """The part, byte-level words renamed into the GPT-2 byte alphabet (inlined: per word)."""
+    if not job.byte_level:
+        return Part(dict(counts), documents, size)
+    table = _BYTE_DECODING_TABLE
+    try:
+        named = {charmap_decode(word.encode("utf-8", "surrogateescape"), "strict", table)[0]: n for word, n in counts.items()}
+    except UnicodeEncodeError:
+        named = {_to_byte_chars(word): n for word, n in counts.items()}  # raises, naming the character
+    return Part(named, documents, size)
+
+
+def _decoded(unit: FileBlock | DataBlock, offset: int, data: bytes, job: CountJob) -> list[str]:
+    """The block as text: one string for ``--lines`` (cut into lines next), else segments of
+    about :data:`_SEGMENT_BYTES` cut at cut points, so the ASCII ones take the fast splitter."""
+    mode = "surrogateescape" if job.byte_level else job.errors
+    rule = job.rule
+    chunks = cut_bytes(data, rule, _SEGMENT_BYTES) if rule.spaces and not job.lines else (data,)
+    texts: list[str] = []
+    pos = 0
+    for chunk in chunks:
+        try:
+            texts.append(chunk.decode("utf-8", mode))
+        except UnicodeDecodeError as exc:
+            at = pos + exc.start
+            raise bad_utf8(_where(unit, offset + at, data, at), data[at]) from None
+        pos += len(chunk)
+    return texts
+
+
+def _lines_in(data: bytes, at_end: bool) -> int:
+    """Documents of ``--lines`` in a block: its newlines, plus a last line without one."""
+    return data.count(b"\n") + (1 if at_end and data and not data.endswith(b"\n") else 0)
+
+
+def _where(unit: FileBlock | DataBlock, offset: int, data: bytes, local: int) -> str:
+    """File, line and byte offset of a bad byte (a file's lines are counted only then)."""
+    if isinstance(unit, DataBlock):
+        line = unit.line + data.count(b"\n", 0, local)
+    else:
+        line = 1 + _newlines_before(unit.path, offset)
+    return f"{unit.name}, line {line}, byte offset {offset}"
+
+
+def _newlines_before(path: str, offset: int) -> int:
+    count = 0
+    with open_binary(path) as handle:
+        while offset > 0:
+            chunk = handle.read(min(offset, BLOCK_BYTES))
+            if not chunk:
+                break
+            count += chunk.count(b"\n")
+            offset -= len(chunk)
+    return count
+
+
+def _without_specials(segments: Iterable[str], job: CountJob) -> Iterable[str]:
+    if not job.specials:
+        return segments
+    return (seg for text in segments for seg, is_special in split_specials(text, job.specials) if not is_special)
+
+
+def _batch_texts(batch: Batch, job: CountJob) -> Iterator[str]:
+    """The batch's texts with special tokens cut out (raw bytes decoded as for a block)."""
+    mode = "surrogateescape" if job.byte_level else job.errors
+    for index, item in enumerate(batch.items):
+        if type(item) is not str:
+            try:
+                item = item.decode("utf-8", mode)
+            except UnicodeDecodeError as exc:
+                raise BadBytes(index, exc.start) from None
+        yield from _without_specials((item,), job)
+
+
 def _to_byte_chars(piece: str) -> str:
     """``' lower'`` -> ``'Ġlower'``; lone surrogates from invalid UTF-8 become their raw byte."""
     try:
@@ -92,129 +214,3 @@ def _to_byte_chars(piece: str) -> str:
             "not an escaped byte; pass the corpus as bytes or clean the text"
         ) from None
     return charmap_decode(raw, "strict", _BYTE_DECODING_TABLE)[0]
-
-
-class _Job(NamedTuple):
-    """What a counting worker needs besides its batch (picklable)."""
-
-    pre_tokenizer: PreTokenizer
-    specials: tuple[str, ...]
-    byte_level: bool
-    errors: DecodeErrors
-
-
-class _BadBytes(Exception):
-    """Raised by a worker: (item index in its batch, byte offset). The caller names the file."""
-
-
-def _batches(
-    documents: Iterable[Document | str | bytes], job: _Job, size: int
-) -> tuple[list[list[str | bytes]], list[list[Document | str | bytes]], int, int]:
-    """Group documents into batches of about ``size`` bytes/characters.
-
-    Returns (batches, the document behind each batch item, number of documents, total size).
-    Batches hold raw bytes (workers decode them; bytes pickle far faster than ``Document``s) or
-    text. A document larger than a batch is decoded here, its special tokens cut out, and its
-    text cut at safe points (:func:`_cut`) when the pre-tokenizer allows it, so one big file
-    still keeps every worker busy.
-    """
-    # Only a pre-tokenizer that declares it (``safe_to_cut``) has its big texts cut (``_cut``);
-    # others are split between documents and special tokens only.
-    splittable = job.pre_tokenizer.safe_to_cut
-    batches: list[list[str | bytes]] = []
-    sources: list[list[Document | str | bytes]] = []
-    batch: list[str | bytes] = []
-    origin: list[Document | str | bytes] = []
-    batch_len = total = n_docs = 0
-    for doc in documents:
-        n_docs += 1
-        raw = doc.data if isinstance(doc, Document) else doc
-        total += len(raw)
-        if len(raw) <= size or not splittable:
-            items: Iterable[str | bytes] = (raw,)
-        else:
-            text = decode_document(doc, byte_level=job.byte_level, errors=job.errors)
-            items = (
-                part
-                for segment, is_special in split_specials(text, job.specials)
-                if not is_special
-                for part in _cut(segment, size)
-            )
-        for item in items:
-            batch.append(item)
-            origin.append(doc)
-            batch_len += len(item)
-            if batch_len >= size:
-                batches.append(batch)
-                sources.append(origin)
-                batch, origin, batch_len = [], [], 0
-    if batch:
-        batches.append(batch)
-        sources.append(origin)
-    return batches, sources, n_docs, total
-
-
-def _texts(batch: list[str | bytes], job: _Job) -> Iterator[str]:
-    """The batch's texts with special tokens cut out (raw bytes decoded as in decode_document)."""
-    mode = "surrogateescape" if job.byte_level else job.errors
-    for index, item in enumerate(batch):
-        if type(item) is not str:
-            try:
-                item = item.decode("utf-8", mode)
-            except UnicodeDecodeError as exc:
-                raise _BadBytes(index, exc.start) from None
-        if job.specials:
-            yield from (seg for seg, is_special in split_specials(item, job.specials) if not is_special)
-        else:
-            yield item
-
-
-def _count_batch(batch: list[str | bytes], job: _Job) -> Counter[str]:
-    """Decode, cut out specials, pre-tokenize and count one batch (run in any process)."""
-    return Counter(chain.from_iterable(map(job.pre_tokenizer.splitter(), _texts(batch, job))))
-
-
-class _Merged:
-    """Batch counts summed in batch order (first appearance kept). Byte-level also names each
-    new piece in GPT-2 byte characters, while the workers are still counting later batches."""
-
-    def __init__(self, byte_level: bool) -> None:
-        self.byte_level = byte_level
-        self.counts: dict[str, int] = {}
-        self.names: dict[str, str] = {}
-        self.batches_done = 0
-
-    def add_all(self, parts: Iterable[Counter[str]]) -> None:
-        counts, names, byte_level = self.counts, self.names, self.byte_level
-        get = counts.get
-        for part in parts:
-            for word, n in part.items():
-                old = get(word)
-                if old is None:
-                    counts[word] = n
-                    if byte_level:
-                        names[word] = _to_byte_chars(word)
-                else:
-                    counts[word] = old + n
-            self.batches_done += 1
-
-
-def _cut(text: str, size: int) -> Iterator[str]:
-    """Cut ``text`` into parts of about ``size`` characters at safe points (lazily).
-
-    A safe point is a plain space right after a letter or digit. No piece of the GPT-2, cl100k,
-    o200k or end-of-word patterns crosses it: a space may only *start* a non-whitespace piece,
-    and whitespace pieces never hold a letter or digit. So the pieces of the parts, in order,
-    are the pieces of the whole text.
-    """
-    start = 0
-    n = len(text)
-    while n - start > size:
-        p = text.find(" ", start + size)
-        while p != -1 and not text[p - 1].isalnum():
-            p = text.find(" ", p + 1)
-        if p == -1:
-            break
-        yield text[start:p]
-        start = p
-    yield text[start:]

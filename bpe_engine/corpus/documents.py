@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import IO, Literal, NamedTuple
 
 from ..errors import CorpusError
 
@@ -81,11 +81,38 @@ def decode_document(doc: Document | str | bytes, *, byte_level: bool, errors: De
 
 
 def utf8_error(doc: Document | str | bytes, start: int) -> CorpusError:
-    """The one message for invalid UTF-8 in character-level training: where, which byte, what to do."""
+    """Invalid UTF-8 at byte ``start`` of a document, named by :func:`bad_utf8`."""
     data = doc.data if isinstance(doc, Document) else doc
     assert isinstance(data, bytes)
     where = doc.where(start) if isinstance(doc, Document) else f"byte offset {start}"
+    return bad_utf8(where, data[start])
+
+
+def bad_utf8(where: str, byte: int) -> CorpusError:
+    """The one message for invalid UTF-8 in character-level training: where, which byte, what to do."""
     return CorpusError(
-        f"{where}: not valid UTF-8 (byte {data[start]:#04x}); character-level training needs "
+        f"{where}: not valid UTF-8 (byte {byte:#04x}); character-level training needs "
         "UTF-8 text: train byte-level instead, or convert the file to UTF-8 first (e.g. with iconv)"
     )
+
+
+def open_binary(path: str) -> IO[bytes]:
+    """Open a corpus file for reading bytes: a local path, or a URL (``s3://...``) through
+    ``fsspec`` where it is installed (it comes with the ``[dask]`` extra, for cluster workers)."""
+    if "://" in path:
+        try:
+            import fsspec
+        except ImportError:
+            raise CorpusError(f"{path}: reading URLs needs fsspec (pip install 'bpe-explorer[dask]')") from None
+        return fsspec.open(path, "rb").open()
+    return open(path, "rb")
+
+
+def file_size(path: str) -> int:
+    """Size in bytes of a local file or a URL (through ``fsspec``)."""
+    if "://" in path:
+        import fsspec
+
+        fs, inner = fsspec.core.url_to_fs(path)
+        return int(fs.size(inner))
+    return Path(path).stat().st_size

@@ -1,0 +1,228 @@
+"""Where a corpus may be cut into blocks that are counted apart, and how one block is read.
+
+Counting a corpus of any size in bounded memory means never holding more than a few blocks of it.
+A block must end where the pieces of its text, counted alone, are exactly the pieces the whole
+text would give. Two kinds of *cut points* guarantee that:
+
+- after every ``\\n`` when each line is a document (``lines=True``, as HF's ``train(files)``);
+- before a plain space that follows a letter or digit, when the pre-tokenizer declares it
+  (``PreTokenizer.safe_to_cut``): no piece of the GPT-2, cl100k, o200k or end-of-word patterns crosses
+  that point -- a space may only *start* a non-whitespace piece, and whitespace pieces never hold
+  a letter or digit -- unless a special token spans it, which is checked.
+
+Block ``i`` of a file nominally covers bytes ``[i * size, (i + 1) * size)``; it really starts at
+the first cut point at or after its nominal start and ends at the first cut point at or after
+its nominal end. Any worker finds its own bounds from the file alone (as Hadoop and Dask find
+line boundaries), so neither the local process pool nor a Dask cluster scans the file first, and
+the blocks partition the file whatever the cut points are (a block with no cut point in it is
+empty; its predecessor runs on).
+
+>>> rule = CutRule(lines=True, spaces=False)
+>>> rule.find(b"one\\ntwo\\nthree", 1)
+4
+>>> CutRule(lines=False, spaces=True).find(b"a, b c", 1)  # not after ',': after 'b'
+4
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import IO, NamedTuple
+
+from ..pretokenizers import PreTokenizer
+
+BLOCK_BYTES = 1 << 20
+"""Nominal size of one block: small enough that a worker's lists of pieces stay small in memory,
+large enough that merging the per-block counts costs little."""
+
+_WINDOW = 1 << 16
+"""Bytes read at a time while looking for a block's end."""
+
+
+
+@dataclass(frozen=True)
+class CutRule:
+    """Which cut points a corpus has (picklable: workers get it with every job).
+
+    ``specials``: the special tokens as UTF-8 bytes; no space cut falls inside one of them.
+    """
+
+    lines: bool
+    spaces: bool
+    specials: tuple[bytes, ...] = ()
+
+    @classmethod
+    def for_job(cls, pre_tokenizer: PreTokenizer, specials: tuple[str, ...], *, lines: bool) -> CutRule:
+        spaces = pre_tokenizer.safe_to_cut
+        try:
+            encoded = tuple(s.encode("utf-8", "surrogateescape") for s in specials if s)
+        except UnicodeEncodeError:  # a special that no byte string spells: never cut at spaces
+            encoded, spaces = (), False
+        return cls(lines, spaces, encoded)
+
+    @property
+    def can_cut(self) -> bool:
+        return self.lines or self.spaces
+
+    @property
+    def lookaround(self) -> int:
+        """Bytes needed on each side of a candidate to decide it (a character, a special token)."""
+        return max(4, max(map(len, self.specials), default=0))
+
+    def find(self, data: bytes, start: int, end: int | None = None) -> int:
+        """The first cut point ``c`` with ``start <= c <= end`` (``1 <= c``), or -1.
+
+        ``c`` cuts between ``data[c - 1]`` and ``data[c]``. ``end`` defaults to ``len(data)``; a
+        caller holding only part of the file passes ``len(data) - lookaround`` so every candidate
+        can be decided on the bytes at hand.
+        """
+        end = len(data) if end is None else end
+        start = max(start, 1)
+        best = -1
+        if self.lines:
+            newline = data.find(b"\n", start - 1, end)
+            if newline != -1:
+                best = newline + 1
+        if self.spaces:
+            stop = end if best == -1 else best
+            p = data.find(b" ", start, stop)
+            while p != -1:
+                if _letter_or_digit_before(data, p) and not self._inside_special(data, p):
+                    return p
+                p = data.find(b" ", p + 1, stop)
+        return best
+
+    def _inside_special(self, data: bytes, c: int) -> bool:
+        for special in self.specials:
+            n = len(special)
+            if n > 1 and data.find(special, max(c - n + 1, 0), c + n - 1) != -1:
+                return True
+        return False
+
+
+def _letter_or_digit_before(data: bytes, c: int) -> bool:
+    """Whether the character ending at byte ``c`` is a letter or digit (``str.isalnum``).
+
+    UTF-8 resynchronises at every lead byte, so decoding from the nearest lead byte gives the
+    character a whole-text decode gives there; anything invalid counts as "no" (no cut).
+    """
+    last = data[c - 1]
+    if last < 0x80:
+        return data[c - 1 : c].isalnum()
+    j = c - 1
+    while j > 0 and j > c - 4 and 0x80 <= data[j] < 0xC0:
+        j -= 1
+    try:
+        return data[j:c].decode("utf-8").isalnum()
+    except UnicodeDecodeError:
+        return False
+
+
+class FileBlock(NamedTuple):
+    """Block ``[start, stop)`` (nominal) of the file at ``path``; ``name`` is shown in messages."""
+
+    name: str
+    path: str
+    start: int
+    stop: int
+    size: int
+
+
+class DataBlock(NamedTuple):
+    """Bytes already read (standard input): ``offset`` in the source, ``line`` its first line."""
+
+    name: str
+    data: bytes
+    offset: int
+    line: int
+    at_end: bool
+
+
+def file_blocks(name: str, path: str, size: int, rule: CutRule, block_bytes: int = BLOCK_BYTES) -> Iterator[FileBlock]:
+    """The nominal blocks of one file: one block when the rule has no cut points at all."""
+    if size == 0 or not rule.can_cut:
+        yield FileBlock(name, path, 0, size, size)
+        return
+    for start in range(0, size, block_bytes):
+        yield FileBlock(name, path, start, min(start + block_bytes, size), size)
+
+
+def read_file_block(block: FileBlock, rule: CutRule, handle: IO[bytes]) -> tuple[int, bytes]:
+    """The block's bytes between its real bounds, and the offset where they start."""
+    begin = 0 if block.start == 0 else _first_cut(handle, block.size, block.start, rule)
+    end = block.size if block.stop >= block.size else _first_cut(handle, block.size, block.stop, rule)
+    if begin >= end:
+        return begin, b""
+    handle.seek(begin)
+    return begin, handle.read(end - begin)
+
+
+def _first_cut(handle: IO[bytes], size: int, pos: int, rule: CutRule) -> int:
+    """The first cut point at or after ``pos`` in the file (``size`` if none)."""
+    around = rule.lookaround
+    base = max(pos - around, 0)
+    handle.seek(base)
+    data = handle.read(pos - base + _WINDOW)
+    searched = pos - base
+    while True:
+        at_eof = base + len(data) >= size
+        limit = len(data) if at_eof else len(data) - around
+        cut = rule.find(data, searched, limit)
+        if cut != -1:
+            return base + cut
+        if at_eof:
+            return size
+        searched = max(limit, searched)
+        more = handle.read(max(_WINDOW, len(data)))  # doubling: a long line costs O(n), not O(n^2)
+        if not more:
+            return size
+        data += more
+
+
+def stream_blocks(name: str, handle: IO[bytes], rule: CutRule, block_bytes: int = BLOCK_BYTES) -> Iterator[DataBlock]:
+    """Cut a stream (standard input) into blocks at cut points, reading ``block_bytes`` at a time."""
+    pending = b""
+    searched = block_bytes  # where the search for the current block's end goes on
+    offset, line = 0, 1
+    at_eof = False
+    while not at_eof:
+        chunk = handle.read(block_bytes)
+        at_eof = not chunk
+        pending += chunk
+        while pending and (at_eof or len(pending) > searched):
+            limit = len(pending) if at_eof else len(pending) - rule.lookaround
+            cut = rule.find(pending, searched, limit)
+            if cut == -1 and not at_eof:
+                searched = max(searched, limit)
+                break  # no cut point yet: read on
+            if cut == -1:
+                cut = len(pending)
+            data, pending = pending[:cut], pending[cut:]
+            searched = block_bytes
+            yield DataBlock(name, data, offset, line, at_eof and not pending)
+            offset += len(data)
+            line += data.count(b"\n")
+    if offset == 0:
+        yield DataBlock(name, b"", 0, 1, True)
+
+
+def stdin_bytes() -> IO[bytes]:
+    """Standard input as bytes, or a clear failure when it is closed."""
+    stream = sys.stdin
+    if stream is None or stream.closed:
+        raise OSError("standard input is closed")
+    return stream.buffer
+
+
+def cut_bytes(data: bytes, rule: CutRule, size: int) -> Iterator[bytes]:
+    """``data`` in parts of about ``size`` bytes, each ending at a cut point (lazily)."""
+    start = 0
+    while len(data) - start > size:
+        cut = rule.find(data, start + size)
+        if cut == -1:
+            break
+        yield data[start:cut]
+        start = cut
+    yield data[start:]

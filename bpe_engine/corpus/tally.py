@@ -1,0 +1,213 @@
+"""Counting a whole corpus: plan its units, run them here or on both cores, fold them in order.
+
+Two entry points share everything after planning:
+
+- :func:`count_files` streams files (and standard input) block by block: the corpus is never
+  held, only the word table and the few blocks in flight, so a corpus of any size counts in
+  bounded memory. It watches the table grow and says early when it will not fit
+  (:mod:`.table_size`).
+- :func:`count_words` counts documents already in memory (the app's editor text, tests).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import CorpusError
+from ..pretokenizers import PreTokenizer
+from . import parallel
+from .blocks import BLOCK_BYTES, CutRule, FileBlock, cut_bytes, file_blocks, stdin_bytes, stream_blocks
+from .counting import BadBytes, Batch, CountJob, Part, Unit, WordCounts, add_part, count_unit
+from .documents import DecodeErrors, Document, bad_utf8, file_size, open_binary
+from .table_size import TableWatch
+
+PARALLEL_THRESHOLD = 1_000_000
+"""Corpora larger than this many bytes (characters) are counted on several processes."""
+
+
+@dataclass(frozen=True)
+class CountProgress:
+    """How far counting is, for a progress bar: bytes done of total (None: standard input)."""
+
+    done_bytes: int
+    total_bytes: int | None
+    unique_words: int
+    warning: str | None = None
+
+
+ProgressCallback = Callable[[CountProgress], None]
+
+
+def count_files(
+    paths: Sequence[str | Path],
+    pre_tokenizer: PreTokenizer,
+    special_tokens: Iterable[str] = (),
+    *,
+    byte_level: bool,
+    lines: bool = False,
+    workers: int = 2,
+    errors: DecodeErrors = "strict",
+    block_bytes: int = BLOCK_BYTES,
+    min_word_count: int = 1,
+    memory_budget: int | None = None,
+    training: bool = True,
+    progress: ProgressCallback | None = None,
+) -> WordCounts:
+    """Count the words of files (``-``: standard input) without holding the corpus.
+
+    Each file is one document, or each line with ``lines=True`` (lines end at ``\\n`` only, as
+    Hugging Face's ``train(files)`` reads them). Every file is checked to open before counting
+    starts. Words seen fewer than ``min_word_count`` times are left out of the result.
+    ``memory_budget`` (bytes; default: the memory available now) is what the word table and the
+    training after it may use (``training=False``: the table alone, for a counts file):
+    :class:`.table_size.TableWatch` warns early through ``progress`` and stops with
+    :class:`.table_size.WordTableTooLarge` before it runs out.
+    """
+    job = CountJob(pre_tokenizer, tuple(special_tokens), byte_level, errors, lines)
+    sources = [source_of(path) for path in paths]
+    total = None if any(size is None for _, _, size in sources) else sum(size or 0 for _, _, size in sources)
+    units = _file_units(sources, job.rule, block_bytes)
+    parts = run_units(units, job, workers, parallel=total is None or total > PARALLEL_THRESHOLD)
+    watch = TableWatch(total, memory_budget, min_count=min_word_count, training=training)
+    counts = _fold(parts, job, watch, total, progress)
+    if min_word_count <= 1:
+        return counts
+    kept = {word: n for word, n in counts.counts.items() if n >= min_word_count}
+    return WordCounts(kept, byte_level, documents=counts.documents, total_words=sum(kept.values()))
+
+
+def count_words(
+    documents: Iterable[Document | str | bytes],
+    pre_tokenizer: PreTokenizer,
+    special_tokens: Iterable[str] = (),
+    *,
+    byte_level: bool,
+    workers: int = 2,
+    errors: DecodeErrors = "strict",
+) -> WordCounts:
+    """Split out special tokens, pre-tokenize, and count the pieces (first appearance order).
+
+    Corpora above :data:`PARALLEL_THRESHOLD` are cut into batches that ``workers`` forked
+    processes decode, pre-tokenize and count; the batches are merged back in order, so the
+    first-appearance order is the one a single pass gives. In-process when other threads run.
+    """
+    job = CountJob(pre_tokenizer, tuple(special_tokens), byte_level, errors)
+    batches, origins, size = _batches(documents, job.rule, BLOCK_BYTES)
+    parts = run_units(batches, job, workers, parallel=size > PARALLEL_THRESHOLD and len(batches) > 1)
+    arrived = [0]
+    try:
+        return _fold(_recorded(parts, arrived), job, None, size, None)
+    except BadBytes as bad:
+        index, start = bad.args
+        doc, offset = origins[arrived[0]][index]
+        where = doc.where(offset + start) if isinstance(doc, Document) else f"byte offset {offset + start}"
+        data = doc.data if isinstance(doc, Document) else doc
+        assert isinstance(data, bytes)
+        raise bad_utf8(where, data[offset + start]) from None
+
+
+def run_units(units: Iterable[Unit], job: CountJob, workers: int, *, parallel: bool) -> Iterator[Part]:
+    """:func:`count_unit` over the units, in order: on ``workers`` processes when ``parallel``."""
+    results = None
+    if parallel and workers > 1:
+        results = parallel_map(units, job, workers)
+    return results if results is not None else (count_unit(unit, job) for unit in units)
+
+
+def parallel_map(units: Iterable[Unit], job: CountJob, workers: int) -> Iterator[Part] | None:
+    return parallel.ordered_map(count_unit, units, job, workers)
+
+
+# -- private ------------------------------------------------------------------------------------
+def _fold(
+    parts: Iterable[Part], job: CountJob, watch: TableWatch | None, total: int | None, progress: ProgressCallback | None
+) -> WordCounts:
+    table: dict[str, int] = {}
+    documents = done = 0
+    for part in parts:
+        add_part(table, part.counts)
+        documents += part.documents
+        done += part.size
+        warning = watch.update(done, table) if watch is not None else None
+        if progress is not None:
+            progress(CountProgress(done, total, len(table), warning))
+    return WordCounts(table, job.byte_level, documents=documents, total_words=sum(table.values()))
+
+
+def _recorded(parts: Iterable[Part], arrived: list[int]) -> Iterator[Part]:
+    """Pass parts through, counting how many arrived (to name the batch a bad byte is in)."""
+    for part in parts:
+        yield part
+        arrived[0] += 1
+
+
+def source_of(path: str | Path) -> tuple[str, str | None, int | None]:
+    """(name for messages, path or None for standard input, size or None); a file that does
+    not open is a :class:`CorpusError` now, before any counting."""
+    if str(path) == "-":
+        return "<stdin>", None, None
+    name = str(path)
+    try:
+        size = file_size(name)
+        open_binary(name).close()
+    except OSError as exc:
+        raise CorpusError(f"cannot read corpus file {name}: {exc.strerror or exc}") from None
+    return name, name, size
+
+
+def _file_units(sources: list[tuple[str, str | None, int | None]], rule: CutRule, block_bytes: int) -> Iterator[Unit]:
+    for name, path, size in sources:
+        if path is None:
+            try:
+                handle = stdin_bytes()
+            except OSError as exc:
+                raise CorpusError(f"cannot read corpus file {name}: {exc}") from None
+            yield from stream_blocks(name, handle, rule, block_bytes)
+        else:
+            yield from file_blocks(name, path, size or 0, rule, block_bytes)
+
+
+def _batches(
+    documents: Iterable[Document | str | bytes], rule: CutRule, size: int
+) -> tuple[list[Batch], list[list[tuple[Document | str | bytes, int]]], int]:
+    """Group documents into batches of about ``size`` bytes (characters for text).
+
+    Returns (batches, the document and offset behind each batch item, total size). A document
+    larger than a batch is cut at cut points (as a file block would be), so one big text still
+    keeps every worker busy; text that is not valid UTF-8 (lone surrogates) stays whole.
+    """
+    batches: list[Batch] = []
+    origins: list[list[tuple[Document | str | bytes, int]]] = []
+    items: list[str | bytes] = []
+    origin: list[tuple[Document | str | bytes, int]] = []
+    batch_len = total = starts = 0
+    for doc in documents:
+        raw = doc.data if isinstance(doc, Document) else doc
+        total += len(raw)
+        starts += 1
+        parts: Iterable[str | bytes] = (raw,)
+        if len(raw) > size and rule.spaces:
+            data = raw
+            if isinstance(raw, str):
+                try:
+                    data = raw.encode("utf-8")
+                except UnicodeEncodeError:
+                    data = b""
+            if data:
+                parts = cut_bytes(data, rule, size)
+        offset = 0
+        for item in parts:
+            items.append(item)
+            origin.append((doc, offset))
+            offset += len(item)
+            batch_len += len(item)
+            if batch_len >= size:
+                batches.append(Batch(items, starts))
+                origins.append(origin)
+                items, origin, batch_len, starts = [], [], 0, 0
+    if items or starts:
+        batches.append(Batch(items, starts))
+        origins.append(origin)
+    return batches, origins, total
