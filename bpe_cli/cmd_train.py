@@ -18,11 +18,11 @@ from typing import Any
 
 from bpe_engine.bpe_trainer.config import DEFAULT_MAX_TOKEN_LENGTH
 from bpe_engine.errors import ConfigError
-from bpe_engine.pretokenizers import BUILTIN, END_OF_WORD_STYLES, PreTokenizer, get_pretokenizer
+from bpe_engine.pretokenizers import END_OF_WORD_STYLES, PreTokenizer, get_pretokenizer
 
+from .corpus_input import _special_token, add_corpus_options, choose_pre_tokenizer, counts_for_training
 from .output import Throttle, merge_progress, say, stderr_console, stdout_console
 
-PRE_TOKENIZERS = ("gpt2", "cl100k", "o200k", "whitespace", "end-of-word", "none", "regex")
 TIE_BREAKS = ("hf", "lexicographic", "first-seen")
 
 
@@ -34,20 +34,18 @@ def register(subparsers: Any) -> None:
         "(and NAME.tiktoken for byte-level models) into --output; --model wordpiece writes vocab.txt "
         "(and tokenizer.json).",
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="corpus files ('-' reads standard input)")
+    parser.add_argument(
+        "files", nargs="+", metavar="FILE", help="corpus files ('-' reads standard input), or counts files with --from-counts"
+    )
     parser.add_argument("--vocab-size", type=_positive, required=True, metavar="N", help="target vocabulary size")
     parser.add_argument("--output", "-o", required=True, metavar="DIR", help="directory to write the tokenizer into")
     parser.add_argument("--model", choices=tuple(TRAINERS), default="bpe", help="the tokenizer model to train")
     parser.add_argument(
-        "--pre-tokenizer",
-        choices=[p for p in PRE_TOKENIZERS if p == "regex" or p in BUILTIN],
-        default=None,
-        help="how text is cut into words before merging (default gpt2; 'regex' with --pattern)",
+        "--from-counts",
+        action="store_true",
+        help="the FILEs are counts files (bpe-explorer count): train on their words, added up",
     )
-    parser.add_argument("--pattern", metavar="REGEX", help="your own pre-tokenizer regex (implies --pre-tokenizer regex)")
-    level = parser.add_mutually_exclusive_group()
-    level.add_argument("--byte-level", dest="byte_level", action="store_true", default=None, help="merge bytes (BPE default, but for end-of-word and --unk-token)")
-    level.add_argument("--char-level", dest="byte_level", action="store_false", help="merge characters")
+    add_corpus_options(parser, pre_tokenizer_help="how text is cut into words before merging (default gpt2; 'regex' with --pattern)")
     parser.add_argument("--tie-break", choices=TIE_BREAKS, default=None, help="which pair wins when counts tie (BPE; default hf)")
     parser.add_argument(
         "--end-of-word",
@@ -79,10 +77,6 @@ def register(subparsers: Any) -> None:
         metavar="K",
         help="stop when the best pair occurs fewer than K times (default: 0 for BPE, 2 for WordPiece)",
     )
-    parser.add_argument(
-        "--special", action="append", type=_special_token, default=[], metavar="TOKEN", help="a special token (repeatable)"
-    )
-    parser.add_argument("--lines", action="store_true", help="each line of each file is one document")
     parser.add_argument("--name", default=None, help="tokenizer name (default: the output directory's name)")
     parser.set_defaults(func=run)
 
@@ -101,26 +95,11 @@ def _non_negative(value: str) -> int:
     return number
 
 
-def _special_token(value: str) -> str:
-    if not value:
-        raise argparse.ArgumentTypeError("a special token cannot be empty (it would match between every two characters)")
-    return value
-
-
 def _integer(value: str) -> int:
     try:
         return int(value.replace("_", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from None
-
-
-def choose_pre_tokenizer(name: str | None, pattern: str | None) -> PreTokenizer:
-    """``--pattern`` alone means a regex; a pattern with another named pre-tokenizer is a mistake."""
-    if pattern is not None and name not in (None, "regex"):
-        raise ConfigError(f"--pattern only goes with --pre-tokenizer regex (got --pre-tokenizer {name})")
-    if pattern is not None:
-        name = "regex"
-    return get_pretokenizer(name or "gpt2", pattern)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -166,36 +145,29 @@ def _run_with_progress(training: Any) -> list[int]:
 def train_bpe(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     """Read, count, merge with a progress bar, save; print files and notes."""
     from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
-    from bpe_engine.corpus import count_words, read_documents
     from bpe_engine.formats import save_spec, skipped_formats, spec_from_tokenizer
     from bpe_engine.pretokenizers import GPT2
 
+    out = _output_dir(args)
     pre = pre or GPT2
     # </w> and an unknown token are character-level: say so rather than demand --char-level too
     byte_level = args.byte_level
     if byte_level is None:
         byte_level = pre.end_of_word_suffix is None and args.unk_token is None
     max_length = DEFAULT_MAX_TOKEN_LENGTH if args.max_token_length is None else (args.max_token_length or None)
+    counts, corpus = counts_for_training(args, pre, byte_level)  # files streamed, or counts files added up
+    byte_level = corpus.byte_level
     config = BpeTrainerConfig(
         vocab_size=args.vocab_size,
         byte_level=byte_level,
-        pre_tokenizer=pre,
+        pre_tokenizer=corpus.pre_tokenizer,
         min_frequency=args.min_frequency or 0,
-        special_tokens=tuple(args.special),
+        special_tokens=corpus.specials,
         tie_break=args.tie_break or "hf",
         max_token_length=max_length,
         end_of_word=args.end_of_word,
         unk_token=args.unk_token,
     )
-    out = _output_dir(args)
-    documents = read_documents(args.files, lines=args.lines)
-    # A plain line, not a spinner: rich's spinner runs a thread, and count_words only forks its
-    # second counting process when no other thread is running. Only on a terminal, so a script's
-    # stderr holds nothing but errors.
-    err = stderr_console()
-    if err.is_terminal:
-        err.print("counting words...", style="dim", markup=False)
-    counts = count_words(documents, config.pre_tokenizer, config.special_tokens, byte_level=byte_level)
     training = BpeTraining(counts, config)
     merge_counts = _run_with_progress(training)
     spec = spec_from_tokenizer(training.tokenizer())
@@ -212,6 +184,8 @@ def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     from bpe_engine.formats import save_tokenizer
     from bpe_engine.wordpiece import BERT_SPECIAL_TOKENS, WordPieceTrainerConfig, WordPieceTraining
 
+    if args.from_counts:
+        raise ConfigError("--from-counts trains --model bpe; WordPiece counts its words through BERT's normaliser")
     if args.byte_level:
         raise ConfigError("--byte-level does not apply to --model wordpiece (WordPiece merges characters)")
     if args.tie_break is not None:
