@@ -1,0 +1,89 @@
+"""Counting on a Dask cluster: the same counting function, scheduled by ``dask.distributed``.
+
+The corpus is cut into the same blocks as on one machine (:mod:`.blocks`: byte ranges whose
+workers find their own bounds), a ``dask.bag`` holds them, every block is counted by
+:func:`.counting.count_unit` -- the function the local path runs -- and the parts are reduced
+like ``Bag.frequencies`` does, except that the reduction is the ordered merge
+(:func:`.counting.merge_parts`). That merge is associative and Dask reduces consecutive
+partitions in order, so the table is the local path's exactly, first-appearance order included.
+
+Workers read the files themselves: give paths every worker can open (a shared file system) or
+URLs ``fsspec`` understands (``s3://bucket/corpus/*.txt`` with ``s3fs`` installed on the
+workers). Without ``scheduler`` a ``LocalCluster`` of ``workers`` processes is started for the
+run; with it, the run goes to that ``dask.distributed`` scheduler.
+
+Needs the ``[dask]`` extra (``pip install 'bpe-explorer[dask]'``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+from ..pretokenizers import PreTokenizer
+from .blocks import BLOCK_BYTES, FileBlock, file_blocks
+from .counting import CountJob, Part, WordCounts, count_unit, merge_parts
+from .documents import DecodeErrors
+from .tally import source_of
+
+PARTITION_BYTES = 64 << 20
+"""Bytes of corpus per Dask partition: 64 blocks, counted one after the other and merged as they
+come, so a worker holds one block and one partial table at a time."""
+
+
+def count_files_on_dask(
+    paths: Sequence[str | Path],
+    pre_tokenizer: PreTokenizer,
+    special_tokens: Iterable[str] = (),
+    *,
+    byte_level: bool,
+    lines: bool = False,
+    errors: DecodeErrors = "strict",
+    scheduler: str | None = None,
+    workers: int = 2,
+    client: Any = None,
+    block_bytes: int = BLOCK_BYTES,
+    partition_bytes: int = PARTITION_BYTES,
+) -> WordCounts:
+    """Count the words of files on a Dask cluster; the same table as ``count_files``.
+
+    ``client``: an existing ``distributed.Client`` to run on (then ``scheduler`` and ``workers``
+    are not used).
+    """
+    try:
+        import dask.bag as db
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ConfigError("--engine dask needs Dask: pip install 'bpe-explorer[dask]'") from None
+    job = CountJob(pre_tokenizer, tuple(special_tokens), byte_level, errors, lines)
+    blocks = list(_blocks(paths, job, block_bytes))
+    per_partition = max(1, partition_bytes // block_bytes)
+    bag = db.from_sequence(blocks, partition_size=per_partition)
+    total = bag.map(count_unit, job).reduction(merge_parts, merge_parts, split_every=8)
+    with ExitStack() as stack:
+        if client is None:
+            if scheduler is None:
+                cluster = stack.enter_context(
+                    LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0")
+                )
+                client = stack.enter_context(Client(cluster))
+            else:
+                client = stack.enter_context(Client(scheduler))
+        part: Part = client.compute(total).result()
+    return WordCounts(part.counts, byte_level, documents=part.documents, total_words=sum(part.counts.values()))
+
+
+def _blocks(paths: Sequence[str | Path], job: CountJob, block_bytes: int) -> Iterator[FileBlock]:
+    """The blocks of every file, named by absolute path or URL (workers may run elsewhere)."""
+    rule = job.rule
+    for path in paths:
+        name = str(path)
+        if name == "-":
+            raise ConfigError("--engine dask reads files its workers can open; standard input stays local (--engine local)")
+        where = name if "://" in name else os.path.abspath(name)
+        _, _, size = source_of(where)
+        yield from file_blocks(name, where, size or 0, rule, block_bytes)
