@@ -8,7 +8,7 @@ identical (checked). Ours is reported in two halves: counting (reading, pre-toke
 words) and merges (building the words table and pair index, then the merge loop).
 
 Inputs (``--input``): ``lines`` (default) -- HF's fastest path, ``Tokenizer.train([path])``, which
-reads each line as a document in Rust; ours reads the file with ``read_documents(lines=True)``, so
+reads each line as a document in Rust; ours streams the file with ``count_files(lines=True)``, so
 both see the same documents. ``whole`` -- ours takes the file as one document; HF gets it through
 ``train_from_iterator`` cut into ~100 kB parts at points where no GPT-2 piece is split (the same
 pieces as the whole text), since HF parallelises over documents.
@@ -40,11 +40,11 @@ from _corpora import default_corpus  # noqa: E402  (benchmarks/ is on sys.path)
 # -- children ---------------------------------------------------------------------------------
 def child_ours(path: str, vocab_size: int, out: str, lines: bool, max_len: int | None) -> dict:
     from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
-    from bpe_engine.corpus import count_words, read_documents
+    from bpe_engine.corpus import count_files
     from bpe_engine.pretokenizers import HF_GPT2
 
     start = time.perf_counter()
-    counts = count_words(read_documents([path], lines=lines), HF_GPT2, byte_level=True, workers=2)
+    counts = count_files([path], HF_GPT2, byte_level=True, lines=lines, workers=2)  # streamed, as the CLI
     counted = time.perf_counter()
     config = BpeTrainerConfig(vocab_size=vocab_size, pre_tokenizer=HF_GPT2, tie_break="hf", max_token_length=max_len)
     training = BpeTraining(counts, config)
@@ -60,7 +60,7 @@ def child_ours(path: str, vocab_size: int, out: str, lines: bool, max_len: int |
 def child_hf(path: str, vocab_size: int, out: str, lines: bool, max_len: int | None) -> dict:
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
-    from bpe_engine.corpus.counting import _cut
+    from bpe_engine.corpus.blocks import CutRule, cut_bytes
 
     start = time.perf_counter()
     tok = Tokenizer(models.BPE())
@@ -74,7 +74,8 @@ def child_hf(path: str, vocab_size: int, out: str, lines: bool, max_len: int | N
     else:
         with open(path, encoding="utf-8", newline="") as handle:  # keep \r\n as ours does
             text = handle.read()
-        tok.train_from_iterator(_cut(text, 100_000), trainer)  # a generator: HF streams the parts
+        parts = cut_bytes(text.encode("utf-8"), CutRule(lines=False, spaces=True), 100_000)
+        tok.train_from_iterator((p.decode("utf-8") for p in parts), trainer)  # a generator: HF streams the parts
     end = time.perf_counter()
     merges = json.loads(tok.to_str())["model"]["merges"]
     merges = [list(m) if isinstance(m, list) else m.split(" ") for m in merges]
