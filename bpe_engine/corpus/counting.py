@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from codecs import charmap_decode
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import NamedTuple
@@ -28,7 +28,7 @@ from .documents import DecodeErrors, bad_utf8, open_binary
 from .fast_split import splitter
 
 # bytes -> GPT-2 byte characters in one C call (the way cp1252 & co. decode)
-_BYTE_DECODING_TABLE = "".join(BYTE_CHARS)
+BYTE_DECODING_TABLE = "".join(BYTE_CHARS)
 
 _SEGMENT_BYTES = 1 << 14
 """Whole-document blocks are decoded in segments of about this size (see :func:`_decoded`)."""
@@ -118,14 +118,19 @@ def add_part(table: dict[str, int], part: Mapping[str, int] | Iterable[tuple[str
         table[word] = get(word, 0) + n
 
 
-def merge_parts(parts: Iterable[Part]) -> Part:
-    """Parts merged in the order given (associative: any grouping gives the same table)."""
+def merge_parts(parts: Iterable[Part], after_each: Callable[[int, dict[str, int]], None] | None = None) -> Part:
+    """Parts merged in the order given (associative: any grouping gives the same table).
+
+    ``after_each(bytes so far, table so far)`` runs after every part (progress, the table watch).
+    """
     table: dict[str, int] = {}
     documents = size = 0
     for part in parts:
         add_part(table, part.counts)
         documents += part.documents
         size += part.size
+        if after_each is not None:
+            after_each(size, table)
     return Part(table, documents, size)
 
 
@@ -134,7 +139,7 @@ def _named(counts: Counter[str], job: CountJob, documents: int, size: int) -> Pa
     """The part, byte-level words renamed into the GPT-2 byte alphabet (inlined: per word)."""
     if not job.byte_level:
         return Part(dict(counts), documents, size)
-    table = _BYTE_DECODING_TABLE
+    table = BYTE_DECODING_TABLE
     try:
         named = {charmap_decode(word.encode("utf-8", "surrogateescape"), "strict", table)[0]: n for word, n in counts.items()}
     except UnicodeEncodeError:
@@ -213,4 +218,4 @@ def _to_byte_chars(piece: str) -> str:
             f"text holds a lone surrogate {piece[exc.start]!r} (U+{ord(piece[exc.start]):04X}) that is "
             "not an escaped byte; pass the corpus as bytes or clean the text"
         ) from None
-    return charmap_decode(raw, "strict", _BYTE_DECODING_TABLE)[0]
+    return charmap_decode(raw, "strict", BYTE_DECODING_TABLE)[0]

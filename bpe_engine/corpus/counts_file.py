@@ -47,16 +47,14 @@ from pathlib import Path
 from typing import IO
 
 from ..atomic import atomic_writer
-from ..byte_table import BYTE_CHARS
 from ..errors import CorpusError
-from .counting import WordCounts, add_part
+from .counting import BYTE_DECODING_TABLE, WordCounts, add_part
 
 FORMAT_VERSION = 1
 HEADER_PREFIX = "#bpe-explorer-counts "
 MAX_COUNT = 2**63 - 1
 
-_BYTE_DECODING_TABLE = "".join(BYTE_CHARS)
-_BYTE_ENCODING_MAP = codecs.charmap_build(_BYTE_DECODING_TABLE)
+_BYTE_ENCODING_MAP = codecs.charmap_build(BYTE_DECODING_TABLE)
 _NEEDS_ESCAPE = re.compile(rb"[\x00-\x1f\x7f\\]")
 _CONTROLS = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F]} | {0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"}
 _ESCAPE = re.compile(rb"\\(x[0-9a-fA-F]{2}|[\\tnr])|\\")
@@ -229,7 +227,7 @@ def _rows(path: str, byte_level: bool) -> Iterator[tuple[str, int]]:
                 raise CorpusError(f"{path}, line {number}: count {n} is outside 1 to 2**63 - 1 (64-bit)")
             try:
                 raw = unescape_piece(column)
-                word = codecs.charmap_decode(raw, "strict", _BYTE_DECODING_TABLE)[0] if byte_level else raw.decode("utf-8")
+                word = codecs.charmap_decode(raw, "strict", BYTE_DECODING_TABLE)[0] if byte_level else raw.decode("utf-8")
             except ValueError as exc:  # bad escape, or bytes that are not UTF-8 in character-level counts
                 raise CorpusError(f"{path}, line {number}: {exc}") from None
             yield word, n

@@ -19,7 +19,7 @@ from ..errors import CorpusError
 from ..pretokenizers import PreTokenizer
 from . import parallel
 from .blocks import BLOCK_BYTES, CutRule, FileBlock, cut_bytes, file_blocks, stdin_bytes, stream_blocks
-from .counting import BadBytes, Batch, CountJob, Part, Unit, WordCounts, add_part, count_unit
+from .counting import BadBytes, Batch, CountJob, Part, Unit, WordCounts, count_unit, merge_parts
 from .documents import DecodeErrors, Document, bad_utf8, file_size, open_binary
 from .table_size import TableWatch
 
@@ -69,7 +69,7 @@ def count_files(
     sources = [source_of(path) for path in paths]
     total = None if any(size is None for _, _, size in sources) else sum(size or 0 for _, _, size in sources)
     units = _file_units(sources, job.rule, block_bytes)
-    parts = run_units(units, job, workers, parallel=total is None or total > PARALLEL_THRESHOLD)
+    parts = run_units(units, job, workers, pool=total is None or total > PARALLEL_THRESHOLD)
     watch = TableWatch(total, memory_budget, min_count=min_word_count, training=training)
     counts = _fold(parts, job, watch, total, progress)
     if min_word_count <= 1:
@@ -95,7 +95,7 @@ def count_words(
     """
     job = CountJob(pre_tokenizer, tuple(special_tokens), byte_level, errors)
     batches, origins, size = _batches(documents, job.rule, BLOCK_BYTES)
-    parts = run_units(batches, job, workers, parallel=size > PARALLEL_THRESHOLD and len(batches) > 1)
+    parts = run_units(batches, job, workers, pool=size > PARALLEL_THRESHOLD and len(batches) > 1)
     arrived = [0]
     try:
         return _fold(_recorded(parts, arrived), job, None, size, None)
@@ -108,32 +108,25 @@ def count_words(
         raise bad_utf8(where, data[offset + start]) from None
 
 
-def run_units(units: Iterable[Unit], job: CountJob, workers: int, *, parallel: bool) -> Iterator[Part]:
-    """:func:`count_unit` over the units, in order: on ``workers`` processes when ``parallel``."""
-    results = None
-    if parallel and workers > 1:
-        results = parallel_map(units, job, workers)
+def run_units(units: Iterable[Unit], job: CountJob, workers: int, *, pool: bool) -> Iterator[Part]:
+    """:func:`count_unit` over the units, in order: on ``workers`` processes when ``pool``."""
+    results = parallel.ordered_map(count_unit, units, job, workers) if pool and workers > 1 else None
     return results if results is not None else (count_unit(unit, job) for unit in units)
-
-
-def parallel_map(units: Iterable[Unit], job: CountJob, workers: int) -> Iterator[Part] | None:
-    return parallel.ordered_map(count_unit, units, job, workers)
 
 
 # -- private ------------------------------------------------------------------------------------
 def _fold(
     parts: Iterable[Part], job: CountJob, watch: TableWatch | None, total: int | None, progress: ProgressCallback | None
 ) -> WordCounts:
-    table: dict[str, int] = {}
-    documents = done = 0
-    for part in parts:
-        add_part(table, part.counts)
-        documents += part.documents
-        done += part.size
+    """Merge the parts in order, watching the table and reporting progress after each."""
+
+    def after_each(done: int, table: dict[str, int]) -> None:
         warning = watch.update(done, table) if watch is not None else None
         if progress is not None:
             progress(CountProgress(done, total, len(table), warning))
-    return WordCounts(table, job.byte_level, documents=documents, total_words=sum(table.values()))
+
+    merged = merge_parts(parts, after_each)
+    return WordCounts(merged.counts, job.byte_level, documents=merged.documents, total_words=sum(merged.counts.values()))
 
 
 def _recorded(parts: Iterable[Part], arrived: list[int]) -> Iterator[Part]:
