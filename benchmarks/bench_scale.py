@@ -7,7 +7,8 @@ number follows a Zipf law -- so the number of distinct words keeps growing with 
 real text (Heaps' law, here ~ size^0.75), instead of stopping at the sources' vocabulary.
 
 Each side runs in a fresh process on the same file, lines as documents (HF's fastest path):
-ours is the installed command ``bpe-explorer train --lines FILE``, exactly what a user runs; HF is
+ours is the installed command ``bpe-explorer train --lines FILE`` (``--max-token-length 0``, as HF has
+no limit), exactly what a user runs; HF is
 ``Tokenizer.train([FILE])`` with a byte-level BPE trainer, the GPT-2 regex, the full byte alphabet
 and 2 threads. Peak memory is the highest total RSS of the process and its children, sampled every
 20 ms (our counting workers are forked, so pages they share with the parent are counted twice: an
@@ -158,7 +159,7 @@ def main() -> None:
             if size <= parse_size(args.hf_max):
                 hf = measure([sys.executable, "-c", HF_CHILD, str(corpus), str(args.vocab), f"{tmp}/hf.json"], env)
             ours = measure([args.cli, "train", "--lines", str(corpus), "--vocab-size", str(args.vocab), "--pre-tokenizer",
-                            "gpt2", "-o", f"{tmp}/ours"], env)
+                            "gpt2", "--max-token-length", "0", "-o", f"{tmp}/ours"], env)  # HF: no length limit
             same = hf is not None and merges_of(Path(tmp) / "hf.json") == merges_of(Path(tmp) / "ours" / "tokenizer.json")
         line = f"{label:>5}: ours {ours['wall']:7.1f} s, peak {ours['peak'] / 2**20:6.0f} MiB (tree)"
         if hf is not None:
