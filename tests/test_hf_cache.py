@@ -112,6 +112,17 @@ def test_hf_tokenizer_json_loads_with_hugging_faces_ids(hub: Path) -> None:
     assert tok.encode(text, special_mode="text") == expected
 
 
+def test_hf_sentencepiece_model_loads_with_sentencepieces_ids(hub: Path) -> None:
+    import sentencepiece
+
+    found = find_hf_tokenizer("hf:mistralai/Mistral-7B-v0.1")
+    tok = load_tokenizer("hf:mistralai/Mistral-7B-v0.1")
+    assert (found.kind, tok.name) == ("sentencepiece", "hf:mistralai/Mistral-7B-v0.1")
+    text = "Hello 한국어 ﬁ 1234\n\tcode()"
+    expected = sentencepiece.SentencePieceProcessor(model_file=str(found.path)).encode(text)
+    assert tok.encode(text, special_mode="text") == expected
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
