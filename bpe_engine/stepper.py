@@ -28,11 +28,12 @@ from __future__ import annotations
 import bisect
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from .byte_table import BYTE_CHARS
 from .corpus_words import CorpusCancelled, CorpusWords
+from .derivation import Derivation, Derivations
 from .pretokenizers import NONE, EndOfWord, PreTokenizer, mark_word_end
 from .segmentation import Applied, Segmentation
 
@@ -78,37 +79,6 @@ class StepChange:
     occurrences: int
     pair_count: int
     changes: tuple[WordChange, ...]
-
-
-@dataclass(frozen=True)
-class Derivation:
-    """How a token was built: the merge that created it and the derivations of its two parts.
-    Leaves (alphabet symbols, or tokens created at or after the current step) have no rank."""
-
-    token: str
-    rank: int | None = None
-    left: Derivation | None = None
-    right: Derivation | None = None
-    children: tuple[Derivation, ...] = field(default=(), init=False)
-
-    def __post_init__(self) -> None:
-        kids = tuple(d for d in (self.left, self.right) if d is not None)
-        object.__setattr__(self, "children", kids)
-
-    def render(self) -> list[str]:
-        """The tree as indented lines (the app draws its own widget; tests and the CLI use this)."""
-        lines = [self._label()]
-        for i, child in enumerate(self.children):
-            last = i == len(self.children) - 1
-            sub = child.render()
-            lines.append(("└─ " if last else "├─ ") + sub[0])
-            lines.extend(("   " if last else "│  ") + line for line in sub[1:])
-        return lines
-
-    def _label(self) -> str:
-        if self.rank is None or self.left is None or self.right is None:
-            return self.token
-        return f"{self.token}  (merge {self.rank + 1}: {self.left.token} + {self.right.token})"
 
 
 def initial_symbols(
@@ -189,8 +159,7 @@ class Stepper:
                 self._first_piece.setdefault(w, i)
         self._undo: list[_Undo] = []
         self._last: tuple[_Undo, StepChange] | None = None
-        self._creator: dict[str, int] = {}  # token -> first rank creating it, over merges seen so far
-        self._creator_upto = 0
+        self._derivations = Derivations(self.merge_at)
         self.word_texts: list[str] = []  # the distinct pieces, when built by from_text
         self.token_count = self._seg.token_count()
         self.initial_token_count = self.token_count
@@ -366,8 +335,7 @@ class Stepper:
 
         A token counts as created by the first merge whose ``new`` it is.
         """
-        limit = len(self.merges) if before is None else min(before, len(self.merges))
-        return self._derive(token, self._creators(), limit, depth=0)
+        return self._derivations.of(token, len(self.merges), before)
 
     def first_piece_of(self, word_ids: Sequence[int]) -> int | None:
         """Index of the first corpus piece whose word is in ``word_ids`` (for scrolling to it)."""
@@ -382,23 +350,3 @@ class Stepper:
             if self.piece_ends[i] > start_char:
                 yield self.piece_words[i], self.piece_starts[i], self.piece_ends[i]
             i += 1
-
-    # -- private ---------------------------------------------------------------------------------
-    def _creators(self) -> dict[str, int]:
-        # Merges only ever get appended, so the map is extended, never rebuilt.
-        for rank in range(self._creator_upto, len(self.merges)):
-            self._creator.setdefault(self.merge_at(rank)[2], rank)
-        self._creator_upto = len(self.merges)
-        return self._creator
-
-    def _derive(self, token: str, creators: dict[str, int], limit: int, depth: int) -> Derivation:
-        rank = creators.get(token)
-        if rank is None or rank >= limit or depth > 64:
-            return Derivation(token)
-        left, right, _ = self.merge_at(rank)
-        return Derivation(
-            token,
-            rank,
-            self._derive(left, creators, rank, depth + 1),
-            self._derive(right, creators, rank, depth + 1),
-        )

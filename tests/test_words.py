@@ -7,13 +7,13 @@ import doctest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from bpe_engine import segmentation, words
+from bpe_engine import reference_trainer, segmentation, stepper, words
 from bpe_engine.reference_trainer import fuse
 from bpe_engine.words import Words
 
 
 def test_module_doctests() -> None:
-    for module in (words, segmentation):
+    for module in (words, segmentation, stepper, reference_trainer):
         failures, tried = doctest.testmod(module)
         assert tried and not failures, module.__name__
 
