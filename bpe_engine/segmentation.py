@@ -8,8 +8,8 @@ the app, a loaded tokenizer file) over the words of a text. It is the words tabl
   met gets an id (``chr(id)``) the first time it is seen;
 * a pair -> words index to find the words a merge touches. It is a *superset* of the current
   pairs: a merge adds the pairs its new token forms (:attr:`Merge.formed_in
-  <bpe_engine.words.Merge.formed_in>`), drops its own pair (every occurrence is fused), and a
-  caller that restores words (:meth:`Segmentation.restore`) re-indexes them.
+  <bpe_engine.words.Merge.formed_in>`), drops its own pair (every occurrence is fused), and
+  undoing it (:meth:`Segmentation.unapply`) gives the pair its words back.
 
 >>> seg = Segmentation([("l", "o", "w"), ("l", "o", "w", "e", "r")], [3, 1])
 >>> seg.apply("l", "o", "lo").pair_count, seg.apply("lo", "w", "low").words_changed
@@ -107,10 +107,23 @@ class Segmentation:
         index_formed_pairs(self._pairs, merge)
         return Applied(merge, kept)
 
-    def restore(self, wid: int, word: str) -> None:
-        """Put word ``wid`` back to ``word`` (an earlier state) and index its pairs."""
-        self.words.symbols[wid] = word
-        self.index(wid, word)
+    def unapply(self, pair: str, restored: Iterable[tuple[int, str]]) -> None:
+        """Undo the last :meth:`apply` of ``pair``: put each ``(word id, symbols before)`` back.
+
+        Only the pair's own bucket needs restoring: :meth:`apply` dropped nothing else from the
+        index, and every word that held the pair was rewritten (so is among ``restored``).
+        """
+        symbols = self.words.symbols
+        wids = []
+        for wid, word in restored:
+            symbols[wid] = word
+            wids.append(wid)
+        if wids:
+            found = self._pairs.get(pair)
+            if found is None:
+                self._pairs[pair] = set(wids)
+            else:
+                found.update(wids)
 
     def index(self, wid: int, word: str) -> None:
         pairs = self._pairs

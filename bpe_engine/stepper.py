@@ -4,11 +4,12 @@ The explorer lets a user walk a merge list forwards and backwards while the corp
 Re-segmenting a 1 MB corpus from scratch for every step would take seconds, so the stepper keeps
 the segmentation of every distinct word and only touches what merge *k* can change:
 
-* forward applies merge *k* to the words that contain its pair, found through a pair -> words
-  index. The index is a *superset* of the current pairs: a merge adds only the pairs next to its
-  new token, a forward step drops the candidates that no longer hold its pair, and a backward
-  step re-indexes the words it restores.
-* backward pops the undo log entry of the last step and restores the words it changed.
+* forward applies merge *k* to the words that contain its pair, on the words table of
+  :mod:`bpe_engine.words` through :class:`~bpe_engine.segmentation.Segmentation` (a pair -> words
+  index, a superset of the current pairs);
+* backward pops the undo log entry of the last step (word ids only) and restores the words it
+  changed: the merge's new token split again, or the word's old symbols where it held that token
+  already (two merges can make the same string).
 
 The stepper is UI-free and takes its merges as a live sequence (anything with ``left``, ``right``
 and ``new``, e.g. :class:`~bpe_engine.types.MergeStep`), so the app can keep appending merges while
@@ -271,20 +272,25 @@ class Stepper:
         """Undo the last applied merge: split its new token back in the words it changed."""
         if not self._undo:
             raise IndexError("already at step 0: no merge to undo")
-        entry = self._undo.pop()
+        entry = self._undo[-1]
         change = self._change(entry)
-        for wid, before, _ in self._before_after(entry):
-            self._seg.restore(wid, before)
-        self.token_count += entry.occurrences
+        self._backward()
         return change
+
+    def _backward(self) -> None:
+        entry = self._undo.pop()
+        left, right, _ = self.merge_at(entry.rank)
+        seg = self._seg
+        seg.unapply(seg.symbol(left) + seg.symbol(right), [(wid, before) for wid, before, _ in self._before_after(entry)])
+        self.token_count += entry.occurrences
 
     def seek(self, step: int) -> None:
         """Move to ``step`` merges applied (clamped to what is available)."""
         step = max(0, min(step, len(self.merges)))
         while self.step > step:
-            self.backward()
+            self._backward()  # no per-word report: a seek only moves
         while self.step < step:
-            self._forward()  # no per-word report: a long seek only moves
+            self._forward()
 
     def replay(self, merges: Sequence[tuple[str, str, str]]) -> Iterator[Applied]:
         """What each of ``merges`` does when applied in order from step 0 -- pair count, words
