@@ -188,14 +188,14 @@ def _whole(text: str) -> list[str]:
 
 
 SENTENCEPIECE_SPACES = (
-    "\t\n\x0c\r \xa0\u061c\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\t\n\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u200b\u200c\u200e\u200f\u2028\u2029\u202f\u205f\u3000\ufeff\ufffd"
 )
 """The characters SentencePiece's default normalisation (``nmt_nfkc``) turns into a space, so into
-a word boundary: measured with sentencepiece 0.2 by normalising ``"a" + c + "b"`` for every code
-point. Tab, newline, CR, form feed, NBSP, the Unicode spaces, line/paragraph separators, and a
-few invisible marks (zero-width space, LRM/RLM, ALM, BOM). Not among them: the controls
-``nmt_nfkc`` deletes (``\x0b``, ``\x1c``-``\x1f``: no boundary there either) and U+0085."""
+a word boundary -- those of sentencepiece 0.2.1, the project's oracle (a test checks it; 0.2.3 adds
+U+061C). Tab, newline, CR, form feed, NBSP, the Unicode spaces, line/paragraph separators, and a few
+invisible marks (zero-width space and non-joiner, LRM/RLM, BOM, U+FFFD). Not among them: the
+controls ``nmt_nfkc`` deletes (``\x0b``, ``\x1c``-``\x1f``: no boundary there either) and U+0085."""
 
 _WHITESPACE_TO_MARKER = {ord(ch): SPACE_MARKER for ch in SENTENCEPIECE_SPACES}
 _MARKER_SPLIT = regex.compile(f"{SPACE_MARKER}[^{SPACE_MARKER}]*|[^{SPACE_MARKER}]+")

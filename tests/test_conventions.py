@@ -70,6 +70,14 @@ def test_every_sentencepiece_whitespace_is_a_word_boundary() -> None:
     assert pieces == [("▁a", 0, 1), ("▁b", 1, 3), ("▁", 3, 4), ("▁c", 4, 6)]  # one ▁ per character: spans exact
 
 
+def test_the_boundaries_are_sentencepieces_own() -> None:
+    spm = pytest.importorskip("sentencepiece")
+    normalizer = spm.SentencePieceNormalizer(rule_name="nmt_nfkc")
+    probe = [chr(c) for c in (*range(0x3100), 0xFEFF, 0xFFFD, 0xFF01, 0x1F600)]
+    spaces = {ch for ch in probe if ch != "\u2581" and normalizer.normalize(f"a{ch}b") == "a b"}
+    assert spaces == set(SENTENCEPIECE_SPACES)
+
+
 def test_a_corpus_of_lines_trains_no_newline_into_its_words(tmp_path) -> None:
     # Issue 10 §4: lines trained merges like 다 + \n and words like ▁공부한다\n우리.
     corpus = tmp_path / "ko.txt"
