@@ -4,7 +4,7 @@ Our pure-Python encoder splits text with the `regex` module; tiktoken splits wit
 `regex` crate compiled into its wheel. Each carries its own copy of the Unicode character
 database, and `\\p{L}`, `\\p{N}`, `\\s` follow it: a letter assigned in a newer Unicode version is a
 letter to one and an unassigned symbol to the other, and the pieces -- hence the ids -- differ
-(`regex` 2025.11 moved to a newer Unicode than tiktoken 0.14: `'\\U0003d000:A'` gave other cl100k
+(`regex` 2025.10 moved to a newer Unicode than tiktoken 0.14: `'\\U0003d000:A'` gave other cl100k
 ids). pyproject.toml pins both to releases whose tables agree; this test is the guard that says so
 when a new release of either breaks the agreement.
 
