@@ -81,6 +81,8 @@ def child_events(request: TrainingRequest, *, cancelled: Callable[[], bool]) -> 
                 yield Cancelled(done)
                 return
             ended = isinstance(event, (Finished, Failed, Cancelled))
+            if ended:  # reap the child before the last event, so "done" on screen means it is gone
+                _stop(process, graceful=True)
             yield event
             if ended:
                 return
