@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..bpe_trainer.config import DEFAULT_MAX_TOKEN_LENGTH
 from ..errors import ConfigError
 from ..pretokenizers import GPT2, PreTokenizer
 
@@ -29,6 +30,8 @@ class TrainingRequest:
     min_frequency: int = 0
     tie_break: TieBreak = "hf"
     special_tokens: tuple[str, ...] = ()
+    max_token_length: int | None = DEFAULT_MAX_TOKEN_LENGTH
+    unk_token: str | None = None
     stop_after: int | None = None
     throttle: float = 0.0
 
@@ -46,17 +49,20 @@ class TrainingRequest:
         """The same run without the test hooks (what decides the merges)."""
         return TrainingRequest(
             self.text, self.model, self.byte_level, self.pre_tokenizer, self.vocab_size, self.min_frequency,
-            self.tie_break, self.special_tokens,
+            self.tie_break, self.special_tokens, self.max_token_length, self.unk_token,
         )
 
 
 def make_training(request: TrainingRequest, counts):  # noqa: ANN001, ANN201 - WordCounts -> StepwiseTraining
     """The engine's trainer for ``request`` over ``counts`` (raises ConfigError on bad settings)."""
     if request.model == "wordpiece":
+        from ..wordpiece import BERT_SPECIAL_TOKENS
         from ..wordpiece.trainer import WordPieceTrainerConfig, WordPieceTraining
 
+        unk = request.unk_token or "[UNK]"  # as `bpe-explorer train --model wordpiece` does
         config = WordPieceTrainerConfig(
-            vocab_size=request.vocab_size, pre_tokenizer=request.pre_tokenizer, min_frequency=request.min_frequency
+            vocab_size=request.vocab_size, pre_tokenizer=request.pre_tokenizer, min_frequency=request.min_frequency,
+            special_tokens=tuple(dict.fromkeys([*BERT_SPECIAL_TOKENS, *request.special_tokens, unk])), unk_token=unk,
         )
         return WordPieceTraining(counts, config)
     if request.model != "bpe":
@@ -70,5 +76,7 @@ def make_training(request: TrainingRequest, counts):  # noqa: ANN001, ANN201 - W
         min_frequency=request.min_frequency,
         tie_break=request.tie_break,
         special_tokens=request.special_tokens,
+        max_token_length=request.max_token_length,
+        unk_token=request.unk_token,
     )
     return BpeTraining(counts, config)

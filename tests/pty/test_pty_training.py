@@ -18,6 +18,7 @@ from app_screen import DONE, merges_done, set_vocab, step_shown, train_until_don
 def test_a_1mb_corpus_trains_and_steps_in_a_terminal(run_app, corpus_1mb) -> None:  # noqa: ANN001
     term = run_app(corpus_1mb)
     term.wait_for("ready")
+    term.wait_for(training_options_shown)
     done = train_until_done(term)
     assert done > 0
     term.press("g")
@@ -72,9 +73,15 @@ def test_ctrl_q_during_training_exits_cleanly(run_app, corpus_1mb) -> None:  # n
     assert term.raw.rstrip().endswith(b"\x1b[?1049l") or b"\x1b[?1049l" in term.raw[-200:], "terminal restored"
 
 
+def training_options_shown(screen: str) -> bool:
+    """The form's rows for the CLI's --end-of-word, --max-token-length and --unk-token."""
+    return re.search(r"</w>\s+attached", screen) is not None and re.search(r"max len\s+16\s.*unk\s", screen) is not None
+
+
 def test_small_terminal_80x24_trains_and_steps(run_app, corpus_1mb) -> None:  # noqa: ANN001
     term = run_app(corpus_1mb, size=(80, 24))
     term.wait_for("ready")
+    term.wait_for(training_options_shown)
     train_until_done(term)
     term.press("g", "n", "n")
     screen = wait_step(term, 2)

@@ -15,8 +15,19 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
+from bpe_engine.bpe_trainer.config import DEFAULT_MAX_TOKEN_LENGTH
 from bpe_engine.errors import ConfigError
-from bpe_engine.pretokenizers import CL100K, END_OF_WORD, GPT2, NONE, O200K, WHITESPACE, PreTokenizer, custom
+from bpe_engine.pretokenizers import (
+    CL100K,
+    END_OF_WORD,
+    GPT2,
+    NONE,
+    O200K,
+    WHITESPACE,
+    PreTokenizer,
+    custom,
+    with_end_of_word,
+)
 
 from bpe_engine.training_runner import TrainingRequest
 
@@ -39,6 +50,8 @@ PRE_TOKENIZER_CHOICES = [
     ("none (whole text)", "none"),
     ("custom regex…", "regex"),
 ]
+END_OF_WORD_CHOICES = [("attached", "attached"), ("separate", "separate")]
+"""How ``</w>`` marks a word's end (the CLI's ``--end-of-word``): HF's suffix, or Sennrich's symbol."""
 BYTE_ALPHABET = 256
 
 
@@ -61,7 +74,8 @@ def _field(label: str, widget: Widget, field_id: str) -> Vertical:
 
 
 class SettingsForm(Vertical):
-    """Model, byte/character level, pre-tokenizer (+ custom regex), vocab size, min frequency, tie-break."""
+    """Model, byte/character level, pre-tokenizer (+ custom regex), vocab size, min frequency, tie-break,
+    and the CLI's other training options: ``</w>`` convention, max token length, unk token."""
 
     class Changed(Message):
         """Some setting changed (valid or not)."""
@@ -111,6 +125,26 @@ class SettingsForm(Vertical):
                 ),
                 "tiebreak",
             )
+            yield _field(
+                "</w>",
+                Select(
+                    END_OF_WORD_CHOICES, value="attached", allow_blank=False, compact=True, id="eow", disabled=True,
+                    tooltip="end-of-word pre-tokenizer: </w> attached (l o w</w>, HF) or separate (l o w </w>)",
+                ),
+                "eow",
+            )
+            yield _field(
+                "max len",
+                SafeInput(str(DEFAULT_MAX_TOKEN_LENGTH), type="integer", compact=True, id="maxlen",
+                          tooltip="no merge makes a token this long or longer (bytes for byte-level); 0 = no limit"),
+                "maxlen",
+            )
+            yield _field(
+                "unk",
+                SafeInput(placeholder="none", compact=True, id="unk",
+                          tooltip="a special token for characters the alphabet lacks (character-level)"),
+                "unk",
+            )
 
     # -- reading ---------------------------------------------------------------------------------
     def pre_tokenizer(self) -> PreTokenizer | None:
@@ -124,10 +158,24 @@ class SettingsForm(Vertical):
                 return custom(pattern)
             except ConfigError:
                 return None
-        return PRE_TOKENIZERS[str(name)]
+        pre = PRE_TOKENIZERS[str(name)]
+        if pre.end_of_word_suffix is not None:
+            pre = with_end_of_word(pre, str(self.query_one("#eow", Select).value))  # type: ignore[arg-type]
+        return pre
 
     def byte_level(self) -> bool:
         return self.query_one("#level", Select).value == "byte" and self.query_one("#model", Select).value == "bpe"
+
+    def is_bpe(self) -> bool:
+        return self.query_one("#model", Select).value == "bpe"
+
+    def unk_token(self) -> str | None:
+        """The unknown-piece token (None: empty field; WordPiece then keeps its own ``[UNK]``)."""
+        return self.query_one("#unk", Input).value.strip() or None
+
+    def max_token_length(self) -> int | None:
+        """The longest token a merge may make, minus one (None: no limit, the field's 0)."""
+        return int(self.query_one("#maxlen", Input).value) or None
 
     def set_alphabet(self, distinct_chars: int) -> None:
         """The corpus's distinct characters (the character-level alphabet), from its facts."""
@@ -137,7 +185,7 @@ class SettingsForm(Vertical):
 
     def validate_all(self, *, show: bool = True) -> bool:
         """Show a message next to every invalid field; True when all are valid."""
-        errors: dict[str, str] = {"regex": "", "vocab": "", "minfreq": ""}
+        errors: dict[str, str] = {"regex": "", "vocab": "", "minfreq": "", "maxlen": "", "unk": ""}
         name = self.query_one("#pretok", Select).value
         if name == "regex":
             pattern = self.query_one("#regex", Input).value
@@ -162,6 +210,11 @@ class SettingsForm(Vertical):
         freq_raw = self.query_one("#minfreq", Input).value.strip()
         if not freq_raw.isdigit():
             errors["minfreq"] = "a whole number ≥ 0"
+        maxlen_raw = self.query_one("#maxlen", Input).value.strip()
+        if self.is_bpe() and not maxlen_raw.isdigit():
+            errors["maxlen"] = f"a whole number ≥ 0 (0 = no limit; default {DEFAULT_MAX_TOKEN_LENGTH})"
+        if self.unk_token() is not None and self.byte_level():
+            errors["unk"] = "character-level only: byte-level spells every byte (pick level: character)"
         if show:
             for field_id, message in errors.items():
                 self.show_error(field_id, message)
@@ -191,18 +244,25 @@ class SettingsForm(Vertical):
             vocab_size=int(self.query_one("#vocab", Input).value),
             min_frequency=int(self.query_one("#minfreq", Input).value),
             tie_break=str(self.query_one("#tiebreak", Select).value),  # type: ignore[arg-type]
+            max_token_length=self.max_token_length() if self.is_bpe() else None,
+            unk_token=self.unk_token(),
         )
 
     # -- events ----------------------------------------------------------------------------------
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
-        if event.select.id == "pretok":
-            self.query_one("#regex", Input).disabled = event.value != "regex"
-        if event.select.id == "model":
-            level = self.query_one("#level", Select)
-            level.disabled = event.value != "bpe"
+        self._enable_dependent_fields()
         self.validate_all()
         self.post_message(self.Changed())
+
+    def _enable_dependent_fields(self) -> None:
+        """Fields that only mean something for some choices are disabled for the others."""
+        pretok = self.query_one("#pretok", Select).value
+        bpe = self.is_bpe()
+        self.query_one("#regex", Input).disabled = pretok != "regex"
+        self.query_one("#level", Select).disabled = not bpe
+        self.query_one("#eow", Select).disabled = not (bpe and pretok == "end-of-word")
+        self.query_one("#maxlen", Input).disabled = not bpe
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()

@@ -19,6 +19,7 @@ from textual import work
 from textual.worker import get_current_worker
 
 from bpe_engine.display import visible_text
+from bpe_engine.pretokenizers import EndOfWord
 from bpe_engine.stepper import Stepper
 from bpe_engine.training_runner import (
     Backend,
@@ -62,6 +63,7 @@ class RunView:
     request: TrainingRequest | None  # None when replaying a loaded tokenizer
     label: str
     corpus_label: str = ""
+    end_of_word: EndOfWord = "attached"  # how the pre-tokenizer's </w> joins a word (its convention)
 
 
 class TrainingActions(_Base):
@@ -84,6 +86,7 @@ class TrainingActions(_Base):
         view = RunView(
             text, request.effective_byte_level, request.pre_tokenizer.end_of_word_suffix,
             request.continuing_prefix, request, "trained", self.query_one(CorpusPane).source,
+            request.pre_tokenizer.end_of_word,
         )
         self._start_run(view)
         self._train_worker(request, self.run_id, self.backend)
@@ -94,7 +97,8 @@ class TrainingActions(_Base):
         pre = getattr(tokenizer, "pre_tokenizer")
         text = corpus.text
         view = RunView(
-            text, bool(getattr(tokenizer, "byte_level", True)), pre.end_of_word_suffix, None, None, label, corpus.source
+            text, bool(getattr(tokenizer, "byte_level", True)), pre.end_of_word_suffix, None, None, label, corpus.source,
+            pre.end_of_word,
         )
         self._start_run(view)
         self._replay_worker(tokenizer, text, self.run_id)
@@ -172,6 +176,7 @@ class TrainingActions(_Base):
             byte_level=view.byte_level,
             merges=self.merge_log,
             end_of_word_suffix=view.end_of_word_suffix,
+            end_of_word=view.end_of_word,
             continuing_prefix=view.continuing_prefix,
         )
         self.tokenizer = None
