@@ -4,9 +4,11 @@ a working tokenizer, within a time and memory budget (the harness is ``fuzz_load
 
 from __future__ import annotations
 
+import atexit
 import base64
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,7 +33,9 @@ def _trained():
     return train(["low lower lowest newer newest wider widest " * 5], config).tokenizer
 
 
-SAVED = Path(tempfile.mkdtemp(prefix="fuzz-saved-")) / "tok"
+SCRATCH = Path(tempfile.mkdtemp(prefix="bpe-explorer-fuzz-"))  # one folder for every case, removed at exit
+atexit.register(shutil.rmtree, SCRATCH, True)
+SAVED = SCRATCH / "tok"
 save_tokenizer(_trained(), SAVED)
 VALID_VOCAB = json.loads((SAVED / "vocab.json").read_text(encoding="utf-8"))
 VALID_MERGES = (SAVED / "merges.txt").read_text(encoding="utf-8")
@@ -40,7 +44,7 @@ VALID_TIKTOKEN = next(SAVED.glob("*.tiktoken")).read_text(encoding="ascii")
 
 
 def _write(files: dict[str, bytes | str]) -> Path:
-    folder = Path(tempfile.mkdtemp(prefix="fuzz-"))
+    folder = Path(tempfile.mkdtemp(dir=SCRATCH))
     for name, data in files.items():
         path = folder / name
         if isinstance(data, str):

@@ -7,7 +7,8 @@ can rely on:
    it in with one rename (:func:`bpe_engine.atomic.replace_directory`). A reader never sees files
    of two saves side by side, nor files left over from an earlier save of another model type
    (a stale ``vocab.json`` or ``.tiktoken``): the old directory goes away as a whole.
-2. **A manifest.** ``bpe-explorer.json`` lists every other file with its size and sha256.
+2. **A manifest.** ``bpe-explorer.json`` lists every other file with its size and sha256 (and a
+   ``save_id`` unique to the save).
    :func:`read_consistently` hashes the files before and after parsing them and retries when a save
    swapped the directory mid-read; a file that does not match its manifest (edited by hand,
    damaged) is an error naming the file, never a silently different tokenizer. A file deleted
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -82,6 +84,7 @@ def save_directory(directory: str | Path, write: Callable[[Path], dict[str, Any]
         meta = write(fresh)
         names = sorted(p.name for p in fresh.iterdir() if p.name != METADATA_FILE)
         meta["manifest"] = {name: _digest((fresh / name).read_bytes()) for name in names}
+        meta["save_id"] = secrets.token_hex(8)  # two saves never share a record, even of the same model
         from ..atomic import atomic_write_text
 
         atomic_write_text(fresh / METADATA_FILE, json.dumps(meta, ensure_ascii=False, indent=2) + "\n")
@@ -111,7 +114,7 @@ def read_consistently(root: str | Path, load: Callable[[dict[str, Any]], T]) -> 
     """
     root = Path(root)
     clean_leftovers(root)
-    problem = ""
+    problem, last = "", None
     for attempt in range(_READ_ATTEMPTS):
         meta = read_metadata(root)
         manifest = meta.get("manifest")
@@ -123,6 +126,9 @@ def read_consistently(root: str | Path, load: Callable[[dict[str, Any]], T]) -> 
             if not _manifest_problem(root, manifest) and read_metadata(root) == meta:
                 return result
             problem = "the directory changed while it was being read"
+        elif last == (meta, problem):
+            break  # the same record and the same mismatch twice: damage, not a save in progress
+        last = (meta, problem)
         time.sleep(0.005 * 2**attempt)
     raise TokenizerFileError(
         root / METADATA_FILE,
