@@ -196,3 +196,13 @@ def test_post_processor_ids_outside_the_vocabulary() -> None:
     assert tok.decode([500, 0]) == hf.decode([500, 0]) and tok.decode([500, 0], skip_special_tokens=False) == hf.decode([500, 0], skip_special_tokens=False)
     assert tok.token_str(500) == "<x>" and tok.token_bytes(500) == b"<x>"
     assert tok.encode_detailed("a").tokens == ("<x>", "a")
+
+
+def test_explorer_pieces_fast_and_aligned_agree(pipelines: dict[str, Tokenizer], alice_text: str, korean_text: str) -> None:
+    """The stepper's pieces come from substring search when nothing was rewritten; same as aligned."""
+    from bpe_engine.hf.explore import PipelinePieces
+
+    for name in NAMES:
+        view = PipelinePieces(ours(pipelines[name], name))
+        for text in [*TRICKY, *EXTRA, alice_text[:3000], korean_text[:800]]:
+            assert view.pieces(text) == view._aligned_pieces(text), (name, text)

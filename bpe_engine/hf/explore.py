@@ -37,6 +37,35 @@ class PipelinePieces:
         self.end_of_word_suffix = getattr(tok.pipeline.model, "suffix", None) or None
 
     def pieces(self, text: str) -> list[tuple[str, int, int]]:
+        fast = self._substring_pieces(text)
+        return fast if fast is not None else self._aligned_pieces(text)
+
+    def _substring_pieces(self, text: str) -> list[tuple[str, int, int]] | None:
+        """The pieces without alignments, when they are plain substrings of the text (nothing
+        normalised, nothing inserted): located by search, at fast-path speed. None otherwise."""
+        tok, p = self._tok, self._tok.pipeline
+        if not p.fast_path:
+            return None
+        out: list[tuple[str, int, int]] = []
+        for token, start, end in p.added.find(text, normalized=False, skip_special=False):
+            segment = text[start:end]
+            if token is not None or not segment:
+                continue
+            if p.normalizer is not None and p.normalizer.normalize_str(segment) != segment:
+                return None
+            for token2, s, e in p.added.find(segment, normalized=True, skip_special=False):
+                if token2 is not None or e <= s:
+                    continue
+                part, cursor = segment[s:e], 0
+                for piece in tok.pre_pieces(part, start == 0 and s == 0, map_bytes=False):
+                    at = part.find(piece, cursor)
+                    if at < 0:
+                        return None  # a stage rewrote the text (a marker, a prefix space)
+                    out.append((piece, start + s + at, start + s + at + len(piece)))
+                    cursor = at + len(piece)
+        return out
+
+    def _aligned_pieces(self, text: str) -> list[tuple[str, int, int]]:
         out: list[tuple[str, int, int]] = []
         for ns, token in normalized_splits(self._tok, text, skip_special=False):
             if token is not None:

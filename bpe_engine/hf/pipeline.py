@@ -271,18 +271,23 @@ class HfTokenizer:
 
     def _piece_ids(self, text: str, at_origin: bool) -> list[int]:
         p = self.pipeline
+        if p.fold_bytes:
+            return reduce(iadd, map(p.model.encode_raw, self.pre_pieces(text, at_origin, map_bytes=False)), [])
+        return reduce(iadd, map(p.model.encode_piece, self.pre_pieces(text, at_origin)), [])
+
+    def pre_pieces(self, text: str, at_origin: bool, *, map_bytes: bool = True) -> list[str]:
+        """The fast path's pieces of one normalised part; ``map_bytes=False`` leaves a final
+        ByteLevel stage's pieces as text."""
         pieces = [text]
         stages = self._stages
-        if p.fold_bytes:
+        last = stages[-1] if stages else None
+        if not map_bytes and isinstance(last, ByteLevel):
             for stage in stages[:-1]:
                 pieces = stage.split_fast(pieces, at_origin)
-            last = stages[-1]
-            assert isinstance(last, ByteLevel)
-            pieces = last.split_fast(pieces, at_origin, map_bytes=False)
-            return reduce(iadd, map(p.model.encode_raw, pieces), [])
+            return last.split_fast(pieces, at_origin, map_bytes=False)
         for stage in stages:
             pieces = stage.split_fast(pieces, at_origin)
-        return reduce(iadd, map(p.model.encode_piece, pieces), [])
+        return pieces
 
     def _id_limit(self) -> int:
         """One past the largest id (model vocabulary and added tokens)."""
