@@ -25,6 +25,8 @@ _EXPORTS: dict[str, str] = {
     "Encoding": "types",
     "Tokenizer": "types",
     "SpecialMode": "types",
+    "DEFAULT_SPECIAL_MODE": "types",
+    "UNKNOWN_ID": "types",
     # errors
     "BpeEngineError": "errors",
     "ConfigError": "errors",
@@ -32,6 +34,7 @@ _EXPORTS: dict[str, str] = {
     "SpecialTokenError": "errors",
     "ReferenceDataMissing": "errors",
     "TokenizerFileError": "errors",
+    "UnknownSymbolError": "errors",
     # pre-tokenizers and bytes
     "PreTokenizer": "pretokenizers",
     "get_pretokenizer": "pretokenizers",
@@ -94,6 +97,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         ReferenceDataMissing,
         SpecialTokenError,
         TokenizerFileError,
+        UnknownSymbolError,
     )
     from .formats import save_tokenizer
     from .inspect import partial_groups, stream_decode, token_details
@@ -102,4 +106,4 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .references import REFERENCE_NAMES, load_reference
     from .registry import available_tokenizers, load_tokenizer
     from .stepper import Stepper
-    from .types import Encoding, MergeStep, SpecialMode, Tokenizer
+    from .types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding, MergeStep, SpecialMode, Tokenizer
