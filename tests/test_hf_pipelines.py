@@ -206,3 +206,23 @@ def test_explorer_pieces_fast_and_aligned_agree(pipelines: dict[str, Tokenizer],
         view = PipelinePieces(ours(pipelines[name], name))
         for text in [*TRICKY, *EXTRA, alice_text[:3000], korean_text[:800]]:
             assert view.pieces(text) == view._aligned_pieces(text), (name, text)
+
+
+@pytest.mark.parametrize("pre", ["cl100k", "whitespace", "end-of-word", "regex"])
+def test_our_saved_tokenizer_json_keeps_its_ids(pre: str, tmp_path, alice_text: str, korean_text: str) -> None:
+    """What bpe-explorer saves loads through the tokenizer.json loader with the trained model's ids
+    (plain files on BpeTokenizer, the others through the general pipeline) -- and HF agrees."""
+    from bpe_engine.bpe_trainer import BpeTrainerConfig, train
+    from bpe_engine.formats import save_tokenizer
+    from bpe_engine.pretokenizers import get_pretokenizer
+
+    config = BpeTrainerConfig(
+        vocab_size=400, byte_level=pre != "end-of-word", special_tokens=("<|end|>",),
+        pre_tokenizer=get_pretokenizer(pre, r"\p{L}+|\p{N}|[^\p{L}\p{N}]+" if pre == "regex" else None),
+    )
+    trained = train([alice_text[:20000], korean_text[:5000]], config).tokenizer
+    save_tokenizer(trained, tmp_path / "t")
+    loaded = load_tokenizer_json(tmp_path / "t" / "tokenizer.json")
+    hf = Tokenizer.from_file(str(tmp_path / "t" / "tokenizer.json"))
+    text = alice_text[12000:18000] + korean_text[2000:3000] + " <|end|> "  # seen text: char-level models know it
+    assert loaded.encode(text, special_mode="special") == trained.encode(text, special_mode="special") == hf.encode(text).ids
