@@ -74,3 +74,22 @@ def test_unicode_forms_match_hf_where_python_unicode_is_newer() -> None:
         for form in (N.NFC(), N.NFD(), N.NFKC(), N.NFKD()):
             probe = alignment_probe(form)
             assert_parity(probe, ours(probe), text)
+
+
+class _DeletesLoneAcute:
+    """A charsmap whose only rule deletes U+0301 (custom SentencePiece rules can delete characters)."""
+
+    def transform(self, chunk: str) -> str | None:
+        return "" if chunk == "\u0301" else None
+
+
+def test_precompiled_deletes_inside_a_long_grapheme_on_both_paths() -> None:
+    # A cluster of 6+ bytes is mapped character by character (HF precompiled.rs); a rule mapping to ""
+    # deletes the character there too -- the string path once kept it ("" is falsy).
+    from bpe_engine.hf.precompiled import Precompiled
+
+    norm = Precompiled(_DeletesLoneAcute())
+    text = "x e\u0301\u0301\u0301 y"
+    ns = NormalizedString.from_text(text)
+    norm.normalize(ns)
+    assert norm.normalize_str(text) == ns.text == "x e y"

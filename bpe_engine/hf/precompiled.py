@@ -48,7 +48,7 @@ class Precompiled:
             if whole is not None:
                 out = whole
             else:
-                out = "".join(self._transform(c) or c for c in g)
+                out = "".join(c if (t := self._transform(c)) is None else t for c in g)  # "" deletes
             self._graphemes[g] = out
         return out
 
