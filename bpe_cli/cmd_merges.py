@@ -18,6 +18,7 @@ from typing import Any
 from bpe_engine.errors import ConfigError
 from bpe_engine.formats import load_merge_counts
 
+from .arg_types import non_negative
 from .output import merges_table, model_token_label, open_tokenizer, print_json, say, stdout_console, token_json_fields
 
 
@@ -28,23 +29,13 @@ def register(subparsers: Any) -> None:
         description="List the merges of a saved tokenizer directory, file or reference name, in rank order.",
     )
     parser.add_argument("tokenizer", metavar="DIR|NAME|FILE", help="a directory written by 'train', a file or a reference name")
-    parser.add_argument("--limit", type=_non_negative, default=None, metavar="N", help="show only the first N merges")
+    parser.add_argument("--limit", type=non_negative, default=None, metavar="N", help="show only the first N merges")
     parser.add_argument(
         "--json",
         action="store_true",
         help="one JSON object per line: rank, left, right, new (model spelling), id, count, text (exact or null), bytes (hex)",
     )
     parser.set_defaults(func=run)
-
-
-def _non_negative(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from None
-    if number < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return number
 
 
 def merge_rows(tokenizer: Any, counts: list[int] | None, limit: int | None) -> list[tuple[int, str, str, str, int, int | None]]:

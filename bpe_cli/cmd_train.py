@@ -20,6 +20,7 @@ from bpe_engine.bpe_trainer.config import DEFAULT_MAX_TOKEN_LENGTH
 from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import END_OF_WORD_STYLES, PreTokenizer, get_pretokenizer
 
+from .arg_types import non_negative, positive
 from .corpus_input import _special_token, add_corpus_options, choose_pre_tokenizer, counts_for_training
 from .output import Throttle, merge_progress, say, stderr_console, stdout_console
 
@@ -37,7 +38,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "files", nargs="+", metavar="FILE", help="corpus files ('-' reads standard input), or counts files with --from-counts"
     )
-    parser.add_argument("--vocab-size", type=_positive, required=True, metavar="N", help="target vocabulary size")
+    parser.add_argument("--vocab-size", type=positive, required=True, metavar="N", help="target vocabulary size")
     parser.add_argument("--output", "-o", required=True, metavar="DIR", help="directory to write the tokenizer into")
     parser.add_argument("--model", choices=tuple(TRAINERS), default="bpe", help="the tokenizer model to train")
     parser.add_argument(
@@ -56,7 +57,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--max-token-length",
-        type=_non_negative,
+        type=non_negative,
         default=None,
         metavar="N",
         help=f"no merge makes a token of N characters or more (bytes for byte-level; BPE; default "
@@ -72,34 +73,13 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--min-frequency",
-        type=_non_negative,
+        type=non_negative,
         default=None,
         metavar="K",
         help="stop when the best pair occurs fewer than K times (default: 0 for BPE, 2 for WordPiece)",
     )
     parser.add_argument("--name", default=None, help="tokenizer name (default: the output directory's name)")
     parser.set_defaults(func=run)
-
-
-def _positive(value: str) -> int:
-    number = _integer(value)
-    if number < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more")
-    return number
-
-
-def _non_negative(value: str) -> int:
-    number = _integer(value)
-    if number < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return number
-
-
-def _integer(value: str) -> int:
-    try:
-        return int(value.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import BUILTIN, PreTokenizer, get_pretokenizer
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn, TransferSpeedColumn
 
+from .arg_types import positive
 from .output import Throttle, say, stderr_console
 
 PRE_TOKENIZERS = ("gpt2", "cl100k", "o200k", "whitespace", "end-of-word", "none", "regex")
@@ -71,7 +72,7 @@ def add_corpus_options(parser: argparse.ArgumentParser, *, pre_tokenizer_help: s
     parser.add_argument("--lines", action="store_true", help="each line of each file is one document (lines end at \\n)")
     parser.add_argument(
         "--min-word-count",
-        type=_positive,
+        type=positive,
         default=1,
         metavar="K",
         help="leave out words seen fewer than K times (shrinks the word table; default 1: keep all)",
@@ -209,16 +210,6 @@ def _special_token(value: str) -> str:
     if not value:
         raise argparse.ArgumentTypeError("a special token cannot be empty (it would match between every two characters)")
     return value
-
-
-def _positive(value: str) -> int:
-    try:
-        number = int(value.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more")
-    return number
 
 
 def describe(settings: CorpusSettings) -> str:
