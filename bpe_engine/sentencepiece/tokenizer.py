@@ -239,7 +239,8 @@ class SentencePieceTokenizer:
             if found is not None:
                 raise SpecialTokenError(
                     f"text contains {found!r}, the text of a control piece of {self.name!r}; pass special_mode='special' "
-                    "to encode it as that piece, or special_mode='text' to encode it as text (what sentencepiece does)"
+                    "to encode it as that piece, or special_mode='text' to encode it as text (what sentencepiece does)",
+                    token=found,
                 )
             return [(text, False)]
         return parts
