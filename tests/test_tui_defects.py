@@ -264,9 +264,9 @@ async def test_9_3_save_checks_the_target_first_and_waits_for_a_running_run(tmp_
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
     app = ExplorerApp(alice_text[:30000])
-    app.throttle = 0.004
+    app.throttle = 0.01  # ~4 s of merges: the second save must come while it still trains, even on a loaded machine
     async with app.run_test(size=(120, 36)) as pilot:
-        await set_input(pilot, app, "#vocab", "420")
+        await set_input(pilot, app, "#vocab", "700")
         app.action_train()
         while app.stepper is None or app.stepper.available < 3:
             await asyncio.sleep(0.05)
