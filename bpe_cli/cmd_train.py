@@ -160,7 +160,8 @@ def train_bpe(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
 
 def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     """WordPiece: BERT's front end unless a pre-tokenizer is named; saves vocab.txt (+ tokenizer.json)."""
-    from bpe_engine.corpus import decode_document, read_documents
+    from bpe_engine.corpus import stream_texts
+    from bpe_engine.corpus.blocks import CutRule
     from bpe_engine.formats import save_tokenizer
     from bpe_engine.wordpiece import BERT_SPECIAL_TOKENS, WordPieceTrainerConfig, WordPieceTraining
 
@@ -183,8 +184,11 @@ def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
         unk_token=unk,
         pre_tokenizer=pre,
     )
+    # Streamed: BERT's front end gives the same words for text cut after a newline (whitespace, where
+    # its normaliser keeps nothing across); another pre-tokenizer is cut only where it says it may be.
+    rule = CutRule(lines=True, spaces=False) if pre is None else CutRule.for_job(pre, (), lines=args.lines)
+    texts = stream_texts(args.files, rule, lines=args.lines and pre is not None)
     with stderr_console().status("reading and counting words...", spinner="dots"):
-        texts = [decode_document(doc, byte_level=False) for doc in read_documents(args.files, lines=args.lines)]
         training = WordPieceTraining(texts, config)
     merge_counts = _run_with_progress(training)
     tokenizer = training.tokenizer(name=args.name or out.resolve().name)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from .counting import WordCounts
 from .documents import DecodeErrors, Document, decode_document, read_documents
 from .stats import CorpusStats, corpus_stats
-from .tally import CountProgress, count_files, count_words
+from .tally import CountProgress, count_files, count_words, stream_texts
 
 __all__ = [
     "CorpusStats",
@@ -41,6 +41,7 @@ __all__ = [
     "corpus_stats",
     "count_files",
     "count_words",
+    "stream_texts",
     "decode_document",
     "read_documents",
 ]

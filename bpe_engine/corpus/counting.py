@@ -97,13 +97,8 @@ def count_unit(unit: Unit, job: CountJob) -> Part:
     if isinstance(unit, Batch):
         pieces = chain.from_iterable(map(split, _batch_texts(unit, job)))
         return _named(Counter(pieces), job, unit.documents, sum(map(len, unit.items)))
-    if isinstance(unit, FileBlock):
-        with open_binary(unit.path) as handle:
-            offset, data = read_file_block(unit, job.rule, handle)
-        at_end, first = offset + len(data) >= unit.size, unit.start == 0
-    else:
-        offset, data, at_end, first = unit.offset, unit.data, unit.at_end, unit.offset == 0
-    texts = _decoded(unit, offset, data, job)
+    offset, data, at_end, first = unit_bytes(unit, job.rule)
+    texts = decoded_unit(unit, offset, data, job)
     documents = _lines_in(data, at_end) if job.lines else int(first)
     segments = _LINES.findall(texts[0]) if job.lines else texts
     pieces = chain.from_iterable(map(split, _without_specials(segments, job)))
@@ -135,6 +130,15 @@ def merge_parts(parts: Iterable[Part], after_each: Callable[[int, dict[str, int]
 
 
 # -- private ------------------------------------------------------------------------------------
+def unit_bytes(unit: FileBlock | DataBlock, rule: CutRule) -> tuple[int, bytes, bool, bool]:
+    """A block's (offset in its file, bytes, is it the file's last, is it the file's first)."""
+    if isinstance(unit, FileBlock):
+        with open_binary(unit.path) as handle:
+            offset, data = read_file_block(unit, rule, handle)
+        return offset, data, offset + len(data) >= unit.size, unit.start == 0
+    return unit.offset, unit.data, unit.at_end, unit.offset == 0
+
+
 def _named(counts: Counter[str], job: CountJob, documents: int, size: int) -> Part:
     """The part, byte-level words renamed into the GPT-2 byte alphabet (inlined: per word)."""
     if not job.byte_level:
@@ -147,7 +151,7 @@ def _named(counts: Counter[str], job: CountJob, documents: int, size: int) -> Pa
     return Part(named, documents, size)
 
 
-def _decoded(unit: FileBlock | DataBlock, offset: int, data: bytes, job: CountJob) -> list[str]:
+def decoded_unit(unit: FileBlock | DataBlock, offset: int, data: bytes, job: CountJob) -> list[str]:
     """The block as text: one string for ``--lines`` (cut into lines next), else segments of
     about :data:`_SEGMENT_BYTES` cut at cut points, so the ASCII ones take the fast splitter."""
     mode = "surrogateescape" if job.byte_level else job.errors

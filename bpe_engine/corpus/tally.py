@@ -7,6 +7,9 @@ Two entry points share everything after planning:
   bounded memory. It watches the table grow and says early when it will not fit
   (:mod:`.table_size`).
 - :func:`count_words` counts documents already in memory (the app's editor text, tests).
+
+:func:`stream_texts` is the same streaming read for a counter of its own (WordPiece's BERT front
+end): the files' text block by block, cut only at the cut points it is given.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from ..errors import CorpusError
 from ..pretokenizers import PreTokenizer
 from . import parallel
 from .blocks import BLOCK_BYTES, CutRule, FileBlock, cut_bytes, file_blocks, stdin_bytes, stream_blocks
-from .counting import BadBytes, Batch, CountJob, Part, Unit, WordCounts, count_unit, merge_parts
+from .counting import _LINES, BadBytes, Batch, CountJob, Part, Unit, WordCounts, count_unit, decoded_unit, merge_parts, unit_bytes
 from .documents import DecodeErrors, Document, bad_utf8, file_size, open_binary
 from .table_size import TableWatch
 
@@ -106,6 +109,29 @@ def count_words(
         data = doc.data if isinstance(doc, Document) else doc
         assert isinstance(data, bytes)
         raise bad_utf8(where, data[offset + start]) from None
+
+
+def stream_texts(
+    paths: Sequence[str | Path],
+    rule: CutRule,
+    *,
+    lines: bool = False,
+    errors: DecodeErrors = "strict",
+    block_bytes: int = BLOCK_BYTES,
+) -> Iterator[str]:
+    """The text of files (``-``: standard input), block by block, each block ending at a cut point
+    of ``rule`` (or a file's end): a counter that gives the same words for the parts as for the
+    whole holds one block at a time. ``lines=True`` yields each line (ending at ``\n``) as a text
+    of its own. A byte that is not UTF-8 is named by file, line and offset."""
+    from ..pretokenizers import get_pretokenizer
+
+    job = CountJob(get_pretokenizer("none"), (), False, errors, lines=True)  # one text per block
+    sources = [source_of(path) for path in paths]
+    for unit in _file_units(sources, rule, block_bytes):
+        assert not isinstance(unit, Batch)
+        offset, data, _, _ = unit_bytes(unit, rule)
+        for text in decoded_unit(unit, offset, data, job):
+            yield from _LINES.findall(text) if lines else (text,)
 
 
 def run_units(units: Iterable[Unit], job: CountJob, workers: int, *, pool: bool) -> Iterator[Part]:
