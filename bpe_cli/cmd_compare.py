@@ -36,8 +36,9 @@ def register(subparsers: Any) -> None:
         "--tokenizers",
         metavar="LIST",
         default=None,
-        help="comma-separated: characters, words, wordpiece, gpt2, p50k_base, cl100k_base, o200k_base, or "
-        "tokenizer files/directories (default: characters,words,[bert-base-uncased,]gpt2,cl100k_base,o200k_base)",
+        help="comma-separated: characters, words, wordpiece, any built-in name ('bpe-explorer models' lists them), "
+        "hf:ORG/NAME, or tokenizer files/directories (default: characters,words,[bert-base-uncased,]gpt2,cl100k_base,"
+        "o200k_base)",
     )
     parser.add_argument("--json", action="store_true", help="print every row's tokens and statistics as JSON")
     add_special_mode_argument(parser)

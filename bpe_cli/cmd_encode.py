@@ -69,8 +69,9 @@ def add_tokenizer_argument(parser: argparse.ArgumentParser) -> None:
         "-t",
         required=True,
         metavar="NAME|DIR|FILE",
-        help="a reference name (gpt2, r50k_base, p50k_base, cl100k_base, o200k_base, bert-base-uncased), a directory written "
-        "by 'train', or a tokenizer.json / vocab.json / .tiktoken file",
+        help="a built-in name (gpt2, cl100k_base, o200k_base, mistral-v1, tekken, ...: 'bpe-explorer models' lists them "
+        "all), hf:ORG/NAME from your Hugging Face cache, a directory written by 'train', or a tokenizer file "
+        "(tokenizer.json, vocab.json, .tiktoken, SentencePiece .model, Tekken JSON)",
     )
 
 

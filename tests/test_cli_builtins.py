@@ -23,7 +23,7 @@ def _fetched(builtin_model_path):  # type: ignore[no-untyped-def]
         builtin_model_path(name)
 
 
-@pytest.mark.parametrize("name", BUILTIN_NAMES)
+@pytest.mark.parametrize("name", ["gpt2", "p50k_base", "cl100k_base", "o200k_base", "bert-base-uncased", *BUILTIN_NAMES])
 def test_decode_of_encode_and_a_wrong_id(capsys, name: str) -> None:
     assert main(["encode", "-t", name, "--json", TEXT]) == 0
     ids = json.loads(capsys.readouterr().out)["ids"]
