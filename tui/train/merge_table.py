@@ -1,32 +1,78 @@
-"""The live merge list: one row per merge, filled batch by batch while training runs.
+"""The live merge list: one row per merge, drawn only where it is on screen.
 
 Row ``k`` is step ``k``: row 0 is the initial alphabet (no merge applied) and row ``r + 1`` is the
 merge of rank ``r``. The app owns the step: the list never moves its own cursor. A user's move
 (arrows, page keys, home/end, a click) posts :class:`MergeTable.Selected` with the row asked
-for; the app seeks and puts the cursor there with :meth:`MergeTable.select_step`. Cursor
-highlight events are ignored, so a late one can never start a seek (the first release
-ping-ponged between two steps forever: issue 8.2.2).
+for; the app seeks and puts the cursor there with :meth:`MergeTable.select_step`, which posts
+nothing -- so no echo can start a seek (the first release ping-ponged between two steps forever
+on a late highlight event: issue 8.2.2).
 
-The merge column is sized to the widest label *shown*, capped, and recomputed on every reset, so
-count and words stay visible after a wide tokenizer (8.2.3).
+Why not a ``DataTable``: it builds, measures and keys every row when it is added. Training 5 MB
+appends ~2,000 merges a second, and the UI thread spent most of its time adding rows, so keys
+waited seconds behind them. Here a batch only extends a list of frozen steps; :meth:`render_line`
+draws the ~40 visible rows from it (Textual's line API), so a step, a key or a tab switch costs
+the same after 100 merges as after 100,000.
+
+Columns: the step, ``left + right → new``, count, words changed. Count and words keep the width
+their numbers need and the merge column takes the rest, so they stay visible at any width and
+after any tokenizer (8.2.3).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
 from textual.message import Message
-from textual.widgets import DataTable
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from bpe_engine.types import MergeStep
 
 from .render import merge_label
 
+GAP = 2  # spaces between columns
 
-class MergeTable(DataTable):
+
+class MergeTable(ScrollView, can_focus=True):
     """rank · left + right → new · count · words changed."""
+
+    BINDINGS = [
+        Binding("up", "cursor_up", "Up", show=False),
+        Binding("down", "cursor_down", "Down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("home", "scroll_top", "Top", show=False),
+        Binding("end", "scroll_bottom", "Bottom", show=False),
+    ]
+    COMPONENT_CLASSES = {"merge-table--header", "merge-table--cursor", "merge-table--even-row"}
+    DEFAULT_CSS = """
+    MergeTable {
+        background: $surface;
+        color: $foreground;
+        overflow-x: hidden;
+        &:focus {
+            background-tint: $foreground 5%;
+            & > .merge-table--cursor {
+                background: $block-cursor-background;
+                color: $block-cursor-foreground;
+                text-style: $block-cursor-text-style;
+            }
+        }
+        & > .merge-table--header { text-style: bold; background: $panel; color: $foreground; }
+        & > .merge-table--even-row { background: $surface-lighten-1 50%; }
+        & > .merge-table--cursor {
+            background: $block-cursor-blurred-background;
+            color: $block-cursor-blurred-foreground;
+            text-style: $block-cursor-blurred-text-style;
+        }
+    }
+    """
 
     class Selected(Message):
         """The user moved the cursor to step ``step`` (merges ``0..step-1`` applied)."""
@@ -36,65 +82,111 @@ class MergeTable(DataTable):
             self.step = step
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        super().__init__(id=id)
         self.byte_level = True
-        self._merge_width = len("merge")
+        self._steps: list[MergeStep] = []
+        self._alphabet_label = "initial alphabet"
+        self._has_alphabet_row = False
+        self._cursor = 0
+        self._count_width = len("count")
+        self._words_width = len("words")
 
-    def on_mount(self) -> None:
-        self._add_columns()
+    # -- data ------------------------------------------------------------------------------------
+    @property
+    def row_count(self) -> int:
+        return len(self._steps) + self._has_alphabet_row
 
-    def _add_columns(self) -> None:
-        self.add_column("#", key="rank")
-        self.add_column("merge", key="merge", width=self._merge_width)
-        self.add_column("count", key="count")
-        self.add_column("words", key="words")
+    @property
+    def cursor_row(self) -> int:
+        return self._cursor
 
     def reset(self, *, byte_level: bool, alphabet: int | None = None) -> None:
         """Empty the list for a new run or a loaded tokenizer; row 0 stands for step 0."""
         self.byte_level = byte_level
-        self.clear(columns=True)
-        self._merge_width = len("merge")
-        self._add_columns()
-        what = "initial alphabet" if alphabet is None else f"alphabet ({alphabet:,} symbols)"
-        self.add_row(Text("0", style="dim", justify="right"), Text(what, style="italic dim"), "", "")
-
-    def _max_merge_width(self) -> int:
-        """The merge column may take what the other columns leave (they stay visible)."""
-        others = 8 + 10 + 8 + 4 * 2  # rank, count, words, cell padding
-        return max(12, self.scrollable_content_region.width - others)
+        self._steps = []
+        self._has_alphabet_row = True
+        self._alphabet_label = "initial alphabet" if alphabet is None else f"alphabet ({alphabet:,} symbols)"
+        self._cursor = 0
+        self._count_width = len("count")
+        self._words_width = len("words")
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        self._resize()
 
     def add_steps(self, steps: Sequence[MergeStep]) -> None:
-        """Append a batch of merges (rows keep the engine's rank order)."""
-        labels = [merge_label(s.left, s.right, s.new, byte_level=self.byte_level) for s in steps]
-        rows = [
-            (
-                Text(f"{s.rank + 1:,}", style="dim", justify="right"),
-                label,
-                Text(f"{s.count:,}", justify="right"),
-                Text(f"{s.words_changed:,}", justify="right"),
-            )
-            for s, label in zip(steps, labels, strict=True)
-        ]
-        widest = max((label.cell_len for label in labels), default=0)
-        width = min(max(self._merge_width, widest), self._max_merge_width())
-        if width != self._merge_width:
-            self._merge_width = width
-            self.columns[self._column_key("merge")].width = width
-            self.columns[self._column_key("merge")].auto_width = False
-            self.refresh()
-        for label in labels:
-            label.truncate(self._merge_width, overflow="ellipsis")
-        self.add_rows(rows)
+        """Append a batch of merges (rows keep the engine's rank order): no row is drawn here."""
+        if not steps:
+            return
+        self._steps.extend(steps)
+        self._count_width = max(self._count_width, *(len(f"{s.count:,}") for s in steps))
+        self._words_width = max(self._words_width, *(len(f"{s.words_changed:,}") for s in steps))
+        self._resize()
 
-    def _column_key(self, name: str):  # noqa: ANN202 - textual's ColumnKey
-        return next(key for key in self.columns if key.value == name)
+    def get_row_at(self, row: int) -> tuple[Text, Text, Text, Text]:
+        """The cells of ``row``: step, merge label, count, words (plain Rich text, user text made visible)."""
+        if row == 0:
+            return Text("0", style="dim"), Text(self._alphabet_label, style="italic dim"), Text(""), Text("")
+        s = self._steps[row - 1]
+        label = merge_label(s.left, s.right, s.new, byte_level=self.byte_level)
+        return Text(f"{s.rank + 1:,}", style="dim"), label, Text(f"{s.count:,}"), Text(f"{s.words_changed:,}")
 
     def select_step(self, step: int) -> None:
-        """Put the cursor on step ``step`` (the app's step); posts nothing."""
-        if step >= self.row_count:
+        """Put the cursor on step ``step`` (the app's step) and keep it in view; posts nothing."""
+        if step >= self.row_count or step < 0:
             return
-        if self.cursor_row != step:
-            self.move_cursor(row=step, animate=False)
+        if step != self._cursor:
+            self._cursor = step
+            self.refresh()
+        body = max(1, self.scrollable_content_region.height - 1)  # rows under the header
+        top = round(self.scroll_y)
+        if step < top:
+            self.scroll_to(y=step, animate=False, immediate=True)
+        elif step >= top + body:
+            self.scroll_to(y=step - body + 1, animate=False, immediate=True)
+
+    def _resize(self) -> None:
+        self.virtual_size = Size(0, self.row_count + 1)  # + the header; never wider than the view
+        self.refresh()
+
+    def on_resize(self) -> None:
+        self._resize()
+        self.select_step(self._cursor)
+
+    # -- drawing ---------------------------------------------------------------------------------
+    def _widths(self) -> tuple[int, int, int, int]:
+        rank = max(1, len(f"{max(self.row_count - 1, 0):,}"))
+        fixed = rank + self._count_width + self._words_width + 3 * GAP + 2  # + a cell of margin each side
+        merge = max(5, self.scrollable_content_region.width - fixed)
+        return rank, merge, self._count_width, self._words_width
+
+    def _line(self, cells: Sequence[Text], base: Style) -> Strip:
+        rank_w, merge_w, count_w, words_w = self._widths()
+        rank, label, count, words = cells
+        label = label.copy()
+        label.truncate(merge_w, overflow="ellipsis", pad=True)
+        rank.align("right", rank_w)
+        count.align("right", count_w)
+        words.align("right", words_w)
+        gap = " " * GAP
+        line = Text.assemble(" ", rank, gap, label, gap, count, gap, words, " ", no_wrap=True, end="")
+        segments = Segment.apply_style(line.render(self.app.console), base)
+        width = self.scrollable_content_region.width
+        return Strip(segments).adjust_cell_length(width, base).simplify()
+
+    def render_line(self, y: int) -> Strip:
+        header_style = self.get_component_rich_style("merge-table--header")
+        if y == 0:
+            rank = Text("#")
+            return self._line((rank, Text("merge"), Text("count"), Text("words")), header_style)
+        row = y - 1 + round(self.scroll_y)
+        base = self.rich_style
+        if row >= self.row_count:
+            return Strip.blank(self.scrollable_content_region.width, base)
+        if row == self._cursor:
+            base = base + self.get_component_rich_style("merge-table--cursor")
+        elif row % 2 == 0:
+            base = base + self.get_component_rich_style("merge-table--even-row")
+        strip = self._line(self.get_row_at(row), base)
+        return strip.apply_meta({"row": row})
 
     # -- user moves: ask the app, never move the cursor here ------------------------------------
     def _ask(self, row: int) -> None:
@@ -102,16 +194,16 @@ class MergeTable(DataTable):
             self.post_message(self.Selected(max(0, min(row, self.row_count - 1))))
 
     def action_cursor_down(self) -> None:
-        self._ask(self.cursor_row + 1)
+        self._ask(self._cursor + 1)
 
     def action_cursor_up(self) -> None:
-        self._ask(self.cursor_row - 1)
+        self._ask(self._cursor - 1)
 
     def action_page_down(self) -> None:
-        self._ask(self.cursor_row + max(1, self.scrollable_content_region.height - 1))
+        self._ask(self._cursor + max(1, self.scrollable_content_region.height - 2))
 
     def action_page_up(self) -> None:
-        self._ask(self.cursor_row - max(1, self.scrollable_content_region.height - 1))
+        self._ask(self._cursor - max(1, self.scrollable_content_region.height - 2))
 
     def action_scroll_top(self) -> None:
         self._ask(0)
@@ -119,19 +211,8 @@ class MergeTable(DataTable):
     def action_scroll_bottom(self) -> None:
         self._ask(self.row_count - 1)
 
-    def action_scroll_home(self) -> None:
-        self._ask(0)
-
-    def action_scroll_end(self) -> None:
-        self._ask(self.row_count - 1)
-
-    async def _on_click(self, event: events.Click) -> None:
+    def on_click(self, event: events.Click) -> None:
         row = event.style.meta.get("row")
         if isinstance(row, int) and row >= 0:
             event.stop()
             self._ask(row)
-            return
-        await super()._on_click(event)
-
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        event.stop()  # the cursor only moves because the app moved it: nothing to report
