@@ -39,8 +39,6 @@ async def quiet(pilot: Pilot) -> None:
         except (WorkerCancelled, WorkerFailed):
             pass
     await pilot.pause()
-    if app.training:  # a run held mid-way by stop_after: let the merge list's flush timer fire
-        await pilot.pause(0.6)
     await pilot.pause()
 
 

@@ -27,7 +27,7 @@ from textual.widgets._select import SelectOverlay
 
 from bpe_engine.stepper import Stepper
 from bpe_engine.training_runner import Backend, TrainingRequest
-from bpe_engine.types import MergeStep, Tokenizer
+from bpe_engine.types import Tokenizer
 
 from .commands import ExplorerCommands
 from .compare import ComparePane
@@ -116,8 +116,6 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         self._speed = 3  # index into SPEEDS
         self._settle: Timer | None = None
         self._target = 0
-        self._pending_rows: list[MergeStep] = []
-        self._flush_timer: Timer | None = None
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:

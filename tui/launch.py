@@ -7,6 +7,7 @@ is drawn.
 
 from __future__ import annotations
 
+import os
 import sys
 from importlib import resources
 from pathlib import Path
@@ -17,6 +18,9 @@ from bpe_engine.text_files import read_text_file
 from .app import ExplorerApp
 
 SAMPLE = "sample_corpus.txt"
+PROFILE_ENV = "BPE_EXPLORER_PROFILE"
+"""``BPE_EXPLORER_PROFILE=out.prof bpe-explorer ...`` writes a cProfile of the UI thread on exit
+(``python -m pstats out.prof``): how the app's latency was found and is checked again."""
 
 
 def sample_corpus() -> str:
@@ -47,7 +51,18 @@ def run_app(argv: list[str]) -> int:
         print(f"bpe-explorer: error: {exc}", file=sys.stderr)
         return 2
     try:
-        app.run()
+        _run_profiled(app) if os.environ.get(PROFILE_ENV) else app.run()
     except KeyboardInterrupt:  # a signal from outside (kill -INT): leave quietly, as other CLIs do
         return 130
     return 0
+
+
+def _run_profiled(app: ExplorerApp) -> None:
+    """Run ``app`` under cProfile (the UI thread: the one whose time the user waits on)."""
+    import cProfile
+
+    profiler = cProfile.Profile()
+    try:
+        profiler.runcall(app.run)
+    finally:
+        profiler.dump_stats(os.environ[PROFILE_ENV])

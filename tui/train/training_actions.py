@@ -32,7 +32,7 @@ from bpe_engine.training_runner import (
     replay_events,
     run_training,
 )
-from bpe_engine.types import MergeStep, Tokenizer
+from bpe_engine.types import Tokenizer
 
 from ..gc_pause import collector_paused
 from ..messages import TrainingEvent
@@ -48,8 +48,6 @@ if TYPE_CHECKING:  # the mixin is only ever mixed into the App
     from ..app import ExplorerApp as _Base
 else:
     _Base = object
-
-TABLE_FLUSH = 0.4  # seconds between merge-list updates while training
 
 
 @dataclass(frozen=True)
@@ -138,7 +136,6 @@ class TrainingActions(_Base):
             self._starting = None
             self.query_one(ProgressPanel).show_cancelled(None)
             return
-        self._flush_rows()
         self.query_one(ProgressPanel).show_cancelled(self.stepper.available if self.stepper else 0)
         self._show_step()
         self._push_state()
@@ -180,7 +177,6 @@ class TrainingActions(_Base):
             continuing_prefix=view.continuing_prefix,
         )
         self.tokenizer = None
-        self._pending_rows = []
         self._notes_shown = set(event.notes)
         self.query_one(MergeTable).reset(byte_level=view.byte_level, alphabet=event.alphabet)
         self.query_one(SegmentedView).corpus_label = f"corpus at step k: {view.corpus_label}"
@@ -207,10 +203,7 @@ class TrainingActions(_Base):
             return
         self.merge_log = self.merge_log.extended(event.steps)
         self.stepper.merges = self.merge_log
-        # Rows join the table at most every TABLE_FLUSH seconds: adding rows re-lays-out the table.
-        self._pending_rows.extend(event.steps)
-        if self._flush_timer is None:
-            self._flush_timer = self.set_timer(TABLE_FLUSH, self._flush_rows)
+        self.query_one(MergeTable).add_steps(event.steps)  # cheap: the list draws only visible rows
         self.query_one(ProgressPanel).show_progress(event.done, max(event.target, event.done), event.rate)
         if self.stepper.step == 0 and len(self.merge_log) == len(event.steps):
             self._show_step()  # first merges: draw the corpus at step 0 once
@@ -219,20 +212,9 @@ class TrainingActions(_Base):
                 self.stepper, self.view.text, byte_level=self.view.byte_level, playing=self._playing is not None
             )
 
-    def _flush_rows(self) -> None:
-        self._flush_timer = None
-        if self._pending_rows:
-            rows: list[MergeStep]
-            rows, self._pending_rows = self._pending_rows, []
-            table = self.query_one(MergeTable)
-            table.add_steps(rows)
-            if self.stepper is not None:
-                table.select_step(self.stepper.step)
-
     def _on_finished(self, event: Finished) -> None:
         if self._starting is not None:  # finished before it started: nothing of it is shown
             return
-        self._flush_rows()
         self.training = False
         self.tokenizer = event.tokenizer
         for note in event.notes:
