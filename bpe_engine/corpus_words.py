@@ -20,14 +20,18 @@ Python ints would cost ten times the memory and pickle ten times slower.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
+from itertools import accumulate, chain
 from dataclasses import dataclass
 
 from .corpus import WordCounts
 from .corpus.counting import _to_byte_chars  # the counter's own rule, lone surrogates included
+from .corpus.fast_split import splitter
 from .pretokenizers import PreTokenizer
 
 _CHECK_EVERY = 0x1FFF  # pieces between two looks at the cancel flag
+_SEGMENT_CHARS = 1 << 14
 
 
 class CorpusCancelled(Exception):
@@ -55,6 +59,20 @@ class CorpusWords:
         ``cancelled`` is polled every few thousand pieces; :class:`CorpusCancelled` is raised
         when it returns True, so a worker can stop promptly on a 10 MB corpus.
         """
+        if cancelled is not None and cancelled():
+            raise CorpusCancelled("stopped before cutting the corpus into words")
+        fast = _tables_from_pieces(text, pre_tokenizer)
+        if fast is not None:
+            if cancelled is not None and cancelled():
+                raise CorpusCancelled("stopped while cutting the corpus into words")
+            return fast
+        return cls._from_spans(text, pre_tokenizer, cancelled)
+
+    @classmethod
+    def _from_spans(
+        cls, text: str, pre_tokenizer: PreTokenizer, cancelled: Callable[[], bool] | None
+    ) -> CorpusWords:
+        """The general way, one piece at a time (pre-tokenizers whose pieces leave gaps)."""
         ids: dict[str, int] = {}
         counts: list[int] = []
         first = array("i")
@@ -95,6 +113,57 @@ class CorpusWords:
         """The trainer's input: the same counts, in the same order, as ``count_words([text], ...)``."""
         keys = [_to_byte_chars(w) for w in self.texts] if byte_level else self.texts
         return WordCounts(dict(zip(keys, self.counts)), byte_level, documents=1, total_words=sum(self.counts))
+
+
+def _tables_from_pieces(text: str, pre_tokenizer: PreTokenizer) -> CorpusWords | None:
+    """The same table built with whole-list operations that run in C, or None when it does not apply.
+
+    Why: the piece-by-piece loop cost ~4 s on 5 MB (1.25 million pieces), twice the counting of
+    ``bpe-explorer train``, so the app trained 2.6x slower than the CLI. When a pre-tokenizer's
+    pieces are its matches and they cover the text with no gap (the built-in patterns always do;
+    checked here by their total length), every span follows from the lengths, and the counter's own
+    fast splitter (:func:`~bpe_engine.corpus.fast_split.splitter`) gives the pieces.
+    """
+    pre = pre_tokenizer
+    if pre.space_marker is not None or pre.pattern is None or pre.keeps_unmatched:
+        return None
+    pieces = list(chain.from_iterable(map(splitter(pre), _segments(text, pre))))
+    if sum(map(len, pieces)) != len(text):  # gaps between matches: spans need the matches themselves
+        return None
+    words = dict.fromkeys(pieces)  # distinct pieces, first-seen order
+    index = {word: wid for wid, word in enumerate(words)}
+    tally = Counter(pieces)
+    # reversed, so the last write for each word is its smallest piece index
+    first_seen = dict(zip(reversed(pieces), range(len(pieces) - 1, -1, -1)))
+    starts = array("i", accumulate(map(len, pieces), initial=0))
+    ends = starts[1:]
+    del starts[-1:]
+    return CorpusWords(
+        tuple(words),
+        tuple(tally[w] for w in words),
+        array("i", map(index.__getitem__, pieces)).tobytes(),
+        starts.tobytes(),
+        ends.tobytes(),
+        array("i", map(first_seen.__getitem__, words)).tobytes(),
+        len(text),
+    )
+
+
+def _segments(text: str, pre_tokenizer: PreTokenizer, size: int = _SEGMENT_CHARS) -> Iterator[str]:
+    """``text`` in parts of about ``size`` characters cut where no piece crosses (the counter's
+    rule, :mod:`bpe_engine.corpus.blocks`: before a space that follows a letter or digit, for
+    pre-tokenizers that declare it safe), so each ASCII part takes the fast splitter's twin."""
+    start = 0
+    if pre_tokenizer.safe_to_cut:
+        while len(text) - start > size:
+            cut = text.find(" ", start + size)
+            while cut != -1 and not text[cut - 1].isalnum():
+                cut = text.find(" ", cut + 1)
+            if cut == -1:
+                break
+            yield text[start:cut]
+            start = cut
+    yield text[start:]
 
 
 def _ints(data: bytes) -> array:
