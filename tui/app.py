@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -30,9 +31,7 @@ from bpe_engine.training_runner import Backend, TrainingRequest
 from bpe_engine.types import Tokenizer
 
 from .commands import ExplorerCommands
-from .compare import ComparePane
 from .file_actions import FileActions
-from .inspect import InspectorPane
 from .screens import ACTION_HELP, KEY_NAMES, HelpScreen
 from .state import ExplorerState
 from .train.corpus_pane import CorpusPane
@@ -45,6 +44,9 @@ from .train.settings_form import SettingsForm
 from .train.stepping_actions import SteppingActions
 from .train.training_actions import RunView, TrainingActions
 
+if TYPE_CHECKING:
+    from .inspect import InspectorPane
+
 NARROW_WIDTH = 110
 NARROW_HEIGHT = 30
 NARROW_VIEWS = ("show-setup", "show-steps", "show-why")
@@ -52,6 +54,20 @@ NARROW_VIEWS = ("show-setup", "show-steps", "show-why")
 STEP_SETTLE = 0.15
 SWITCH_INTERVAL = 0.001  # seconds (Python's default is 0.005)
 _TABS = Binding.Group("Tabs")
+LAZY_PANES = {"inspect-tab": "inspector", "compare-tab": "compare"}
+"""Tabs whose pane is imported and mounted when first shown (tab id -> pane id)."""
+
+
+def _lazy_pane(tab_id: str) -> type[Widget]:
+    """The pane class of a lazy tab, imported on first use: Compare's chart pulls in numpy and the
+    reference tokenizers, ~0.15 s of start-up a user who only trains should not wait for."""
+    if tab_id == "inspect-tab":
+        from .inspect import InspectorPane
+
+        return InspectorPane
+    from .compare import ComparePane
+
+    return ComparePane
 
 
 TAB_FOCUS: dict[str, str] = {"train-tab": "#merges", "inspect-tab": "#inspect-input", "compare-tab": "#compare-text"}
@@ -150,10 +166,8 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
 
     async def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         pane_id = event.pane.id
-        if pane_id == "inspect-tab" and not self.query(InspectorPane):
-            await self._mount_lazy(event.pane, InspectorPane(id="inspector", state=self.explorer_state()))
-        elif pane_id == "compare-tab" and not self.query(ComparePane):
-            await self._mount_lazy(event.pane, ComparePane(id="compare", state=self.explorer_state()))
+        if pane_id in LAZY_PANES and not self.query(f"#{LAZY_PANES[pane_id]}"):
+            await self._mount_lazy(event.pane, _lazy_pane(pane_id)(id=LAZY_PANES[pane_id], state=self.explorer_state()))
         # Keys go where the eye goes: the text to type into on Inspect/Compare, the merge list
         # (stepping keys) on Train. Without this, focus stays on a widget of the hidden tab.
         self._push_state()
@@ -290,18 +304,16 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         if not tabs:  # shutting down
             return
         active = tabs.first(TabbedContent).active
-        panes = {"inspect-tab": InspectorPane, "compare-tab": ComparePane}
-        kind = panes.get(active)
-        if kind is not None:
-            for pane in self.query(kind):
-                pane.state = self.explorer_state()
+        if active in LAZY_PANES:
+            for pane in self.query(f"#{LAZY_PANES[active]}"):
+                pane.state = self.explorer_state()  # type: ignore[attr-defined]
 
     def on_inspector_pane_selection_wanted(self, message: InspectorPane.SelectionWanted) -> None:
         selected = self.query_one("#corpus-text", TextArea).selected_text
         if not selected:
             self.notify("Select some text in the corpus (Train tab) first.", severity="warning")
             return
-        self.query_one(InspectorPane).inspect(selected)
+        self.query_one("#inspector", _lazy_pane("inspect-tab")).inspect(selected)
 
     # -- buttons, help ---------------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -67,7 +67,9 @@ class CorpusPane(Vertical):
         yield Static("", id="corpus-facts", markup=False)
 
     def on_mount(self) -> None:
-        self.refresh_facts()
+        # After the first frame: counting a big corpus in a thread holds the GIL and would hold
+        # back the first paint (a 5 MB file counts for ~1 s).
+        self.call_after_refresh(self.refresh_facts)
 
     @property
     def text(self) -> str:
