@@ -147,9 +147,8 @@ def merge_tree_for(tokenizer: Any, token_id: int, *, special: bool = False) -> M
         ranks = tokenizer.mergeable_ranks
     if isinstance(ranks, Mapping):
         return tree_from_ranks(data, ranks)
-    merges = getattr(tokenizer, "merges", None)
-    if merges is not None and not callable(merges):
-        index = _cached_index(tokenizer, merges)
+    index = _cached_index(tokenizer)
+    if index is not None:
         token = tokenizer.token_str(token_id)
         byte_level = bool(getattr(tokenizer, "byte_level", False))
         return index.tree(token, base=_byte_base if byte_level else None)
@@ -169,18 +168,24 @@ _INDEX_CACHE: OrderedDict[int, tuple[object, MergeIndex]] = OrderedDict()
 _INDEX_LOCK = Lock()
 
 
-def _cached_index(tokenizer: Any, merges: Sequence[tuple[str, str]]) -> MergeIndex:
-    # Keyed by the merges object's id; the cache holds a reference so the id cannot be reused.
-    key = id(merges)
+def _cached_index(tokenizer: Any) -> MergeIndex | None:
+    """The merge index of ``tokenizer`` (None without a merge list), built once per tokenizer:
+    keyed by the tokenizer's id, which the cache holds so it cannot be reused. (A ``merges``
+    property may build a fresh list on every read -- 65k pairs for an HF file -- so the list is
+    only read on a miss.)"""
+    key = id(tokenizer)
     with _INDEX_LOCK:
         hit = _INDEX_CACHE.get(key)
-        if hit is not None and hit[0] is merges:
+        if hit is not None and hit[0] is tokenizer:
             _INDEX_CACHE.move_to_end(key)
             return hit[1]
+    merges = getattr(tokenizer, "merges", None)
+    if merges is None or callable(merges):
+        return None
     byte_level = bool(getattr(tokenizer, "byte_level", False))
     index = MergeIndex(list(merges), to_bytes=_byte_to_bytes if byte_level else _default_to_bytes)
     with _INDEX_LOCK:
-        _INDEX_CACHE[key] = (merges, index)
+        _INDEX_CACHE[key] = (tokenizer, index)
         while len(_INDEX_CACHE) > 8:
             _INDEX_CACHE.popitem(last=False)
     return index

@@ -176,6 +176,22 @@ def block(comparison: Comparison, start: int, end: int, cuts: frozenset[int] | N
     return Block(start, end, tuple(_merge_runs(marker)), tuple(rows))
 
 
+def block_columns(text: str, start: int, end: int, cuts: frozenset[int] | set[int]) -> tuple[int, ...]:
+    """Which character each column of block ``[start, end)`` shows (``-1``: a separator column),
+    so a pointer position maps back to the axis. Every row of a block shares these columns.
+
+    >>> block_columns("a한b", 0, 3, frozenset({1, 2}))
+    (0, -1, 1, 1, -1, 2)
+    """
+    columns: list[int] = []
+    for i in range(start, end + 1):
+        if i in cuts:
+            columns.append(-1)
+        if i < end:
+            columns.extend([i] * _char_cells(text[i]))
+    return tuple(columns)
+
+
 def all_cuts(comparison: Comparison) -> frozenset[int]:
     """Every character offset where at least one row has a token boundary."""
     rows = [r.alignment for r in comparison.rows if r.alignment is not None]

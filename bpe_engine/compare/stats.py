@@ -1,15 +1,17 @@
 """Per-row statistics of the comparison view, from one encoding and its text.
 
 The ratios answer "how much text does one token carry?" in the units people care about:
-characters and UTF-8 bytes per token, tokens per whitespace word, the share of tokens that hold
+code points, graphemes (what a reader counts as one character: 👩‍👩‍👧 is 1 grapheme of 5 code
+points) and UTF-8 bytes per token, tokens per whitespace word, the share of tokens that hold
 only part of a character, and (for WordPiece) the share of ``[UNK]`` tokens -- text the model
-could not represent at all.
+could not represent at all. :func:`relative_cost` puts a row beside a baseline row (the
+"Korean premium": how many tokens one text costs here against there).
 
 >>> from bpe_engine.types import Encoding
 >>> enc = Encoding("한 a", (1, 2, 3, 4), ("íķ", "ľ", "Ġ", "a"), ((0, 2), (2, 3), (3, 4), (4, 5)), (False,) * 4)
 >>> s = row_stats(enc)
->>> s.tokens, s.chars, s.bytes, s.words, s.partial_tokens
-(4, 3, 5, 2, 2)
+>>> s.tokens, s.chars, s.graphemes, s.bytes, s.words, s.partial_tokens
+(4, 3, 3, 5, 2, 2)
 >>> s.chars_per_token, s.bytes_per_token, s.tokens_per_word, s.partial_share
 (0.75, 1.25, 2.0, 0.5)
 """
@@ -39,6 +41,11 @@ class RowStats:
     partial_tokens: int
     special_tokens: int
     unk_tokens: int | None = None
+    graphemes: int | None = None
+
+    @property
+    def graphemes_per_token(self) -> float | None:
+        return self.graphemes / self.tokens if self.tokens and self.graphemes is not None else None
 
     @property
     def chars_per_token(self) -> float | None:
@@ -67,12 +74,14 @@ class RowStats:
         return {
             "tokens": self.tokens,
             "chars": self.chars,
+            "graphemes": self.graphemes,
             "bytes": self.bytes,
             "words": self.words,
             "partial_tokens": self.partial_tokens,
             "special_tokens": self.special_tokens,
             "unk_tokens": self.unk_tokens,
             "chars_per_token": self.chars_per_token,
+            "graphemes_per_token": self.graphemes_per_token,
             "bytes_per_token": self.bytes_per_token,
             "tokens_per_word": self.tokens_per_word,
             "partial_share": self.partial_share,
@@ -83,6 +92,46 @@ class RowStats:
 def count_words(text: str) -> int:
     """Whitespace-separated words: the denominator of "tokens per word"."""
     return sum(1 for _ in _WORD.finditer(text))
+
+
+def count_graphemes(index: TextIndex) -> int:
+    """Extended grapheme clusters (Unicode's user-perceived characters, the ``regex`` module's
+    ``\\X``): ``👩‍👩‍👧`` and ``e`` + combining accent are one each, ``\\r\\n`` is one."""
+    return len(index.grapheme_char_starts) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class RelativeCost:
+    """A row's tokens against the baseline row's on the same text: ``ratio`` 1.5 means the
+    text costs 50% more tokens here (``None`` when the baseline has no tokens)."""
+
+    tokens: int
+    baseline_tokens: int
+
+    @property
+    def ratio(self) -> float | None:
+        return self.tokens / self.baseline_tokens if self.baseline_tokens else None
+
+    @property
+    def extra(self) -> int:
+        return self.tokens - self.baseline_tokens
+
+    def label(self) -> str:
+        """``×1.52 (+26)``; ``–`` without a ratio; ``baseline`` is the caller's to say."""
+        if self.ratio is None:
+            return "–"
+        return f"×{self.ratio:.2f} ({self.extra:+,})"
+
+
+def relative_cost(row: RowStats | None, baseline: RowStats | None) -> RelativeCost | None:
+    """``row`` against ``baseline`` (None when either failed).
+
+    >>> relative_cost(RowStats(30, 10, 10, 2, 0, 0), RowStats(20, 10, 10, 2, 0, 0)).label()
+    '×1.50 (+10)'
+    """
+    if row is None or baseline is None:
+        return None
+    return RelativeCost(row.tokens, baseline.tokens)
 
 
 def row_stats(
@@ -101,6 +150,7 @@ def row_stats(
     return RowStats(
         tokens=len(encoding.ids),
         chars=index.n_chars,
+        graphemes=count_graphemes(index),
         bytes=index.n_bytes,
         words=count_words(encoding.text) if words is None else words,
         partial_tokens=sum(flags),

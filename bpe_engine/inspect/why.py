@@ -1,0 +1,133 @@
+""""Why this token", for every kind of tokenizer the explorer loads: one answer type, three stories.
+
+* **Merges** (our BPE, tiktoken rank tables, SentencePiece BPE from piece scores, HF BPE): the
+  merge tree that builds the token (:func:`bpe_engine.merge_tree.merge_tree_for`); a byte-fallback
+  piece (``<0xED>``) is a leaf holding the byte it is.
+* **Unigram** (SentencePiece Unigram): no merge builds a piece; Viterbi picked the most probable
+  segmentation of the word. The answer is that segmentation with its log-probability and the next
+  best ones with theirs (:func:`bpe_engine.sentencepiece.explain.unigram_choice_at`): the margin is
+  why this one won.
+* **Pipeline** (any Hugging Face ``tokenizer.json``): the stages the text went through -- the
+  normalized text and the pre-tokenized pieces (:func:`bpe_engine.hf.explore.trace`) -- with the
+  part that holds the token marked, beside the merge tree when the model is BPE.
+
+Pure data; the inspector renders it. Computing it may take a moment (a Unigram n-best over a
+long word, an HF merge index), so the app asks from a worker thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..byte_table import token_str_to_bytes
+from ..display import decode_bytes_visibly, visible_text
+from ..errors import BpeEngineError
+from ..merge_tree import MergeNode, merge_tree_for
+from ..types import Encoding
+from .text_index import index_of
+
+N_BEST = 5
+"""Alternatives shown after the best Unigram segmentation."""
+
+
+@dataclass(frozen=True, slots=True)
+class StagePart:
+    """One part of a pipeline stage: its visible text, the original characters it came from,
+    and whether it holds the selected token."""
+
+    text: str
+    chars: tuple[int, int]
+    holds: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    name: str
+    parts: tuple[StagePart, ...]
+
+
+@dataclass(frozen=True)
+class Why:
+    """The answer for one token. ``tree``: its merges (None when none build it); ``unigram``: the
+    Viterbi choice for its word (a :class:`~bpe_engine.sentencepiece.explain.UnigramChoice`);
+    ``stages``: the HF pipeline's stages; ``note``: a sentence for a model with none of these."""
+
+    tree: MergeNode | None = None
+    unigram: Any = None
+    stages: tuple[Stage, ...] = ()
+    note: str = ""
+
+
+def explain(tokenizer: Any, encoding: Encoding, index: int) -> Why:
+    """Why token ``index`` of ``encoding`` (made by ``tokenizer``) is what it is."""
+    if not 0 <= index < len(encoding.ids):
+        return Why(note="no token selected")
+    special = encoding.special[index]
+    unknown = bool(encoding.unknown and encoding.unknown[index])
+    stages = pipeline_stages(tokenizer, encoding, index)
+    if unknown:
+        return Why(stages=stages, note="an unknown piece: the vocabulary has no token for this text")
+    unigram = None
+    if getattr(tokenizer, "unigram", None) is not None and not special:
+        from ..sentencepiece.explain import unigram_choice_at
+
+        try:
+            unigram = unigram_choice_at(tokenizer, encoding, index, N_BEST)
+        except (BpeEngineError, KeyError, IndexError, ValueError):
+            unigram = None
+    tree = None
+    if unigram is None:
+        try:
+            tree = merge_tree_for(tokenizer, encoding.ids[index], special=special)
+        except (BpeEngineError, KeyError, IndexError, ValueError, AttributeError):
+            tree = None
+    note = ""
+    if tree is None and unigram is None:
+        note = _no_story(tokenizer)
+    return Why(tree, unigram, stages, note)
+
+
+def pipeline_stages(tokenizer: Any, encoding: Encoding, index: int) -> tuple[Stage, ...]:
+    """The normalized text and pre-tokenized pieces of an HF pipeline, the parts holding token
+    ``index`` marked; () for other tokenizers."""
+    if type(tokenizer).__name__ != "HfTokenizer":
+        return ()
+    from ..hf.explore import trace
+
+    try:
+        t = trace(tokenizer, encoding.text)
+    except BpeEngineError:
+        return ()
+    start, end = index_of(encoding.text).char_span(*encoding.byte_spans[index])
+    byte_level = bool(getattr(tokenizer, "byte_level", False))
+
+    def holds(s: int, e: int) -> bool:
+        return s < end and e > start if end > start else s <= start < e
+
+    normalized = tuple(StagePart(visible_text(text), (s, e), holds(s, e)) for text, s, e in t.normalized)
+    pieces = tuple(StagePart(_piece_text(text, byte_level), (s, e), holds(s, e)) for text, s, e in t.pieces)
+    return (Stage("normalized", normalized), Stage("pre-tokenized", pieces))
+
+
+def _piece_text(piece: str, byte_level: bool) -> str:
+    """A pre-tokenized piece as readable text (a byte-level piece is in GPT-2's byte alphabet)."""
+    if byte_level:
+        try:
+            return decode_bytes_visibly(token_str_to_bytes(piece)).replace(" ", "␣")
+        except KeyError:
+            pass
+    return visible_text(piece).replace(" ", "␣")
+
+
+def _no_story(tokenizer: Any) -> str:
+    kind = type(tokenizer).__name__
+    if kind == "WordPieceTokenizer":
+        return "WordPiece builds no token from merges: it takes the longest vocabulary entry that starts the rest of the word"
+    if kind in ("CharacterTokenizer", "WhitespaceWordTokenizer"):
+        return "a baseline: every character (or whitespace word) is one token"
+    name = visible_text(str(getattr(tokenizer, "name", kind)))
+    return f"{name} is not built from merges (no merge tree)"
+
+
+__all__ = ["N_BEST", "Stage", "StagePart", "Why", "explain", "pipeline_stages"]
