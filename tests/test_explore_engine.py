@@ -26,7 +26,7 @@ from bpe_engine.simple_tokenizers import CharacterTokenizer, WhitespaceWordToken
 FAMILY = "👩\u200d👩\u200d👧"
 
 
-@pytest.mark.parametrize("name", ["compare.layout", "compare.spans", "compare.stats", "compare.text_view"])
+@pytest.mark.parametrize("name", ["compare.candidates", "compare.layout", "compare.spans", "compare.stats", "compare.text_view"])
 def test_module_doctests(name: str) -> None:
     failures, tried = doctest.testmod(importlib.import_module(f"bpe_engine.{name}"), verbose=False)
     assert failures == 0 and tried > 0
@@ -99,22 +99,22 @@ def test_plain_text_view_modes_and_hostile_text() -> None:
     result = compare(text, [load_reference("gpt2")])
     row = result.rows[0]
     enc = row.encoding
-    assert enc is not None
-    lines = text_view.text_view(row, "text", 40)
+    assert enc is not None and row.alignment is not None
+    lines = text_view.text_view(enc, row.alignment, "text", 40)
     shown = ["".join(p.text for p in line) for line in lines]
     assert shown == ["hi 한␛[2J<RLO>↵", "!"]  # the newline ends the line; escape and bidi are visible
     assert not any("\x1b" in s or "\u202e" in s for s in shown)
     han = next(p for line in lines for p in line if p.text == "한")
     assert han.style == "split" and han.chars == (3, 4)  # gpt2 splits 한 into bytes
-    ids = text_view.text_view(row, "ids", 200)
+    ids = text_view.text_view(enc, row.alignment, "ids", 200)
     tokens = [p for p in ids[0] if p.token >= 0]
     assert [int(p.text) for p in tokens] == list(enc.ids)
     assert {p.style for p in tokens} <= {"tok0", "tok1"}
-    hexed = text_view.text_view(row, "bytes", 200)
+    hexed = text_view.text_view(enc, row.alignment, "bytes", 200)
     joined = " ".join(p.text for p in hexed[0] if p.token >= 0)
     assert joined == text.encode().hex(" ").upper()
-    assert ids_text(row) == "[" + ", ".join(map(str, enc.ids)) + "]"
-    narrow = text_view.text_view(row, "bytes", 10)
+    assert ids_text(enc) == "[" + ", ".join(map(str, enc.ids)) + "]"
+    narrow = text_view.text_view(enc, row.alignment, "bytes", 10)
     assert all(sum(p.cells for p in line) <= 10 for line in narrow) and len(narrow) > 3
 
 

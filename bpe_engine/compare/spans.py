@@ -99,9 +99,12 @@ def step(comparison: Comparison, row: int, token: int, delta: int) -> TokenPick 
     return pick(comparison, row, t)
 
 
-def same_span_in_row(comparison: Comparison, row: int, chars: tuple[int, int]) -> TokenPick | None:
-    """The token of ``row`` at the start of ``chars`` (moving to another row keeps the place)."""
-    return token_at(comparison, row, chars[0]) if chars[1] > chars[0] else None
+def first_token(comparison: Comparison, row: int) -> TokenPick | None:
+    """The first token of ``row`` that covers characters (skipping an added BOS)."""
+    first = pick(comparison, row, 0)
+    if first is None or first.chars[1] > first.chars[0]:
+        return first
+    return step(comparison, row, 0, 1)
 
 
 def _touching(starts: Sequence[int], ends: Sequence[int], start: int, end: int) -> tuple[int, ...]:
@@ -110,4 +113,4 @@ def _touching(starts: Sequence[int], ends: Sequence[int], start: int, end: int) 
     return tuple(t for t, (s, e) in enumerate(zip(starts, ends)) if s < end and e > start)
 
 
-__all__ = ["Coverage", "TokenPick", "covering", "pick", "same_span_in_row", "step", "token_at"]
+__all__ = ["Coverage", "TokenPick", "covering", "first_token", "pick", "step", "token_at"]

@@ -12,10 +12,10 @@ whose bytes are split between tokens is drawn once, on the ``split`` style of it
 >>> from bpe_engine.simple_tokenizers import WhitespaceWordTokenizer
 >>> from bpe_engine.compare.rows import compare
 >>> row = compare("ab c", [WhitespaceWordTokenizer()]).rows[0]
->>> [[(p.text, p.style) for p in line] for line in text_view(row, "ids", 80)]
+>>> [[(p.text, p.style) for p in line] for line in text_view(row.encoding, row.alignment, "ids", 80)]
 [[('0', 'tok0'), (' ', 'space'), ('1', 'tok1')]]
 >>> long = compare("ab cd efgh", [WhitespaceWordTokenizer()]).rows[0]
->>> ["".join(p.text for p in line) for line in text_view(long, "text", 8)]
+>>> ["".join(p.text for p in line) for line in text_view(long.encoding, long.alignment, "text", 8)]
 ['ab cd ef', 'gh']
 """
 
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..display import visible_text
-from ..types import UNKNOWN_ID
+from ..types import UNKNOWN_ID, Encoding
+from .align import RowAlignment
 from .layout import cell_width
-from .rows import CompareRow
 
 ViewMode = Literal["text", "ids", "bytes"]
 VIEW_MODES: tuple[ViewMode, ...] = ("text", "ids", "bytes")
@@ -49,18 +49,19 @@ class Piece:
         return cell_width(self.text)
 
 
-def text_view(row: CompareRow, mode: ViewMode, width: int) -> list[list[Piece]]:
-    """``row`` drawn as ``mode`` in lines of at most ``width`` cells ([] for a failed row)."""
-    if row.encoding is None or row.alignment is None:
-        return []
-    pieces = _text_pieces(row) if mode == "text" else _token_pieces(row, mode)
+def text_view(encoding: Encoding, alignment: RowAlignment, mode: ViewMode, width: int) -> list[list[Piece]]:
+    """One encoding (a comparison row, or the inspector's) drawn as ``mode`` in lines of at most
+    ``width`` cells."""
+    if mode == "text":
+        pieces = _text_pieces(encoding, alignment)
+    else:
+        pieces = _token_pieces(encoding, alignment, mode)
     return _wrap(pieces, max(width, 8))
 
 
-def style_of(row: CompareRow, token: int, *, split: bool = False) -> str:
-    """The colour key of ``token`` in ``row`` (alternating, or what marks it)."""
-    enc = row.encoding
-    if token < 0 or enc is None:
+def style_of(enc: Encoding, token: int, *, split: bool = False) -> str:
+    """The colour key of ``token`` (alternating, or what marks it)."""
+    if token < 0:
         return "gap"
     if split:
         return "split"
@@ -71,29 +72,26 @@ def style_of(row: CompareRow, token: int, *, split: bool = False) -> str:
     return "tok1" if token % 2 else "tok0"
 
 
-def ids_text(row: CompareRow) -> str:
-    """The row's ids as a list to paste into code: ``[15496, 995]`` (an unknown piece without
-    an id as ``null``, as in ``encode --json``)."""
-    ids = row.encoding.ids if row.encoding is not None else ()
+def ids_text(encoding: Encoding) -> str:
+    """The ids as a list to paste into code: ``[15496, 995]`` (an unknown piece without an id
+    as ``null``, as in ``encode --json``)."""
+    ids = encoding.ids
     return "[" + ", ".join("null" if i == UNKNOWN_ID else str(i) for i in ids) + "]"
 
 
-def _text_pieces(row: CompareRow) -> list[Piece]:
-    assert row.encoding is not None and row.alignment is not None
-    text = row.encoding.text
-    owner = row.alignment.token_of_char
-    split = row.alignment.split_chars
+def _text_pieces(enc: Encoding, alignment: RowAlignment) -> list[Piece]:
+    text = enc.text
+    owner = alignment.token_of_char
+    split = alignment.split_chars
     out: list[Piece] = []
     for i, ch in enumerate(text):
         t = owner[i]
         shown = "↵" if ch == "\n" else visible_text(ch)
-        out.append(Piece(shown, style_of(row, t, split=i in split and t >= 0), t, (i, i + 1), ch == "\n"))
+        out.append(Piece(shown, style_of(enc, t, split=i in split and t >= 0), t, (i, i + 1), ch == "\n"))
     return out
 
 
-def _token_pieces(row: CompareRow, mode: ViewMode) -> list[Piece]:
-    enc, a = row.encoding, row.alignment
-    assert enc is not None and a is not None
+def _token_pieces(enc: Encoding, a: RowAlignment, mode: ViewMode) -> list[Piece]:
     raw = enc.text.encode("utf-8", "surrogatepass")
     out: list[Piece] = []
     for t, token_id in enumerate(enc.ids):
@@ -104,7 +102,7 @@ def _token_pieces(row: CompareRow, mode: ViewMode) -> list[Piece]:
         else:
             s, e = enc.byte_spans[t]
             shown = raw[s:e].hex(" ").upper() or "∅"
-        out.append(Piece(shown, style_of(row, t), t, (a.token_starts[t], a.token_ends[t])))
+        out.append(Piece(shown, style_of(enc, t), t, (a.token_starts[t], a.token_ends[t])))
     return out
 
 

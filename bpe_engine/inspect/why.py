@@ -57,6 +57,7 @@ class Why:
     unigram: Any = None
     stages: tuple[Stage, ...] = ()
     note: str = ""
+    focus: int | None = None  # Unigram: which piece of the best segmentation is the token
 
 
 def explain(tokenizer: Any, encoding: Encoding, index: int) -> Why:
@@ -68,14 +69,17 @@ def explain(tokenizer: Any, encoding: Encoding, index: int) -> Why:
     stages = pipeline_stages(tokenizer, encoding, index)
     if unknown:
         return Why(stages=stages, note="an unknown piece: the vocabulary has no token for this text")
-    unigram = None
+    unigram, focus = None, None
     if getattr(tokenizer, "unigram", None) is not None and not special:
-        from ..sentencepiece.explain import unigram_choice_at
+        from ..sentencepiece.explain import unigram_choice_at, word_around
 
         try:
             unigram = unigram_choice_at(tokenizer, encoding, index, N_BEST)
         except (BpeEngineError, KeyError, IndexError, ValueError):
             unigram = None
+        if unigram is not None:
+            k = index - word_around(encoding, index)[0]
+            focus = k if k < len(unigram.best.ids) and unigram.best.ids[k] == encoding.ids[index] else None
     tree = None
     if unigram is None:
         try:
@@ -85,7 +89,7 @@ def explain(tokenizer: Any, encoding: Encoding, index: int) -> Why:
     note = ""
     if tree is None and unigram is None:
         note = _no_story(tokenizer)
-    return Why(tree, unigram, stages, note)
+    return Why(tree, unigram, stages, note, focus)
 
 
 def pipeline_stages(tokenizer: Any, encoding: Encoding, index: int) -> tuple[Stage, ...]:
