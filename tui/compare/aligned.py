@@ -1,9 +1,14 @@
 """The aligned rows as a scrollable Line-API view: only the lines on screen are ever built.
 
-A 5 KB text makes ~60 wrapped blocks of eight lines each, tens of thousands of styled cells.
-Building them all (or one huge ``Static``) costs more than encoding the seven rows, so the pane
-hands over the comparison and the wrapped character ranges, and each block is laid out
+A 5 KB text makes ~60 wrapped blocks of (rows + 2) lines each, tens of thousands of styled cells.
+Building them all (or one huge ``Static``) costs more than encoding the rows, so the pane hands
+over the comparison and the wrapped character ranges, and each block is laid out
 (:func:`bpe_engine.compare.layout.block`) the first time one of its lines scrolls into view.
+
+Every row shares the block's columns (:func:`bpe_engine.compare.layout.block_columns`), so the
+pointer maps back to a character of the axis: moving over a row posts :class:`AlignedRows.Pointed`
+and the pane lights that token's character span up in *every* row (:meth:`AlignedRows.light`),
+the way tiktokenizer lights one token -- here across all tokenizers at once.
 """
 
 from __future__ import annotations
@@ -13,17 +18,22 @@ from collections.abc import Sequence
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
-from textual.geometry import Size
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Region, Size
+from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from bpe_engine.compare import Comparison, block
+from bpe_engine.compare.layout import block_columns
 from bpe_engine.display import visible_text
 
-from .render import LEGEND, SEGMENT_STYLES
+from ..widgets.token_text import LIT, STYLES
+from .render import LEGEND
 
-_STYLES = {key: Style.parse(value) if value else Style() for key, value in SEGMENT_STYLES.items()}
 _LABEL = Style(bold=True)
+_CURRENT = Style(bold=True, reverse=True)
 _DIM = Style(dim=True)
 _ERROR = Style(color="red")
 
@@ -32,6 +42,28 @@ class AlignedRows(ScrollView, can_focus=True):
     """Marker line + one line per row, per wrapped block; blocks built lazily and cached."""
 
     DEFAULT_CSS = "AlignedRows { height: 1fr; border: round $primary 30%; }"
+    BINDINGS = [
+        Binding("left", "nav(0, -1)", "Prev token", show=False),
+        Binding("right", "nav(0, 1)", "Next token", show=False),
+        Binding("up", "nav(-1, 0)", "Row up", show=False),
+        Binding("down", "nav(1, 0)", "Row down", show=False),
+    ]
+
+    class Nav(Message):
+        """An arrow key: ``drow`` rows and ``dtoken`` tokens from the current place."""
+
+        def __init__(self, drow: int, dtoken: int) -> None:
+            super().__init__()
+            self.drow, self.dtoken = drow, dtoken
+
+    class Pointed(Message):
+        """The pointer is over character ``char`` of row ``row`` (None: over no row cell)."""
+
+        def __init__(self, row: int | None, char: int | None, clicked: bool) -> None:
+            super().__init__()
+            self.row = row
+            self.char = char
+            self.clicked = clicked
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
         super().__init__(id=id)
@@ -41,15 +73,37 @@ class AlignedRows(ScrollView, can_focus=True):
         self._labels: tuple[str, ...] = ()
         self._label_width = 0
         self._cache: dict[int, list[Strip]] = {}
+        self._columns: dict[int, tuple[int, ...]] = {}
+        self._lit: tuple[int, int] | None = None
+        self._current = -1
+        self._pointed: tuple[int | None, int | None] = (None, None)
 
     def show(self, comparison: Comparison, ranges: Sequence[tuple[int, int]], cuts: frozenset[int], labels: Sequence[str], width: int) -> None:
-        """New content; lines are built when drawn."""
+        """New content; lines are built when drawn. ``labels`` are the row heads (name, count)."""
         self._comparison, self._ranges, self._cuts = comparison, ranges, cuts
         self._labels = tuple(visible_text(label) for label in labels)
-        self._label_width = max((len(label) for label in self._labels), default=0) + 1
+        self._label_width = max((cell_len(label) for label in self._labels), default=0) + 1
         self._cache = {}
+        self._columns = {}
         self.virtual_size = Size(width + self._label_width + 2, 1 + len(ranges) * self._block_height)
         self.refresh()
+
+    def light(self, chars: tuple[int, int] | None) -> None:
+        """Light characters ``chars`` up in every row (None: nothing lit)."""
+        if chars != self._lit:
+            self._lit = chars
+            self.refresh()
+
+    def set_current(self, row: int) -> None:
+        """Mark row ``row`` as the one the row keys act on."""
+        if row != self._current:
+            self._current = row
+            self._cache = {}
+            self.refresh()
+
+    @property
+    def label_width(self) -> int:
+        return self._label_width
 
     @property
     def _block_height(self) -> int:
@@ -64,6 +118,7 @@ class AlignedRows(ScrollView, can_focus=True):
         strip = self._line(y + scroll_y)
         return strip.crop(scroll_x, scroll_x + self.size.width)
 
+    # -- lines -----------------------------------------------------------------------------------
     def _line(self, y: int) -> Strip:
         if self._comparison is None:
             return Strip.blank(0)
@@ -75,7 +130,10 @@ class AlignedRows(ScrollView, can_focus=True):
         strips = self._cache.get(b)
         if strips is None:
             strips = self._cache[b] = self._build(b)
-        return strips[row]
+        strip = strips[row]
+        if self._lit is not None and 0 <= row <= len(self._labels):
+            strip = self._lit_strip(b, strip)
+        return strip
 
     def _build(self, b: int) -> list[Strip]:
         assert self._comparison is not None
@@ -83,8 +141,9 @@ class AlignedRows(ScrollView, can_focus=True):
         blk = block(self._comparison, start, end, self._cuts)
         pad = " " * self._label_width
         strips = [_strip([Segment(pad)], blk.marker)]
-        for label, segs in zip(self._labels, blk.rows, strict=True):
-            head = [Segment(label.ljust(self._label_width)[: self._label_width], _LABEL)]
+        for i, (label, segs) in enumerate(zip(self._labels, blk.rows, strict=True)):
+            style = _CURRENT if i == self._current else _LABEL
+            head = [Segment(label.ljust(self._label_width - 1)[: self._label_width - 1], style), Segment(" ")]
             if segs is None:
                 strips.append(Strip([*head, Segment("(failed: see above)", _ERROR)]))
             else:
@@ -92,7 +151,84 @@ class AlignedRows(ScrollView, can_focus=True):
         strips.append(Strip.blank(0))
         return strips
 
+    def _block_columns(self, b: int) -> tuple[int, ...]:
+        cols = self._columns.get(b)
+        if cols is None:
+            assert self._comparison is not None
+            start, end = self._ranges[b]
+            cols = self._columns[b] = block_columns(self._comparison.text, start, end, self._cuts)
+        return cols
+
+    def _lit_strip(self, b: int, strip: Strip) -> Strip:
+        """``strip`` with the cells of the lit characters (and the separators between them) lit."""
+        assert self._lit is not None
+        lo, hi = self._lit
+        start, end = self._ranges[b]
+        if hi <= lo or hi <= start or lo >= end:
+            return strip
+        cols = self._block_columns(b)
+        inside = [x for x, c in enumerate(cols) if lo <= c < hi]
+        if not inside:
+            return strip
+        x0, x1 = self._label_width + inside[0], self._label_width + inside[-1] + 1
+        before, middle, after = (list(strip.divide([x0, x1, strip.cell_length])) + [Strip([]), Strip([])])[:3]
+        lit = Strip([Segment(s.text, (s.style or Style()) + LIT, s.control) for s in middle], middle.cell_length)
+        return Strip.join([before, lit, after])
+
+    def action_nav(self, drow: int, dtoken: int) -> None:
+        self.post_message(self.Nav(drow, dtoken))
+
+    def reveal(self, row: int, char: int) -> None:
+        """Scroll so that character ``char`` of row ``row`` is on screen (the block holding it)."""
+        b = next((i for i, (s, e) in enumerate(self._ranges) if s <= char < e), None)
+        if b is None:
+            return
+        top = 1 + b * self._block_height
+        cols = self._block_columns(b)
+        x = self._label_width + next((i for i, c in enumerate(cols) if c == char), 0)
+        self.scroll_to_region(Region(x, top, 1, self._block_height - 1), animate=False, immediate=True)
+
+    # -- pointer ---------------------------------------------------------------------------------
+    def position(self, x: int, y: int) -> tuple[int | None, int | None]:
+        """(row, character) under content cell (x, y), scroll included; Nones where there is none."""
+        if self._comparison is None:
+            return None, None
+        x += self.scroll_offset.x
+        y += self.scroll_offset.y
+        if y < 1:
+            return None, None
+        b, line = divmod(y - 1, self._block_height)
+        if b >= len(self._ranges) or not 1 <= line <= len(self._labels):
+            return None, None
+        row = line - 1
+        cols = self._block_columns(b)
+        col = x - self._label_width
+        if not 0 <= col < len(cols):
+            return row, None
+        if cols[col] < 0 and col + 1 < len(cols):
+            col += 1  # a separator column belongs to the character after it
+        return row, (cols[col] if cols[col] >= 0 else None)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        offset = event.get_content_offset(self)
+        where = self.position(offset.x, offset.y) if offset is not None else (None, None)
+        if where != self._pointed:
+            self._pointed = where
+            self.post_message(self.Pointed(where[0], where[1], False))
+
+    def on_leave(self, event: events.Leave) -> None:
+        if self._pointed != (None, None):
+            self._pointed = (None, None)
+            self.post_message(self.Pointed(None, None, False))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is not None:
+            row, char = self.position(offset.x, offset.y)
+            if row is not None:
+                self.post_message(self.Pointed(row, char, True))
+
 
 def _strip(head: list[Segment], segs: Sequence[tuple[str, str]]) -> Strip:
-    segments = head + [Segment(text, _STYLES[style]) for text, style in segs]
+    segments = head + [Segment(text, STYLES[style]) for text, style in segs]
     return Strip(segments, sum(cell_len(s.text) for s in segments))

@@ -1,10 +1,15 @@
-"""The Compare tab: one text, many tokenizers, aligned on one character axis as you type.
+"""The Compare tab: one text, any number of tokenizers, aligned on one character axis as you type.
 
 Typing restarts a short debounce; then the text is encoded by every row -- on the UI thread when
-it is small and every tokenizer is loaded (instant feedback), in a worker thread otherwise. Each
-run carries a generation number and only the newest run may draw, so a slow stale result never
-overwrites a newer one. The slider picks how many merges "ours" uses (k); the chart shows the
-trained model's compression curve with the references as horizontal lines.
+it is small and every tokenizer is loaded (instant feedback), in a worker thread otherwise (a
+tokenizer still to load is named in the status: "loading tekken…"). Each run carries a generation
+number and only the newest run may draw, so a slow stale result never overwrites a newer one.
+
+Four views of the same result, one at a time (``v`` or a click on their tabs): **Rows** (every row
+on the character axis; the pointer lights a token's span up in all rows), **Stats** (every row's
+counts, graphemes beside code points, and its cost against the baseline row ★), **Text** (the
+current row as plain coloured text; ids or bytes on demand) and **Curve** (the training's
+compression curve). Rows come from a searchable picker (``a``); ``c`` copies the current row's ids.
 
 The pane reads nothing from the app: the app sets :attr:`ComparePane.state` (model, merges,
 step k) while the tab is visible. k follows the Train step until the user moves the slider;
@@ -13,31 +18,35 @@ the label says which ("follows Train" or "fixed"), and ``f`` follows again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, DataTable, Select, Static
+from textual.widgets import Button, ContentSwitcher, DataTable, Select, Static, Tab, Tabs, TextArea
 
-from bpe_engine.compare import Comparison, compare, wrap_axis
-from bpe_engine.compare.layout import all_cuts
 from bpe_engine.compare.segments import SegmentCache
+from bpe_engine.compare.spans import TokenPick, first_token, pick, step, token_at
 from bpe_engine.display import visible_text
 from bpe_engine.types import DEFAULT_SPECIAL_MODE, SpecialMode
 
+from ..models.flow import choose_tokenizers
 from ..state import ExplorerState
+from ..widgets.clipboard import copy_ids
 from ..widgets.safe_text import SafeTextArea
+from ..widgets.token_text import TokenText
 from . import sources
-from .chart import CurveChart
 from .aligned import AlignedRows
+from .chart import CurveChart
+from .info import row_heads, selection_line, status_text, text_title
+from .running import Compared, run_comparison
 from .slider import MergeSlider
+from .stats_table import StatsTable
 
 SPECIAL_CHOICES: tuple[tuple[str, SpecialMode], ...] = (
     ("<|…|> as plain text", "text"),
@@ -47,31 +56,32 @@ SPECIAL_CHOICES: tuple[tuple[str, SpecialMode], ...] = (
 DEFAULT_TEXT = "The tokenizer doesn't see words: 한국어 텍스트는 바이트로 쪼개진다. 👩‍👩‍👧 naïve café"
 DEBOUNCE = 0.01  # lets one key event finish first; bursts coalesce because runs are single-flight
 SYNC_LIMIT = 2000  # characters: below this (and with every tokenizer loaded) encode on the UI thread
-COLUMNS = ("row", "tokens", "chars/tok", "bytes/tok", "tok/word", "partial", "UNK")
-
-
-@dataclass(frozen=True)
-class Compared:
-    """One finished comparison with its line wrapping (blocks are laid out when drawn)."""
-
-    generation: int
-    labels: tuple[str, ...]
-    comparison: Comparison
-    ranges: tuple[tuple[int, int], ...]
-    cuts: frozenset[int]
-    width: int
+VIEWS: tuple[tuple[str, str], ...] = (
+    ("compare-aligned", "Rows"),
+    ("compare-rows", "Stats"),
+    ("compare-text-view", "Text"),
+    ("compare-curve", "Curve"),
+)
+"""(widget id, tab label) of the views, in the order ``v`` cycles them."""
+DEFAULT_BASELINE = "o200k_base"
 
 
 class ComparePane(Widget):
-    """Rows of tokenizers on one text; add/remove/reorder rows, slide k, read the statistics."""
+    """Rows of tokenizers on one text; pick rows, light spans, read the statistics, slide k."""
 
     BINDINGS = [
+        Binding("a", "add_rows", "Rows…"),
+        Binding("v", "cycle_view(1)", "View"),
+        Binding("V", "cycle_view(-1)", "View back", show=False),
+        Binding("c", "copy_ids", "Copy ids"),
+        Binding("B", "set_baseline", "Baseline"),
         Binding("delete,x", "remove_row", "Remove row"),
-        Binding("shift+up,K", "move_row(-1)", "Row up"),
-        Binding("shift+down,J", "move_row(1)", "Row down"),
-        Binding("left_square_bracket", "step_k(-1)", "k−1"),
-        Binding("right_square_bracket", "step_k(1)", "k+1"),
-        Binding("f", "follow", "k follows Train"),
+        Binding("shift+up,K", "move_row(-1)", "Row up", show=False),
+        Binding("shift+down,J", "move_row(1)", "Row down", show=False),
+        Binding("escape", "clear", "Clear", show=False),
+        Binding("left_square_bracket", "step_k(-1)", "k−1", show=False),
+        Binding("right_square_bracket", "step_k(1)", "k+1", show=False),
+        Binding("f", "follow", "k follows Train", show=False),
     ]
 
     class Compared(Message):
@@ -81,6 +91,13 @@ class ComparePane(Widget):
             super().__init__()
             self.result = result
             self.generation = generation
+
+    class Loading(Message):
+        """The worker is about to load tokenizer ``spec`` (``i`` of ``n``)."""
+
+        def __init__(self, generation: int, spec: str, i: int, n: int) -> None:
+            super().__init__()
+            self.generation, self.spec, self.i, self.n = generation, spec, i, n
 
     def __init__(
         self,
@@ -94,6 +111,8 @@ class ComparePane(Widget):
         self._state = state if state is not None else ExplorerState()
         self._initial_text = text
         self.rows: list[str] = list(rows)
+        self.baseline: str | None = DEFAULT_BASELINE if DEFAULT_BASELINE in rows else (rows[0] if rows else None)
+        self.current_row = 0
         self._generation = 0
         self._drawn = 0
         self._timer: Timer | None = None
@@ -102,29 +121,34 @@ class ComparePane(Widget):
         self._encoding = False  # a worker is encoding
         self._input_changed = False  # input changed while it was
         self._segments = SegmentCache()  # line encodings: typing re-encodes only the edited line
+        self._pick: TokenPick | None = None  # the clicked / keyed token (stays)
+        self._hover: TokenPick | None = None  # the token under the pointer (while it is there)
+        self._loading = ""
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield SafeTextArea(self._initial_text, id="compare-text", soft_wrap=True, tab_behavior="focus")
         with Horizontal(classes="bar"):
             yield Select(SPECIAL_CHOICES, value=DEFAULT_SPECIAL_MODE, allow_blank=False, id="compare-special")
-            yield Select(list(sources.CHOICES), prompt="add a row…", id="compare-add")
-            yield Button("Add file…", id="compare-add-file")
+            yield Button("add a row… (a)", id="compare-add", compact=True)
+            yield Button("Copy ids (c)", id="compare-copy", compact=True)
         with Horizontal(classes="k-bar"):
             yield Static("k = 0", id="compare-k-label", markup=False)
             yield MergeSlider(id="compare-k")
-        with Horizontal(id="compare-top"):
-            yield DataTable(id="compare-rows", cursor_type="row", zebra_stripes=True)
+        yield Tabs(*(Tab(label, id=f"tab-{wid}") for wid, label in VIEWS), id="compare-views")
+        with ContentSwitcher(initial=VIEWS[0][0], id="compare-body"):
+            yield AlignedRows(id="compare-aligned")
+            yield StatsTable(id="compare-rows", cursor_type="row", zebra_stripes=True)
+            with Vertical(id="compare-text-view"):
+                yield Static(id="compare-text-title", markup=False)
+                yield TokenText(id="compare-colored")
             yield CurveChart()
+        yield Static(id="compare-info", markup=False)
         yield Static(id="compare-status", markup=False)
-        yield AlignedRows(id="compare-aligned")
 
     def on_mount(self) -> None:
-        table = self.query_one("#compare-rows", DataTable)
-        table.add_columns(*COLUMNS)
         self._sync_slider()
         self.schedule(immediate=True)
-        self.query_one(CurveChart).redraw(self._state, self.k)
 
     # -- public ----------------------------------------------------------------------------------
     @property
@@ -143,7 +167,7 @@ class ComparePane(Widget):
             return
         if old.tokenizer is not state.tokenizer or old.step != state.step or old.merges is not state.merges:
             self._sync_slider()
-            self.query_one(CurveChart).redraw(state, self.k)
+            self._redraw_curve()
 
     @property
     def k(self) -> int:
@@ -153,13 +177,34 @@ class ComparePane(Widget):
     def result(self) -> Compared | None:
         return self._result
 
+    @property
+    def view(self) -> str:
+        return self.query_one(ContentSwitcher).current or VIEWS[0][0]
+
+    @property
+    def lit(self) -> TokenPick | None:
+        """The token whose span is lit: under the pointer, else the one picked."""
+        return self._hover or self._pick
+
     def set_k(self, k: int) -> None:
         """Use the first ``k`` merges of the trained model in the "ours" row."""
         self.query_one(MergeSlider).value = k
 
     def add_row(self, spec: str) -> None:
-        self.rows.append(spec)
+        self.set_rows([*self.rows, spec])
+
+    def set_rows(self, specs: tuple[str, ...] | list[str]) -> None:
+        """The rows to compare, in order (the baseline and current row follow their tokenizers)."""
+        current = self.rows[self.current_row] if 0 <= self.current_row < len(self.rows) else None
+        self.rows = list(specs)
+        if self.baseline not in self.rows:
+            self.baseline = DEFAULT_BASELINE if DEFAULT_BASELINE in self.rows else (self.rows[0] if self.rows else None)
+        self.current_row = self.rows.index(current) if current in self.rows else min(self.current_row, max(len(self.rows) - 1, 0))
+        self._pick = self._hover = None
         self.schedule(immediate=True)
+
+    def show_view(self, view: str) -> None:
+        self.query_one("#compare-views", Tabs).active = f"tab-{view}"
 
     # -- events ----------------------------------------------------------------------------------
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
@@ -170,43 +215,119 @@ class ComparePane(Widget):
         event.stop()
         if event.select.id == "compare-special":
             self.schedule(immediate=True)
-        elif event.select.id == "compare-add" and isinstance(event.value, str):
-            self.add_row(event.value)
-            event.select.clear()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id == "compare-add-file":
-            from ..screens import PathScreen
+        if event.button.id == "compare-add":
+            self.action_add_rows()
+        elif event.button.id == "compare-copy":
+            self.action_copy_ids()
 
-            hint = "a saved directory, tokenizer.json, vocab.json + merges.txt, vocab.txt or .tiktoken"
-            self.app.push_screen(PathScreen("Add a tokenizer file as a row", hint=hint), self._add_path)
+    def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+        event.stop()
+        if event.tabs.id != "compare-views" or event.tab.id is None:
+            return
+        view = event.tab.id.removeprefix("tab-")
+        self.query_one(ContentSwitcher).current = view
+        if view == "compare-curve":
+            self._redraw_curve()  # a hidden chart does no work: drawn when shown
+        self._draw_selection()
 
     def on_merge_slider_changed(self, message: MergeSlider.Changed) -> None:
         message.stop()
         self._follow_app = False  # set_range() moves are silent: this was the user
         self.query_one("#compare-k-label", Static).update(self._k_label())
-        if OURS_IN(self.rows):
+        if sources.OURS in self.rows:
             self.schedule(immediate=True)
-        self.query_one(CurveChart).redraw(self._state, self.k)
+        self._redraw_curve()
 
     def on_resize(self) -> None:
         self.schedule()  # the aligned rows wrap to the new width
 
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        if event.cursor_row != self.current_row and 0 <= event.cursor_row < len(self.rows):
+            self._set_current(event.cursor_row)
+
+    def on_aligned_rows_pointed(self, message: AlignedRows.Pointed) -> None:
+        message.stop()
+        r = self._result
+        if r is None:
+            return
+        found = token_at(r.comparison, message.row, message.char) if message.row is not None and message.char is not None else None
+        if message.clicked:
+            if message.row is not None:
+                self._set_current(message.row)
+            self._pick = found
+            self._hover = None
+        else:
+            self._hover = found
+        self._draw_selection()
+
+    def on_aligned_rows_nav(self, message: AlignedRows.Nav) -> None:
+        message.stop()
+        self._nav(message.drow, message.dtoken)
+
+    def on_token_text_pointed(self, message: TokenText.Pointed) -> None:
+        message.stop()
+        r = self._result
+        if r is None or message.view.id != "compare-colored":
+            return
+        found = pick(r.comparison, self.current_row, message.token) if message.token is not None else None
+        if message.clicked:
+            self._pick, self._hover = found, None
+        else:
+            self._hover = found
+        self._draw_selection()
+
+    def on_token_text_nav(self, message: TokenText.Nav) -> None:
+        message.stop()
+        self._nav(message.drow, message.dtoken)
+
+    def on_token_text_mode_changed(self, message: TokenText.ModeChanged) -> None:
+        message.stop()
+        self._draw_text_view()
+
     # -- actions ---------------------------------------------------------------------------------
+    def action_add_rows(self) -> None:
+        choose_tokenizers(self.app, self.rows, self.set_rows, multiple=True, title="Rows to compare")
+
+    def action_cycle_view(self, delta: int) -> None:
+        ids = [wid for wid, _ in VIEWS]
+        self.show_view(ids[(ids.index(self.view) + delta) % len(ids)])
+
+    def action_copy_ids(self) -> None:
+        r = self._result
+        if r is None or not 0 <= self.current_row < len(r.comparison.rows):
+            self.app.notify("Nothing to copy yet.", severity="warning")
+            return
+        copy_ids(self.app, r.comparison.rows[self.current_row].encoding, r.labels[self.current_row])
+
+    def action_set_baseline(self) -> None:
+        if 0 <= self.current_row < len(self.rows):
+            self.baseline = self.rows[self.current_row]
+            if self._result is not None:
+                self._draw(self._result)
+
     def action_remove_row(self) -> None:
-        i = self._cursor_row()
+        i = self.current_row
         if 0 <= i < len(self.rows):
-            del self.rows[i]
-            self.schedule(immediate=True)
+            rows = self.rows[:i] + self.rows[i + 1 :]
+            self.current_row = min(i, max(len(rows) - 1, 0))
+            self.set_rows(rows)
 
     def action_move_row(self, delta: int) -> None:
-        i = self._cursor_row()
-        j = i + delta
+        i, j = self.current_row, self.current_row + delta
         if 0 <= i < len(self.rows) and 0 <= j < len(self.rows):
-            self.rows[i], self.rows[j] = self.rows[j], self.rows[i]
-            self._pending_cursor = j
-            self.schedule(immediate=True)
+            rows = list(self.rows)
+            rows[i], rows[j] = rows[j], rows[i]
+            self.set_rows(rows)
+            self.current_row = j
+
+    def action_clear(self) -> None:
+        if self._pick is not None or self._hover is not None:
+            self._pick = self._hover = None
+            self._draw_selection()
 
     def action_step_k(self, delta: int) -> None:
         self.set_k(self.k + delta)
@@ -215,7 +336,7 @@ class ComparePane(Widget):
         """k follows the Train step again."""
         self._follow_app = True
         self._sync_slider()
-        self.query_one(CurveChart).redraw(self._state, self.k)
+        self._redraw_curve()
 
     # -- encoding --------------------------------------------------------------------------------
     def schedule(self, *, immediate: bool = False) -> None:
@@ -236,28 +357,39 @@ class ComparePane(Widget):
             self._input_changed = True  # one run at a time; the newest input runs as soon as it ends
             return
         text, specs, mode, k = self.text, tuple(self.rows), self._mode(), self.k
-        width = max(self.query_one(AlignedRows).size.width or self.app.size.width, 40) - 4  # border + scrollbar
+        width = max(self.query_one(ContentSwitcher).size.width or self.app.size.width, 40) - 4  # border + scrollbar
         state = self._state
         ours = lambda: state.tokenizer_at(k)  # noqa: E731 - a frozen state, safe in a worker
         if len(text) <= SYNC_LIMIT and all(sources.is_loaded(s) for s in specs):
             self._accept(run_comparison(generation, text, specs, mode, ours, k, width, self._segments))
         else:
             self._encoding = True
-            self.query_one("#compare-status", Static).update(Text("encoding…", style="dim italic"))
+            self._loading = ""
+            self._show_status()
             self._compare_worker(generation, text, specs, mode, ours, k, width)
 
     @work(thread=True, exit_on_error=False, group="compare")
     def _compare_worker(self, generation: int, text: str, specs: tuple[str, ...], mode: SpecialMode, ours: Any, k: int, width: int) -> None:
+        def loading(spec: str, i: int, n: int) -> None:
+            self.post_message(self.Loading(generation, spec, i, n))
+
         try:
-            result = run_comparison(generation, text, specs, mode, ours, k, width, self._segments)
+            result = run_comparison(generation, text, specs, mode, ours, k, width, self._segments, loading)
         except Exception:  # noqa: BLE001 - rows catch their own errors; this keeps the pane alive
             result = None
         self.post_message(self.Compared(result, generation))
 
+    def on_compare_pane_loading(self, message: Loading) -> None:
+        self._loading = f"loading {visible_text(sources.row_label(message.spec))}… ({message.i} of {message.n}, off the UI thread)"
+        self._show_status()
+
     def on_compare_pane_compared(self, message: Compared) -> None:
         self._encoding = False
+        self._loading = ""
         if message.result is not None:
             self._accept(message.result)
+        else:
+            self._show_status()
         if self._input_changed:
             self._input_changed = False
             self._start(self._generation)
@@ -270,52 +402,94 @@ class ComparePane(Widget):
         self._draw(result)
 
     # -- drawing ---------------------------------------------------------------------------------
+    def _baseline_index(self, r: Compared) -> int | None:
+        return r.specs.index(self.baseline) if self.baseline in r.specs else None
+
     def _draw(self, r: Compared) -> None:
         self._result = r
-        table = self.query_one("#compare-rows", DataTable)
-        cursor = getattr(self, "_pending_cursor", None)
-        if cursor is None:
-            cursor = table.cursor_row
-        self._pending_cursor = None
-        table.clear()
-        for label, row in zip(r.labels, r.comparison.rows, strict=True):
-            name = Text(visible_text(label), style="bold")
-            s = row.stats
-            if s is None:
-                table.add_row(name, Text("error", style="red"), "", "", "", "", "")
-                continue
-            table.add_row(
-                name,
-                f"{s.tokens:,}",
-                _num(s.chars_per_token),
-                _num(s.bytes_per_token),
-                _num(s.tokens_per_word),
-                _pct(s.partial_share),
-                _pct(s.unk_rate) if s.unk_tokens is not None else "–",
-            )
-        if r.labels:
-            table.move_cursor(row=max(0, min(cursor, len(r.labels) - 1)))
-        status = Text()
-        status.append(f"{len(r.comparison.text):,} characters · {len(r.comparison.disagreements):,} disputed boundaries", "dim")
-        status.append(f" · special text: {r.comparison.special_mode}", "dim")
-        status.append("   keys: x remove row · shift+↑/↓ reorder · [ ] step k", "dim")
-        for note in r.comparison.notes:
-            status.append(f"\n{note}", "yellow")
-        for label, row in zip(r.labels, r.comparison.rows, strict=True):
-            if row.error:
-                status.append(f"\n{visible_text(label)}: ", "bold red")
-                status.append(visible_text(row.error), "red")
+        self.current_row = max(0, min(self.current_row, len(r.labels) - 1))
+        base = self._baseline_index(r)
+        self.query_one(StatsTable).show(r.labels, r.comparison, base, self.current_row)
+        heads = row_heads(r.labels, r.comparison, base)
+        aligned = self.query_one(AlignedRows)
+        aligned.set_current(self.current_row)
+        label_width = max((len(h) for h in heads), default=0) + 1
+        aligned.show(r.comparison, r.ranges, r.cuts, heads, r.width - label_width)
+        self._repick()
+        self._draw_text_view()
+        self._draw_selection()
+        self._show_status()
+
+    def _show_status(self) -> None:
+        r = self._result
+        status = status_text(r, self.baseline, self._mode(), self._loading or ("encoding…" if self._encoding else ""))
         self.query_one("#compare-status", Static).update(status)
-        label_width = max((len(label) for label in r.labels), default=0) + 1
-        self.query_one(AlignedRows).show(r.comparison, r.ranges, r.cuts, r.labels, r.width - label_width)
+
+    def _draw_text_view(self) -> None:
+        r = self._result
+        view = self.query_one("#compare-colored", TokenText)
+        if r is None or not 0 <= self.current_row < len(r.comparison.rows):
+            view.show(None, None, empty="no rows: press a to add some")
+            return
+        row = r.comparison.rows[self.current_row]
+        view.show(row.encoding, row.alignment, empty=f"(failed: {visible_text(row.error or '')})")
+        title = text_title(r, self.current_row, view.mode)
+        self.query_one("#compare-text-title", Static).update(title)
+
+    def _draw_selection(self) -> None:
+        """Light the span of the shown token in every view, and describe it."""
+        r, lit = self._result, self.lit
+        chars = lit.chars if lit is not None else None
+        self.query_one(AlignedRows).light(chars)
+        self.query_one("#compare-colored", TokenText).light(chars, lit.token if lit is not None and lit.row == self.current_row else None)
+        info = selection_line(r, lit) if r is not None else Text()
+        self.query_one("#compare-info", Static).update(info)
+
+    def _repick(self) -> None:
+        """After a new result, keep the picked place (its row and first character) if it exists."""
+        r = self._result
+        self._hover = None
+        if self._pick is None or r is None:
+            return
+        p = self._pick
+        self._pick = token_at(r.comparison, p.row, p.chars[0]) if p.row < len(r.comparison.rows) else None
+
+    def _set_current(self, row: int) -> None:
+        self.current_row = row
+        self.query_one(AlignedRows).set_current(row)
+        table = self.query_one(StatsTable)
+        if table.row_count and table.cursor_row != row:
+            table.move_cursor(row=row)
+        self._draw_text_view()
+
+    def _nav(self, drow: int, dtoken: int) -> None:
+        """Arrow keys in the Rows / Text views: another row (keeping the lit place), another token."""
+        r = self._result
+        if r is None or not r.labels:
+            return
+        c = r.comparison
+        if drow:
+            self._set_current(max(0, min(self.current_row + drow, len(r.labels) - 1)))
+            if self._pick is not None:
+                self._pick = token_at(c, self.current_row, self._pick.chars[0])
+        if dtoken:
+            if self._pick is None or self._pick.row != self.current_row:
+                self._pick = first_token(c, self.current_row)
+            else:
+                self._pick = step(c, self.current_row, self._pick.token, dtoken) or self._pick
+        self._hover = None
+        self._draw_selection()
+        if self._pick is not None:
+            self.query_one(AlignedRows).reveal(self._pick.row, self._pick.chars[0])
 
     # -- helpers ---------------------------------------------------------------------------------
     def _mode(self) -> SpecialMode:
         value = self.query_one("#compare-special", Select).value
         return value if value in ("refuse", "text", "special") else "text"  # type: ignore[return-value]
 
-    def _cursor_row(self) -> int:
-        return self.query_one("#compare-rows", DataTable).cursor_row
+    def _redraw_curve(self) -> None:
+        if self.is_mounted and self.view == "compare-curve":
+            self.query_one(CurveChart).redraw(self._state, self.k)
 
     def _k_label(self) -> Text:
         total = self._state.merge_count
@@ -333,42 +507,5 @@ class ComparePane(Widget):
         else:
             slider.set_range(total)
         self.query_one("#compare-k-label", Static).update(self._k_label())
-        if OURS_IN(self.rows):
+        if sources.OURS in self.rows:
             self.schedule(immediate=True)
-
-    def _add_path(self, path: str | None) -> None:
-        if path:
-            self.add_row(path)
-
-
-def OURS_IN(rows: list[str]) -> bool:  # noqa: N802 - reads like the constant it tests
-    return sources.OURS in rows
-
-
-def run_comparison(
-    generation: int,
-    text: str,
-    specs: tuple[str, ...],
-    mode: SpecialMode,
-    ours: Any,
-    k: int,
-    width: int,
-    cache: SegmentCache | None = None,
-) -> Compared:
-    """Load (cached), encode, align and wrap every row: everything the pane draws. With a
-    ``cache``, only lines not seen before are encoded (typing touches one line)."""
-    tokenizers = [sources.get(spec, ours) for spec in specs]
-    result = compare(text, tokenizers, special_mode=mode, cache=cache)
-    labels = tuple(f"ours k={k}" if s == sources.OURS else sources.row_label(s) for s in specs)
-    label_width = max((len(label) for label in labels), default=0) + 1
-    cuts = all_cuts(result)
-    ranges = wrap_axis(result.text, cuts, max(width - label_width, 20))
-    return Compared(generation, labels, result, tuple(ranges), cuts, width)
-
-
-def _num(value: float | None) -> str:
-    return "–" if value is None else f"{value:.2f}"
-
-
-def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f}%"
