@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
@@ -35,12 +36,21 @@ class TokenChips(Widget, can_focus=True):
             super().__init__()
             self.index = index
 
+    class Pointed(Message):
+        """The pointer is over chip ``index`` (None: over none)."""
+
+        def __init__(self, index: int | None) -> None:
+            super().__init__()
+            self.index = index
+
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
         super().__init__(id=id)
         self._details: Sequence[TokenDetail] = ()
         self._groups: Sequence[PartialGroup] = ()
         self._text = ""
         self._byte_level = False
+        self._lit: int | None = None
+        self._pointed: int | None = None
 
     def show(self, details: Sequence[TokenDetail], groups: Sequence[PartialGroup], text: str, *, byte_level: bool) -> None:
         self._details, self._groups, self._text, self._byte_level = details, groups, text, byte_level
@@ -48,7 +58,25 @@ class TokenChips(Widget, can_focus=True):
         self.refresh(layout=True)
 
     def render(self) -> Text:
-        return chips_text(self._details, self._groups, self._text, self.selected, byte_level=self._byte_level)
+        return chips_text(self._details, self._groups, self._text, self.selected, byte_level=self._byte_level, lit=self._lit)
+
+    def light(self, index: int | None) -> None:
+        """Underline chip ``index`` (the token under the pointer in the text view)."""
+        if index != self._lit:
+            self._lit = index
+            self.refresh()
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        token = event.style.meta.get("token") if event.style is not None else None
+        index = token if isinstance(token, int) else None
+        if index != self._pointed:
+            self._pointed = index
+            self.post_message(self.Pointed(index))
+
+    def on_leave(self, event: events.Leave) -> None:
+        if self._pointed is not None:
+            self._pointed = None
+            self.post_message(self.Pointed(None))
 
     def watch_selected(self, value: int) -> None:
         self.post_message(self.Selected(value))

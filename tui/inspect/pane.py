@@ -1,8 +1,12 @@
 """The Inspect tab: one text, one tokenizer, every token down to its bytes.
 
 Typing, picking a tokenizer or a special-token mode re-encodes (debounced, in a worker thread;
-a generation number drops results that arrived after newer input). The chips select a token;
-its details, the streaming decoder up to it, and its merge tree update below.
+a generation number drops results that arrived after newer input; a tokenizer still to load says
+"loading …" at once). The text is shown coloured by token (ids or bytes on demand) above the
+chips; pointing at either lights the same token in both. The selected token's details, the
+streaming decoder up to it, and "why this token" (its merge tree; for Unigram the best
+segmentation against the next best; for HF pipelines the stages) update below -- the "why" in a
+worker, since a Unigram n-best or an HF merge index may take a moment.
 
 The pane reads nothing from the app: the app sets :attr:`InspectorPane.state` (the trained model
 and its step k) while the tab is visible, and "Inspect corpus selection" asks the app for the
@@ -11,12 +15,12 @@ selection with :class:`InspectorPane.SelectionWanted` (messages up).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.timer import Timer
@@ -24,17 +28,20 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static
 
 from bpe_engine.display import visible_text
-from bpe_engine.errors import BpeEngineError
-from bpe_engine.inspect import PartialGroup, StreamStep, TokenDetail, clean_text, partial_groups, stream_decode, token_details
-from bpe_engine.merge_tree import merge_tree_for
-from bpe_engine.special_text import find_special_text, special_text_note
+from bpe_engine.inspect.why import Why, explain
 from bpe_engine.types import DEFAULT_SPECIAL_MODE, SpecialMode
 
 from ..compare import sources
+from ..models.flow import choose_tokenizers
+from ..models.picker import read_candidates
 from ..state import ExplorerState
+from ..widgets.clipboard import copy_ids
 from ..widgets.safe_text import SafeInput
+from ..widgets.token_text import TokenText
 from .chips import TokenChips
-from .render import detail_text, stream_text, tree_text
+from .encoding import Inspected, encode_for_inspector
+from .render import detail_text, stream_text
+from .why_view import why_text
 
 SPECIAL_CHOICES: tuple[tuple[str, SpecialMode], ...] = (
     ("<|…|> as plain text", "text"),
@@ -44,27 +51,13 @@ SPECIAL_CHOICES: tuple[tuple[str, SpecialMode], ...] = (
 DEFAULT_TEXT = "Hello 한국어 👋🏽 <|endoftext|>"
 DEBOUNCE = 0.12
 
-
-@dataclass(frozen=True)
-class Inspected:
-    """One finished encoding, ready to draw."""
-
-    generation: int
-    spec: str
-    name: str
-    text: str
-    notes: tuple[str, ...]
-    details: tuple[TokenDetail, ...]
-    groups: tuple[PartialGroup, ...]
-    steps: tuple[StreamStep, ...]
-    byte_level: bool
-    tokenizer: Any
-    error: str | None = None
+__all__ = ["DEFAULT_TEXT", "InspectorPane", "Inspected", "encode_for_inspector"]
 
 
 class InspectorPane(Widget):
-    """Text field, tokenizer picker, special-token switch, chips, and the selected token's story."""
+    """Text field, tokenizer picker, special-token switch, coloured text, chips, the token's story."""
 
+    BINDINGS = [Binding("c", "copy_ids", "Copy ids"), Binding("m", "more", "More tokenizers")]
 
     class SelectionWanted(Message):
         """The user asked to inspect the corpus selection (the app answers with :meth:`inspect`)."""
@@ -75,6 +68,20 @@ class InspectorPane(Widget):
         def __init__(self, result: Inspected) -> None:
             super().__init__()
             self.result = result
+
+    class Explained(Message):
+        """A worker answered "why" for token ``index`` of run ``generation``."""
+
+        def __init__(self, generation: int, index: int, why: Why) -> None:
+            super().__init__()
+            self.generation, self.index, self.why = generation, index, why
+
+    class Choices(Message):
+        """Tokenizers usable now (present built-ins, the hub cache), read in a worker."""
+
+        def __init__(self, specs: tuple[tuple[str, str], ...]) -> None:
+            super().__init__()
+            self.specs = specs
 
     def __init__(
         self, *, id: str | None = None, text: str = DEFAULT_TEXT, spec: str = "gpt2", state: ExplorerState | None = None  # noqa: A002
@@ -87,6 +94,9 @@ class InspectorPane(Widget):
         self._timer: Timer | None = None
         self._result: Inspected | None = None
         self._choices = list(sources.CHOICES)
+        if all(value != spec for _, value in self._choices):
+            self._choices.append((visible_text(spec), spec))
+        self._why_key: tuple[int, int] | None = None
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -95,9 +105,12 @@ class InspectorPane(Widget):
             yield Select(self._choices, value=self._initial_spec, allow_blank=False, id="inspect-tokenizer")
             yield Select(SPECIAL_CHOICES, value=DEFAULT_SPECIAL_MODE, allow_blank=False, id="inspect-special")
         with Horizontal(classes="buttons"):
+            yield Button("More tokenizers… (m)", id="inspect-more", compact=True)
             yield Button("Inspect corpus selection", id="inspect-selection", compact=True)
             yield Button("Load tokenizer file…", id="inspect-load", compact=True)
+            yield Button("Copy ids (c)", id="inspect-copy", compact=True)
         yield Static(id="inspect-status", markup=False)
+        yield TokenText(id="inspect-text")
         yield TokenChips(id="inspect-chips")
         with Horizontal(id="inspect-lower"):
             with VerticalScroll():
@@ -109,6 +122,7 @@ class InspectorPane(Widget):
 
     def on_mount(self) -> None:
         self.schedule(immediate=True)
+        self._choices_worker()
 
     # -- public ----------------------------------------------------------------------------------
     @property
@@ -119,9 +133,13 @@ class InspectorPane(Widget):
         """Show ``text`` (and switch to tokenizer ``spec``); what "inspect selection" calls."""
         self.query_one("#inspect-input", Input).value = text
         if spec is not None:
-            self._ensure_choice(spec)
-            self.query_one("#inspect-tokenizer", Select).value = spec
+            self.use_tokenizer(spec)
         self.schedule(immediate=True)
+
+    def use_tokenizer(self, spec: str) -> None:
+        """Inspect with ``spec`` (added to the picker if it is not there)."""
+        self._ensure_choice(spec)
+        self.query_one("#inspect-tokenizer", Select).value = spec
 
     @property
     def result(self) -> Inspected | None:
@@ -152,14 +170,36 @@ class InspectorPane(Widget):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id == "inspect-selection":
-            self._inspect_corpus_selection()
+            self.post_message(self.SelectionWanted())
         elif event.button.id == "inspect-load":
             from ..screens import PathScreen
 
             self.app.push_screen(PathScreen("Load a tokenizer file to inspect with"), self._loaded_path)
+        elif event.button.id == "inspect-more":
+            self.action_more()
+        elif event.button.id == "inspect-copy":
+            self.action_copy_ids()
 
     def on_token_chips_selected(self, message: TokenChips.Selected) -> None:
         self._show_selected(message.index)
+
+    def on_token_chips_pointed(self, message: TokenChips.Pointed) -> None:
+        message.stop()
+        self._light(message.index if message.index is not None else self.query_one(TokenChips).selected)
+
+    def on_token_text_pointed(self, message: TokenText.Pointed) -> None:
+        message.stop()
+        chips = self.query_one(TokenChips)
+        if message.clicked and message.token is not None:
+            chips.selected = message.token
+            return
+        chips.light(message.token)
+        self._light(message.token if message.token is not None else chips.selected)
+
+    def on_token_text_nav(self, message: TokenText.Nav) -> None:
+        message.stop()
+        if message.dtoken:
+            self.query_one(TokenChips).action_move(message.dtoken)
 
     def on_inspector_pane_encoded(self, message: Encoded) -> None:
         result = message.result
@@ -167,6 +207,36 @@ class InspectorPane(Widget):
             return  # a newer input is already being encoded: never let an old result win
         self._result = result
         self._show(result)
+
+    def on_inspector_pane_explained(self, message: Explained) -> None:
+        r = self._result
+        if r is None or (message.generation, message.index) != self._why_key:
+            return  # the selection moved on
+        self.query_one("#inspect-tree", Static).update(why_text(message.why, r.name, byte_level=r.byte_level))
+
+    def on_inspector_pane_choices(self, message: Choices) -> None:
+        known = {value for _, value in self._choices}
+        added = [(label, spec) for label, spec in message.specs if spec not in known]
+        if added:
+            self._choices += added
+            select = self.query_one("#inspect-tokenizer", Select)
+            current = select.value
+            select.set_options(self._choices)
+            select.value = current
+
+    # -- actions ---------------------------------------------------------------------------------
+    def action_copy_ids(self) -> None:
+        r = self._result
+        if r is None:
+            return
+        copy_ids(self.app, r.encoding, sources.label_of(r.spec))
+
+    def action_more(self) -> None:
+        def chosen(specs: tuple[str, ...]) -> None:
+            if specs:
+                self.use_tokenizer(specs[0])
+
+        choose_tokenizers(self.app, [self._spec()], chosen, multiple=False, title="Tokenizer to inspect with")
 
     # -- encoding --------------------------------------------------------------------------------
     def schedule(self, *, immediate: bool = False) -> None:
@@ -183,20 +253,43 @@ class InspectorPane(Widget):
     def _start(self, generation: int) -> None:
         if generation != self._generation:
             return
-        state = self._state
-        self._encode_worker(generation, self.text, self._spec(), self._mode(), state.tokenizer_at)
+        spec = self._spec()
+        if not sources.is_loaded(spec):
+            loading = Text(f"loading {visible_text(sources.label_of(spec))}… (off the UI thread)", style="bold italic #f9e2af")
+            self.query_one("#inspect-status", Static).update(loading)
+        self._encode_worker(generation, self.text, spec, self._mode(), self._state.tokenizer_at)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="inspect")
     def _encode_worker(self, generation: int, text: str, spec: str, mode: SpecialMode, ours: Any) -> None:
         self.post_message(self.Encoded(encode_for_inspector(generation, text, spec, mode, ours)))
 
+    @work(thread=True, exclusive=True, exit_on_error=False, group="inspect-why")
+    def _why_worker(self, generation: int, index: int, tokenizer: Any, encoding: Any) -> None:
+        try:
+            why = explain(tokenizer, encoding, index)
+        except Exception as exc:  # noqa: BLE001 - a loaded file's bug is shown, never crashes the app
+            why = Why(note=f"could not explain this token: {type(exc).__name__}: {exc}")
+        self.post_message(self.Explained(generation, index, why))
+
+    @work(thread=True, exit_on_error=False, group="inspect-choices")
+    def _choices_worker(self) -> None:
+        try:
+            found = read_candidates()
+        except Exception:  # noqa: BLE001 - the fixed choices remain
+            return
+        usable = tuple((c.spec, c.spec) for c in found if c.usable and c.origin in ("builtin", "hf-cache"))
+        self.post_message(self.Choices(usable))
+
     # -- drawing ---------------------------------------------------------------------------------
     def _show(self, r: Inspected) -> None:
         status = Text()
-        status.append(f"{sources.label_of(r.spec)}", "bold")
+        status.append(f"{visible_text(sources.label_of(r.spec))}", "bold")
         if r.spec == sources.OURS and self._state.tokenizer is not None:
             status.append(f" k={self._state.step:,} of {self._state.merge_count:,} (follows the Train step)", "bold")
-        status.append(f"  ·  {len(r.details):,} tokens, {len(r.text):,} characters, {len(r.text.encode()):,} bytes", "dim")
+        status.append(
+            f"  ·  {len(r.details):,} tokens, {len(r.text):,} code points ({r.graphemes:,} graphemes), {len(r.text.encode('utf-8', 'surrogatepass')):,} bytes",
+            "dim",
+        )
         status.append(f"  ·  special text: {self._mode()}", "dim")
         if r.groups:
             status.append(f"  ·  {len(r.groups)} character(s) split across tokens", "#fab387")
@@ -206,9 +299,19 @@ class InspectorPane(Widget):
             status.append("\n")
             status.append(visible_text(r.error), "bold red")
         self.query_one("#inspect-status", Static).update(status)
+        self.query_one(TokenText).show(r.encoding, r.alignment, empty="(no tokens)")
         chips = self.query_one(TokenChips)
         chips.show(r.details, r.groups, r.text, byte_level=r.byte_level)
         self._show_selected(chips.selected)
+
+    def _light(self, index: int | None) -> None:
+        """Light token ``index``'s characters in the coloured text."""
+        r = self._result
+        view = self.query_one(TokenText)
+        if r is None or r.alignment is None or index is None or not 0 <= index < len(r.details):
+            view.light(None)
+            return
+        view.light((r.alignment.token_starts[index], r.alignment.token_ends[index]), index)
 
     def _show_selected(self, index: int) -> None:
         r = self._result
@@ -219,16 +322,19 @@ class InspectorPane(Widget):
             detail.update(Text("select a token to see its bytes", style="dim"))
             stream.update(stream_text((), -1))
             tree.update(Text(""))
+            self._light(None)
             return
         index = max(0, min(index, len(r.details) - 1))
         d = r.details[index]
         detail.update(detail_text(d, len(r.details), r.groups, r.text, byte_level=r.byte_level))
         stream.update(stream_text(r.steps, index))
-        try:
-            node = merge_tree_for(r.tokenizer, d.id, special=d.special)
-        except (BpeEngineError, KeyError, IndexError, ValueError):
-            node = None
-        tree.update(tree_text(node, r.name, byte_level=r.byte_level))
+        self._light(index)
+        if r.encoding is None:
+            tree.update(Text(""))
+            return
+        self._why_key = (r.generation, index)
+        tree.update(Text("why this token\n…", style="dim"))
+        self._why_worker(r.generation, index, r.tokenizer, r.encoding)
 
     # -- helpers ---------------------------------------------------------------------------------
     def _spec(self) -> str:
@@ -246,30 +352,4 @@ class InspectorPane(Widget):
 
     def _loaded_path(self, path: str | None) -> None:
         if path:
-            self._ensure_choice(path)
-            self.query_one("#inspect-tokenizer", Select).value = path
-
-    def _inspect_corpus_selection(self) -> None:
-        self.post_message(self.SelectionWanted())
-
-
-def encode_for_inspector(generation: int, text: str, spec: str, mode: SpecialMode, ours: Any) -> Inspected:
-    """Everything the pane draws, computed off the UI thread; user errors become ``error``."""
-    cleaned = clean_text(text)
-    tok = sources.get(spec, ours)
-    name = str(getattr(tok, "name", spec))
-    byte_level = bool(getattr(tok, "byte_level", False))
-    try:
-        enc = tok.encode_detailed(cleaned.text, special_mode=mode)
-    except BpeEngineError as exc:
-        return Inspected(generation, spec, name, cleaned.text, cleaned.notes, (), (), (), byte_level, tok, str(exc))
-    except Exception as exc:  # noqa: BLE001 - a loaded file's bug is shown, never crashes the app
-        error = f"{name} failed: {type(exc).__name__}: {exc}"
-        return Inspected(generation, spec, name, cleaned.text, cleaned.notes, (), (), (), byte_level, tok, error)
-    details = tuple(token_details(enc, tok))
-    groups = tuple(partial_groups(enc))
-    steps = tuple(stream_decode([d.data for d in details]))
-    found = find_special_text(cleaned.text, getattr(tok, "special_tokens", None) or {})
-    special = special_text_note(found, mode, name, option="the <|…|> selector above:")
-    notes = (*cleaned.notes, *getattr(enc, "notes", ()), *((special,) if special else ()))
-    return Inspected(generation, spec, name, enc.text, notes, details, groups, steps, byte_level, tok)
+            self.use_tokenizer(path)

@@ -18,12 +18,13 @@ from bpe_engine.merge_tree import MergeNode, render_tree
 CHIP_STYLES = ("black on #89b4fa", "black on #a6e3a1")
 SPECIAL_STYLE = "bold black on #f9e2af"
 SELECTED_STYLE = "bold reverse"
+LIT_STYLE = "bold underline"
 GROUP_STYLE = "bold #fab387"
 MAX_CHIPS = 2000  # beyond this the chip line is cut (and says so): a terminal shows far fewer
 
 
 def chips_text(
-    details: Sequence[TokenDetail], groups: Sequence[PartialGroup], text: str, selected: int, *, byte_level: bool
+    details: Sequence[TokenDetail], groups: Sequence[PartialGroup], text: str, selected: int, *, byte_level: bool, lit: int | None = None
 ) -> Text:
     """The tokens as coloured chips; tokens that only together hold a character are bracketed
     ``⟦ … ⟧=한`` so no single chip claims the whole character. Chips are clickable."""
@@ -40,8 +41,10 @@ def chips_text(
         style = SPECIAL_STYLE if d.special else CHIP_STYLES[i % 2]
         if i == selected:
             style = f"{style} {SELECTED_STYLE}"
+        elif i == lit:
+            style = f"{style} {LIT_STYLE}"
         label = token_label(d.data, byte_level=byte_level) or "∅"
-        out.append(Text(label, style=Style.parse(style) + Style(meta={"@click": f"select_token({i})"})))
+        out.append(Text(label, style=Style.parse(style) + Style(meta={"@click": f"select_token({i})", "token": i})))
         if i in ends:
             g = ends[i]
             out.append("⟧", GROUP_STYLE)
