@@ -10,13 +10,16 @@ from collections.abc import Sequence
 from rich.style import Style
 from rich.text import Text
 
-from bpe_engine.compare.layout import cell_text
+from bpe_engine.compare.layout import SEGMENT_STYLES, cell_text
 from bpe_engine.display import token_label, visible_text
 from bpe_engine.inspect import PartialGroup, StreamStep, TokenDetail
 from bpe_engine.merge_tree import MergeNode, render_tree
+from bpe_engine.types import UNKNOWN_ID
 
 CHIP_STYLES = ("black on #89b4fa", "black on #a6e3a1")
 SPECIAL_STYLE = "bold black on #f9e2af"
+UNKNOWN_STYLE = SEGMENT_STYLES["unknown"]  # the same look as an unknown piece in Compare's rows
+UNKNOWN_MARK = "?"
 SELECTED_STYLE = "bold reverse"
 LIT_STYLE = "bold underline"
 GROUP_STYLE = "bold #fab387"
@@ -27,7 +30,8 @@ def chips_text(
     details: Sequence[TokenDetail], groups: Sequence[PartialGroup], text: str, selected: int, *, byte_level: bool, lit: int | None = None
 ) -> Text:
     """The tokens as coloured chips; tokens that only together hold a character are bracketed
-    ``⟦ … ⟧=한`` so no single chip claims the whole character. Chips are clickable."""
+    ``⟦ … ⟧=한`` so no single chip claims the whole character; an unknown piece (the vocabulary
+    has no token for its text) is purple and ends in ``?``. Chips are clickable."""
     out = Text()
     if not details:
         out.append("(no tokens: type some text above)", "dim")
@@ -38,12 +42,14 @@ def chips_text(
         i = d.index
         if i in starts:
             out.append("⟦", GROUP_STYLE)
-        style = SPECIAL_STYLE if d.special else CHIP_STYLES[i % 2]
+        style = SPECIAL_STYLE if d.special else UNKNOWN_STYLE if d.unknown else CHIP_STYLES[i % 2]
         if i == selected:
             style = f"{style} {SELECTED_STYLE}"
         elif i == lit:
             style = f"{style} {LIT_STYLE}"
         label = token_label(d.data, byte_level=byte_level) or "∅"
+        if d.unknown:
+            label += UNKNOWN_MARK
         out.append(Text(label, style=Style.parse(style) + Style(meta={"@click": f"select_token({i})", "token": i})))
         if i in ends:
             g = ends[i]
@@ -59,9 +65,11 @@ def detail_text(d: TokenDetail, total: int, groups: Sequence[PartialGroup], text
     """Everything about one token: id, forms, bytes and their UTF-8 roles, decode, span."""
     out = Text()
     out.append(f"token {d.index + 1} of {total}", "bold")
-    out.append(f"   id {d.id}", "bold cyan")
+    out.append(f"   id {d.id}" if d.id != UNKNOWN_ID else "   no id", "bold cyan")
     if d.special:
         out.append("   special token", SPECIAL_STYLE)
+    if d.unknown:
+        out.append("   unknown piece", UNKNOWN_STYLE)
     out.append("\n")
     _field(out, "model form", visible_text(d.token))
     _field(out, "label", token_label(d.data, byte_level=byte_level))
