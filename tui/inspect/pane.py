@@ -287,12 +287,12 @@ class InspectorPane(Widget):
         if r.spec == sources.OURS and self._state.tokenizer is not None:
             status.append(f" k={self._state.step:,} of {self._state.merge_count:,} (follows the Train step)", "bold")
         status.append(
-            f"  ·  {len(r.details):,} tokens, {len(r.text):,} code points ({r.graphemes:,} graphemes), {len(r.text.encode('utf-8', 'surrogatepass')):,} bytes",
+            f" · {len(r.details):,} tokens, {len(r.text):,} code points ({r.graphemes:,} graphemes), {len(r.text.encode('utf-8', 'surrogatepass')):,} bytes",
             "dim",
         )
-        status.append(f"  ·  special text: {self._mode()}", "dim")
+        status.append(f" · special text: {self._mode()}", "dim")
         if r.groups:
-            status.append(f"  ·  {len(r.groups)} character(s) split across tokens", "#fab387")
+            status.append(f" · {len(r.groups)} character(s) split across tokens", "#fab387")
         for note in r.notes:
             status.append(f"\n{note}", "yellow")
         if r.error:
