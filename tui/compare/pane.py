@@ -293,8 +293,13 @@ class ComparePane(Widget):
         choose_tokenizers(self.app, self.rows, self.set_rows, multiple=True, title="Rows to compare")
 
     def action_cycle_view(self, delta: int) -> None:
+        """The next view, with the keyboard (its keys -- arrows, t/i/b -- work at once)."""
         ids = [wid for wid, _ in VIEWS]
-        self.show_view(ids[(ids.index(self.view) + delta) % len(ids)])
+        view = ids[(ids.index(self.view) + delta) % len(ids)]
+        self.show_view(view)
+        target = self.query_one("#compare-colored") if view == "compare-text-view" else self.query_one(f"#{view}")
+        if target.can_focus:
+            target.focus()
 
     def action_copy_ids(self) -> None:
         r = self._result
