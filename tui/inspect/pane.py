@@ -287,7 +287,7 @@ class InspectorPane(Widget):
         if r.spec == sources.OURS and self._state.tokenizer is not None:
             status.append(f" k={self._state.step:,} of {self._state.merge_count:,} (follows the Train step)", "bold")
         status.append(
-            f" · {len(r.details):,} tokens, {len(r.text):,} code points ({r.graphemes:,} graphemes), {len(r.text.encode('utf-8', 'surrogatepass')):,} bytes",
+            f" · {len(r.details):,} tokens, {len(r.text):,} characters, {r.graphemes:,} graphemes, {len(r.text.encode('utf-8', 'surrogatepass')):,} bytes",
             "dim",
         )
         status.append(f" · special text: {self._mode()}", "dim")
