@@ -94,11 +94,27 @@ def atomic_write_text(path: str | Path, text: str) -> None:
 
 def new_directory_beside(target: Path) -> Path:
     """An empty directory next to ``target`` (same filesystem, so it can be renamed over it),
-    with the mode a plain ``mkdir`` would give."""
+    with ``target``'s mode if it exists (a private directory stays private), else the mode a
+    plain ``mkdir`` would give."""
     fresh = leftover_name(target, "new")
     fresh.mkdir(mode=0o700)
-    os.chmod(fresh, 0o777 & ~current_umask())
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode) if target.is_dir() else 0o777 & ~current_umask()
+    except OSError:
+        mode = 0o777 & ~current_umask()
+    os.chmod(fresh, mode)
     return fresh
+
+
+def keep_file_modes(fresh: Path, target: Path) -> None:
+    """Give each file of ``fresh`` the mode of the file of the same name in ``target`` (the
+    directory it replaces), as :func:`atomic_write_bytes` does for one file: a re-save never
+    widens a file the user had made private. Files new to this save keep the umask's mode."""
+    for path in fresh.iterdir():
+        with contextlib.suppress(OSError):
+            old = (target / path.name).lstat()
+            if stat.S_ISREG(old.st_mode):
+                os.chmod(path, stat.S_IMODE(old.st_mode))
 
 
 def replace_directory(fresh: Path, target: Path) -> None:
@@ -197,6 +213,7 @@ __all__ = [
     "atomic_write_text",
     "clean_leftovers",
     "current_umask",
+    "keep_file_modes",
     "new_directory_beside",
     "replace_directory",
 ]

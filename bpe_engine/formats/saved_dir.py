@@ -19,7 +19,8 @@ can rely on:
 4. **Your other files are safe.** A save only replaces a directory that does not exist, is empty,
    or holds a previous save and nothing else; anything else is refused with a message, before
    any training starts when the caller checks first (:func:`check_save_target`).
-5. Files get the user's umask (``0666 & ~umask``), as any tool's do.
+5. Files get the user's umask (``0666 & ~umask``), as any tool's do; a re-saved directory and
+   the files it already had keep their modes, so a re-save never widens what the user narrowed.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..atomic import clean_leftovers, new_directory_beside, replace_directory
+from ..atomic import clean_leftovers, keep_file_modes, new_directory_beside, replace_directory
 from ..errors import TokenizerFileError
 from ._json import parse_json, read_text
 
@@ -88,6 +89,7 @@ def save_directory(directory: str | Path, write: Callable[[Path], dict[str, Any]
         from ..atomic import atomic_write_text
 
         atomic_write_text(fresh / METADATA_FILE, json.dumps(meta, ensure_ascii=False, indent=2) + "\n")
+        keep_file_modes(fresh, target)
         replace_directory(fresh, target)
     except BaseException:
         import shutil
