@@ -9,6 +9,7 @@ escapes, which is equally inert on a terminal.
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 import time
@@ -34,9 +35,18 @@ UNKNOWN_MARK = "?"
 """How an unknown piece's id shows in the ids line (it has no id when the vocabulary has no unk)."""
 
 
+class _StdoutConsole(Console):
+    """A Console whose closed pipe ends the command as every other write does (``main`` exits
+    141 quietly); Rich's own handler raised ``SystemExit(1)``, so ``encode ... | head`` exited 1."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, "the reader of standard output went away")
+
+
 def stdout_console() -> Console:
     """Console on the current ``sys.stdout`` (so pytest's capsys sees it); no auto-highlighting."""
-    return Console(file=sys.stdout, highlight=False, soft_wrap=True)
+    return _StdoutConsole(file=sys.stdout, highlight=False, soft_wrap=True)
 
 
 def stderr_console() -> Console:
