@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from bpe_engine.errors import ConfigError
 from bpe_engine.formats import load_merge_counts
 
 from .arg_types import non_negative
-from .output import merges_table, model_token_label, open_tokenizer, print_json, say, stdout_console, token_json_fields
+from .output import model_token_label, open_tokenizer, print_json, say, stdout_console, token_json_fields
+from .paged_table import Cell, PagedTable
 
 
 def register(subparsers: Any) -> None:
@@ -38,21 +40,24 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def merge_rows(tokenizer: Any, counts: list[int] | None, limit: int | None) -> list[tuple[int, str, str, str, int, int | None]]:
-    """(rank, left, right, new, new id, count) in the model alphabet."""
+MergeRow = tuple[int, str, str, str, int, "int | None"]
+
+
+def merge_rows(tokenizer: Any, counts: list[int] | None, limit: int | None) -> Iterator[MergeRow]:
+    """(rank, left, right, new, new id, count) in the model alphabet, one merge at a time."""
     merges = getattr(tokenizer, "merges", None)
     if merges is None:
         raise ConfigError(f"tokenizer {tokenizer.name!r} has no merge list (it is not a BPE model)")
     vocab = tokenizer.vocab
-    rows = []
     for rank, (left, right) in enumerate(merges[:limit] if limit is not None else merges):
         new = left + right
         count = counts[rank] if counts is not None and rank < len(counts) else None
-        rows.append((rank, left, right, new, vocab[new], count))
-    return rows
+        yield rank, left, right, new, vocab[new], count
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print row by row: a rich ``Table`` measured all of cl100k's 100,000 merges before its first
+    line (144 s, 577 MB); :class:`PagedTable` keeps one page of rows."""
     tokenizer = open_tokenizer(args.tokenizer)
     path = Path(args.tokenizer)
     counts = load_merge_counts(path) if path.is_dir() else None
@@ -72,13 +77,24 @@ def run(args: argparse.Namespace) -> int:
                 }
             )
         return 0
-    labelled = [
-        (rank, *(model_token_label(t, byte_level=byte_level) for t in (left, right, new)), new_id, count)
-        for rank, left, right, new, new_id, count in rows
-    ]
     console = stdout_console()
-    console.print(merges_table(labelled, with_counts=counts is not None))
+    columns = ["rank", "left", "right", "new token", "id", *(["count"] if counts is not None else [])]
+    table = PagedTable(console, columns, right=("rank", "id", "count"), gap=" │ ")
+    shown = 0
+    for rank, left, right, new, new_id, count in rows:
+        cells: list[Cell] = [
+            str(rank),
+            model_token_label(left, byte_level=byte_level),
+            model_token_label(right, byte_level=byte_level),
+            (model_token_label(new, byte_level=byte_level), "bold"),
+            str(new_id),
+        ]
+        if counts is not None:
+            cells.append("" if count is None else f"{count:,}")
+        table.add_row(cells)
+        shown += 1
+    table.close()
     total = len(tokenizer.merges)
-    shown = f"{len(rows):,} of {total:,}" if len(rows) != total else f"{total:,}"
-    say(console, f"{shown} merges ({tokenizer.name})", "dim")
+    summary = f"{shown:,} of {total:,}" if shown != total else f"{total:,}"
+    say(console, f"{summary} merges ({tokenizer.name})", "dim")
     return 0

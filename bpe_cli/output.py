@@ -20,7 +20,6 @@ from bpe_engine.errors import ConfigError
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
-from rich.table import Table
 from rich.text import Text
 
 from bpe_engine.byte_table import token_str_to_bytes
@@ -157,25 +156,6 @@ def id_line(ids: Iterable[int]) -> Text:
 def safe_text(text: str, style: str = "", *, keep_newlines: bool = False) -> Text:
     """User text as an inert Text (controls and bidi characters shown visibly)."""
     return Text(visible_text(text, keep_newlines=keep_newlines), style=style)
-
-
-def merges_table(rows: Iterable[Sequence[Any]], *, with_counts: bool) -> Table:
-    """Rank, left + right -> new token (with its id), and the count when known."""
-    table = Table(show_edge=False, pad_edge=False, header_style="bold")
-    table.add_column("rank", justify="right")
-    table.add_column("left")
-    table.add_column("right")
-    table.add_column("new token")
-    table.add_column("id", justify="right")
-    if with_counts:
-        table.add_column("count", justify="right")
-    for row in rows:
-        rank, left, right, new, new_id, *rest = row
-        cells = [Text(str(rank)), Text(left), Text(right), Text(new, style="bold"), Text(str(new_id))]
-        if with_counts:
-            cells.append(Text("" if rest[0] is None else f"{rest[0]:,}"))
-        table.add_row(*cells)
-    return table
 
 
 class RateColumn(ProgressColumn):

@@ -60,8 +60,10 @@ class PagedTable:
         right: Iterable[str] = (),
         title: str | None = None,
         page_rows: int | None = None,
+        gap: str = GAP,
     ) -> None:
         self.console = console
+        self.gap = gap
         self.columns = list(columns)
         self.right = [c in frozenset(right) for c in self.columns]
         self.title = title
@@ -118,7 +120,7 @@ class PagedTable:
             (" " * (widths[i] - width) + text) if right[i] else (text + " " * (widths[i] - width))
             for i, (text, width, _) in enumerate(row)
         ]
-        return GAP.join(out).rstrip(" ")
+        return self.gap.join(out).rstrip(" ")
 
     def _print_styled(self, rows: list[list[tuple[str, int, Any]]], title: str | None) -> None:
         chunks: list[str] = []
@@ -141,7 +143,7 @@ class PagedTable:
                     chunks.append(part)
                     pos += len(part)
                 if i < last:
-                    tail = ("" if self.right[i] else pad) + GAP
+                    tail = ("" if self.right[i] else pad) + self.gap
                     chunks.append(tail)
                     pos += len(tail)
             chunks.append("\n")
