@@ -24,12 +24,13 @@ CLI = f"{sys.executable} -m bpe_cli.main"
         "encode -t characters - < big.txt",
         "merges gpt2",
         "merges gpt2 --json",
-        "compare --tokenizers characters,words --width 80 - < big.txt",
+        "compare --tokenizers characters,words --width 80 - < small.txt",
         "inspect -t characters - < big.txt",
     ],
 )
 def test_a_closed_pipe_ends_every_command_quietly_with_sigpipes_status(tmp_path: Path, command: str) -> None:
     (tmp_path / "big.txt").write_text("hello world\n" * 20000, encoding="utf-8")  # far more than a pipe holds
+    (tmp_path / "small.txt").write_text("hello world\n" * 3000, encoding="utf-8")  # compare: ~100 KB of rows
     script = f"{CLI} {command} 2>err.txt | head -c 100 >/dev/null; echo \"status=${{PIPESTATUS[0]}}\""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
     done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path)
