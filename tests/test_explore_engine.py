@@ -172,3 +172,14 @@ def test_why_wordpiece_and_baselines_say_why_there_is_no_tree() -> None:
     w = explain(chars, chars.encode_detailed("ab"), 0)
     assert w.tree is None and w.unigram is None and "baseline" in w.note
     assert explain(chars, chars.encode_detailed("ab"), 5).note == "no token selected"
+
+
+def test_sentencepiece_bpe_why_names_the_piece_score(builtin_model_path) -> None:  # noqa: ANN001
+    from bpe_engine.sentencepiece import load_model
+
+    tok = load_model(builtin_model_path("mistral-v1"))
+    enc = tok.encode_detailed("Hello", special_mode="text")
+    w = explain(tok, enc, 0)
+    assert w.tree is not None and w.tree.children and f"this piece: {tok.model.scores[enc.ids[0]]:g}" in w.note
+    gpt2 = load_reference("gpt2")
+    assert explain(gpt2, gpt2.encode_detailed("Hello"), 0).note == ""  # a real merge list needs no story

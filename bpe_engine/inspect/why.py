@@ -89,7 +89,20 @@ def explain(tokenizer: Any, encoding: Encoding, index: int) -> Why:
     note = ""
     if tree is None and unigram is None:
         note = _no_story(tokenizer)
+    elif tree is not None and tree.children:
+        note = _score_story(tokenizer, encoding.ids[index])
     return Why(tree, unigram, stages, note, focus)
+
+
+def _score_story(tokenizer: Any, token_id: int) -> str:
+    """For SentencePiece BPE, where the merge numbers come from: the piece scores ("" otherwise)."""
+    if type(tokenizer).__name__ != "SentencePieceTokenizer" or getattr(tokenizer, "kind", "") != "bpe":
+        return ""
+    score = tokenizer.model.scores[token_id]
+    return (
+        f"SentencePiece BPE keeps no merge list: the piece score is the merge priority (this piece: "
+        f"{score:g}); merge #n is the piece's place in score order among the merged pieces, 0 first"
+    )
 
 
 def pipeline_stages(tokenizer: Any, encoding: Encoding, index: int) -> tuple[Stage, ...]:

@@ -30,6 +30,8 @@ def why_text(why: Why, model_name: str, *, byte_level: bool) -> Text:
                 f"UTF-8 bytes; this piece is the byte {why.tree.data.hex().upper()}\n",
                 "#fab387",
             )
+        if why.note:
+            out.append(visible_text(why.note) + "\n", "dim")
     else:
         out = Text()
         out.append("why this token\n", "bold")
