@@ -270,3 +270,16 @@ async def test_row_keys_and_table_keep_one_current_row() -> None:
         pane.show_view("compare-text-view")
         await settle(pilot)
         assert "gpt2 (row 3 of 3)" in str(app.query_one("#compare-text-title", Static).render())
+
+
+def test_compare_snapshot_small_terminal_stats(snap_compare: Any) -> None:
+    """80x24: the rows get the room (no frame, two status lines); the Stats view with the baseline."""
+
+    async def run_before(pilot: Any) -> None:
+        pilot.app.screen.add_class("narrow")  # what the explorer app sets below 110x30
+        await settle(pilot)
+        pilot.app.query_one(ComparePane).show_view("compare-rows")
+        await settle(pilot)
+
+    app = Host("대한민국은 민주공화국이다. 한국어 tokenization", ("characters", "words", "gpt2", "cl100k_base", "o200k_base"))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

@@ -129,7 +129,7 @@ class ComparePane(Widget):
     def compose(self) -> ComposeResult:
         yield SafeTextArea(self._initial_text, id="compare-text", soft_wrap=True, tab_behavior="focus")
         with Horizontal(classes="bar"):
-            yield Select(SPECIAL_CHOICES, value=DEFAULT_SPECIAL_MODE, allow_blank=False, id="compare-special")
+            yield Select(SPECIAL_CHOICES, value=DEFAULT_SPECIAL_MODE, allow_blank=False, compact=True, id="compare-special")
             yield Button("add a row… (a)", id="compare-add", compact=True)
             yield Button("Copy ids (c)", id="compare-copy", compact=True)
         with Horizontal(classes="k-bar"):

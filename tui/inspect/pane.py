@@ -57,7 +57,13 @@ __all__ = ["DEFAULT_TEXT", "InspectorPane", "Inspected", "encode_for_inspector"]
 class InspectorPane(Widget):
     """Text field, tokenizer picker, special-token switch, coloured text, chips, the token's story."""
 
-    BINDINGS = [Binding("c", "copy_ids", "Copy ids"), Binding("m", "more", "More tokenizers")]
+    BINDINGS = [
+        Binding("c", "copy_ids", "Copy ids"),
+        Binding("m", "more", "More tokenizers"),
+        Binding("v", "next_lower", "Next pane"),
+    ]
+    LOWER = ("show-detail", "show-stream", "show-why")
+    """The panes below the chips, one at a time on a small terminal (``v`` cycles them)."""
 
     class SelectionWanted(Message):
         """The user asked to inspect the corpus selection (the app answers with :meth:`inspect`)."""
@@ -102,8 +108,8 @@ class InspectorPane(Widget):
     def compose(self) -> ComposeResult:
         yield SafeInput(self._initial_text, placeholder="text to inspect", id="inspect-input")
         with Horizontal(classes="bar"):
-            yield Select(self._choices, value=self._initial_spec, allow_blank=False, id="inspect-tokenizer")
-            yield Select(SPECIAL_CHOICES, value=DEFAULT_SPECIAL_MODE, allow_blank=False, id="inspect-special")
+            yield Select(self._choices, value=self._initial_spec, allow_blank=False, compact=True, id="inspect-tokenizer")
+            yield Select(SPECIAL_CHOICES, value=DEFAULT_SPECIAL_MODE, allow_blank=False, compact=True, id="inspect-special")
         with Horizontal(classes="buttons"):
             yield Button("More tokenizers… (m)", id="inspect-more", compact=True)
             yield Button("Inspect corpus selection", id="inspect-selection", compact=True)
@@ -112,12 +118,12 @@ class InspectorPane(Widget):
         yield Static(id="inspect-status", markup=False)
         yield TokenText(id="inspect-text")
         yield TokenChips(id="inspect-chips")
-        with Horizontal(id="inspect-lower"):
-            with VerticalScroll():
+        with Horizontal(id="inspect-lower", classes=self.LOWER[0]):
+            with VerticalScroll(id="lower-detail"):
                 yield Static(id="inspect-detail", markup=False)
-            with VerticalScroll():
+            with VerticalScroll(id="lower-stream"):
                 yield Static(id="inspect-stream", markup=False)
-            with VerticalScroll():
+            with VerticalScroll(id="lower-why"):
                 yield Static(id="inspect-tree", markup=False)
 
     def on_mount(self) -> None:
@@ -230,6 +236,19 @@ class InspectorPane(Widget):
         if r is None:
             return
         copy_ids(self.app, r.encoding, sources.label_of(r.spec))
+
+    def action_next_lower(self) -> None:
+        """Small terminal: show the next of details / streaming decode / why below the chips."""
+        lower = self.query_one("#inspect-lower")
+        current = next((i for i, c in enumerate(self.LOWER) if lower.has_class(c)), 0)
+        lower.remove_class(*self.LOWER)
+        lower.add_class(self.LOWER[(current + 1) % len(self.LOWER)])
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``v`` only where the panes take turns: on a small terminal (the screen says so)."""
+        if action == "next_lower":
+            return self.screen.has_class("narrow")
+        return True
 
     def action_more(self) -> None:
         def chosen(specs: tuple[str, ...]) -> None:
