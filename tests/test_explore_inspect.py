@@ -1,0 +1,162 @@
+"""Inspect as an explorer (issue 8 §4, 8.7 app side, issue 11 "In the explorer"), through Pilot.
+
+The coloured text above the chips (pointing at either lights both), copying ids, graphemes beside
+code points, unknown pieces marked on the chips, and "why this token" for SentencePiece BPE (its
+merge tree from piece scores; byte-fallback pieces as the bytes they are), Unigram (the best cut
+with its log-probability against the n-best) and a Hugging Face pipeline (its stages). Built-ins
+come from the ``builtin_model_path`` fixture (fetched before the suite; no network here).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_tui_inspector import Host, settle, shown
+from textual.widgets import Select
+
+from bpe_engine.compare.text_view import ids_text
+from tui.inspect.chips import TokenChips
+from tui.inspect.pane import InspectorPane
+from tui.widgets.token_text import TokenText
+
+FAMILY = "👩\u200d👩\u200d👧"
+
+
+async def select(pilot: Any, index: int) -> None:
+    pilot.app.query_one(TokenChips).action_select_token(index)
+    await settle(pilot)
+
+
+async def test_text_view_lights_the_chip_and_ids_are_copied() -> None:
+    app = Host(f"Hello {FAMILY}")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(InspectorPane)
+        assert pane.result is not None and pane.result.encoding is not None
+        status = shown(app, "#inspect-status")
+        assert "11 characters, 7 graphemes" in status  # the family: 5 code points, 1 grapheme
+        view = app.query_one(TokenText)
+        assert view.lines_text() == [f"Hello 👩<ZWJ>👩<ZWJ>👧"]
+        # pointing at "Hello" in the coloured text underlines its chip; a click selects it
+        await pilot.hover(TokenText, offset=(2, 0))
+        await pilot.pause(0.1)
+        assert app.query_one(TokenChips)._lit == 0  # noqa: SLF001
+        await pilot.click(TokenText, offset=(6, 0))  # the first woman (character 6): byte tokens in gpt2
+        await settle(pilot)
+        assert pane.result.alignment is not None
+        owner = pane.result.alignment.token_of_char[6]
+        assert owner > 0 and app.query_one(TokenChips).selected == owner
+        assert "F0" in shown(app, "#inspect-detail")  # 👩 starts with the byte F0
+        view.focus()
+        await pilot.press("i")
+        await settle(pilot)
+        assert view.lines_text()[0].split() == [str(i) for i in pane.result.encoding.ids]
+        await pilot.press("c")
+        await settle(pilot)
+        assert app.clipboard == ids_text(pane.result.encoding)
+
+
+async def test_unknown_pieces_are_marked_on_the_chips(builtin_model_path: Any) -> None:
+    builtin_model_path("sp-unigram-en")
+    app = Host("Hello 한국어", spec="sp-unigram-en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(InspectorPane)
+        assert pane.result is not None and [d.unknown for d in pane.result.details] == [False] * 4 + [True]
+        chips = app.query_one(TokenChips).render()
+        assert "한국어?" in chips.plain
+        unknown = next(s for s in chips.spans if chips.plain[s.start : s.end] == "한국어?")
+        assert "#8839ef" in str(unknown.style)  # the purple of Compare's unknown pieces
+        await select(pilot, 4)
+        assert "unknown piece" in shown(app, "#inspect-detail") and "id 0" in shown(app, "#inspect-detail")
+        assert "unknown piece" in shown(app, "#inspect-tree")
+
+
+async def test_unigram_why_shows_the_best_cut_against_the_n_best(builtin_model_path: Any) -> None:
+    builtin_model_path("sp-unigram-en")
+    app = Host("Hello world", spec="sp-unigram-en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await select(pilot, 1)  # "ll" of ▁He|ll|o
+        why = shown(app, "#inspect-tree")
+        assert "Unigram" in why and "word ▁Hello" in why
+        assert "best log p" in why.replace("  ", " ") and "2nd" in why and "3rd" in why and "margin" in why
+        best = next(line for line in why.splitlines() if line.startswith("best"))
+        assert "▁He ll o" in best
+
+
+async def test_sentencepiece_bpe_why_is_a_merge_tree_from_piece_scores(builtin_model_path: Any) -> None:
+    builtin_model_path("mistral-v1")
+    app = Host("Hello 𝄞", spec="mistral-v1")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(InspectorPane)
+        assert pane.result is not None
+        assert [d.token for d in pane.result.details] == ["▁Hello", "▁", "<0xF0>", "<0x9D>", "<0x84>", "<0x9E>"]
+        why = shown(app, "#inspect-tree")
+        assert "␣Hello  merge #" in why and "└─ ello  merge #" in why and "piece score" in why
+        chips = app.query_one(TokenChips).render().plain
+        assert "⟦<0xF0>" in chips and "⟧=𝄞" in chips  # four byte pieces that together hold one character
+        await select(pilot, 2)
+        why = shown(app, "#inspect-tree")
+        assert "byte-fallback piece" in why and "the byte F0" in why
+        assert "F0" in shown(app, "#inspect-detail") and "lead of 4" in shown(app, "#inspect-detail")
+
+
+async def test_hf_pipeline_stages_in_why(builtin_model_path: Any) -> None:
+    builtin_model_path("claude-legacy")
+    app = Host("Hello ﬁne", spec="claude-legacy")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await select(pilot, 1)
+        why = shown(app, "#inspect-tree")
+        assert "normalized: Hello fine" in why  # NFKC took the ligature apart
+        assert "pre-tokenized: Hello │ ␣fine" in why and "merge #" in why
+
+
+async def test_picker_chooses_the_tokenizer_to_inspect_with(builtin_model_path: Any) -> None:
+    builtin_model_path("tekken")
+    app = Host("Hello")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(InspectorPane)
+        pane.action_more()
+        await settle(pilot)
+        await pilot.press(*"tekken", "enter")
+        for _ in range(20):
+            await settle(pilot)
+            if pane.result is not None and pane.result.spec == "tekken":
+                break
+        assert app.query_one("#inspect-tokenizer", Select).value == "tekken"
+        assert pane.result is not None and pane.result.spec == "tekken" and pane.result.error is None
+
+
+async def test_small_terminal_shows_one_pane_below_the_chips_at_a_time() -> None:
+    app = Host("Hello")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.add_class("narrow")  # what the explorer app sets below 110x30
+        await settle(pilot)
+        pane = app.query_one(InspectorPane)
+        visible = lambda: [w.id for w in pane.query("#inspect-lower > VerticalScroll") if w.display]  # noqa: E731
+        assert visible() == ["lower-detail"]
+        app.query_one(TokenChips).focus()
+        await pilot.press("v")
+        await settle(pilot)
+        assert visible() == ["lower-stream"]
+        await pilot.press("v")
+        await settle(pilot)
+        assert visible() == ["lower-why"] and pane.query_one("#lower-why").region.height >= 4
+        assert "merge #" in shown(app, "#inspect-tree")
+        app.screen.remove_class("narrow")
+        await settle(pilot)
+        assert len(visible()) == 3
+
+
+def test_inspector_snapshot_unigram_why(snap_compare: Any, builtin_model_path: Any) -> None:
+    builtin_model_path("sp-unigram-en")
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await select(pilot, 1)
+
+    assert snap_compare(Host("Hello 한국어", spec="sp-unigram-en"), terminal_size=(120, 40), run_before=run_before)
