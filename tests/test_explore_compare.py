@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from catalog_fakes import FakeIndex, fake_index  # noqa: F401 (fixture)
+from test_hf_cache import hub, tiny_tokenizer_json  # noqa: F401 (fixtures)
 from rich.segment import Segment
 from test_tui_compare import Host, hand_bpe, settle
 from textual.widgets import DataTable, Static
@@ -283,3 +284,37 @@ def test_compare_snapshot_small_terminal_stats(snap_compare: Any) -> None:
 
     app = Host("대한민국은 민주공화국이다. 한국어 tokenization", ("characters", "words", "gpt2", "cl100k_base", "o200k_base"))
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+async def test_picker_offers_the_hugging_face_cache_and_files(hub: Any, tiny_tokenizer_json: Any) -> None:  # noqa: F811
+    """Tokenizers the user already has: ``hf:ORG/NAME`` found in the hub cache (a layout built in a
+    temporary directory from the built-ins), and a file added by path -- both usable as rows."""
+    app = Host("Hello 한국어", ("characters", "mistral-v1"))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(ComparePane)
+        pane.action_add_rows()
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, TokenizerPicker)
+        await pilot.press(*"hf:")
+        await settle(pilot)
+        found = {c.spec: c.origin for c in picker._shown}  # noqa: SLF001
+        assert found.get("hf:mistralai/Mistral-7B-v0.1") == "hf-cache" and "hf:anthropic/claude-legacy" in found
+        await pilot.press(*"mistral", "enter")
+        await settle(pilot)
+        await pilot.click("#picker-file")  # the path prompt (its directory tree's loader never ends: no settle)
+        await pilot.pause(0.3)
+        await pilot.press(*str(tiny_tokenizer_json), "enter")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, TokenizerPicker)
+        await pilot.press("escape")
+        for _ in range(10):
+            await settle(pilot)
+            if pane.result is not None and len(pane.result.labels) == 4:
+                break
+        assert pane.rows == ["characters", "mistral-v1", "hf:mistralai/Mistral-7B-v0.1", str(tiny_tokenizer_json)]
+        rows = pane.result.comparison.rows
+        assert [r.error for r in rows] == [None] * 4
+        assert rows[2].encoding.ids == rows[1].encoding.ids  # the cached file is mistral-v1's
+        assert pane.result.labels[3] == "tokenizer.json"
