@@ -33,12 +33,13 @@ from textual.widgets import Button, ContentSwitcher, DataTable, Select, Static, 
 from bpe_engine.compare.segments import SegmentCache
 from bpe_engine.compare.spans import TokenPick, first_token, pick, step, token_at
 from bpe_engine.display import visible_text
-from bpe_engine.types import DEFAULT_SPECIAL_MODE, SpecialMode
+from bpe_engine.types import SpecialMode
 
 from ..models.flow import choose_tokenizers
 from ..state import ExplorerState
 from ..widgets.clipboard import copy_ids
 from ..widgets.safe_text import SafeTextArea
+from ..widgets.special_mode import SpecialModeSelect
 from ..widgets.token_text import TokenText
 from . import sources
 from .aligned import AlignedRows
@@ -48,11 +49,6 @@ from .running import Compared, run_comparison
 from .slider import MergeSlider
 from .stats_table import StatsTable
 
-SPECIAL_CHOICES: tuple[tuple[str, SpecialMode], ...] = (
-    ("<|…|> as plain text", "text"),
-    ("<|…|> as special token", "special"),
-    ("<|…|> special text: refuse", "refuse"),
-)
 DEFAULT_TEXT = "The tokenizer doesn't see words: 한국어 텍스트는 바이트로 쪼개진다. 👩‍👩‍👧 naïve café"
 DEBOUNCE = 0.01  # lets one key event finish first; bursts coalesce because runs are single-flight
 SYNC_LIMIT = 2000  # characters: below this (and with every tokenizer loaded) encode on the UI thread
@@ -129,7 +125,7 @@ class ComparePane(Widget):
     def compose(self) -> ComposeResult:
         yield SafeTextArea(self._initial_text, id="compare-text", soft_wrap=True, tab_behavior="focus")
         with Horizontal(classes="bar"):
-            yield Select(SPECIAL_CHOICES, value=DEFAULT_SPECIAL_MODE, allow_blank=False, compact=True, id="compare-special")
+            yield SpecialModeSelect(id="compare-special")
             yield Button("add a row… (a)", id="compare-add", compact=True)
             yield Button("Copy ids (c)", id="compare-copy", compact=True)
         with Horizontal(classes="k-bar"):
@@ -489,8 +485,7 @@ class ComparePane(Widget):
 
     # -- helpers ---------------------------------------------------------------------------------
     def _mode(self) -> SpecialMode:
-        value = self.query_one("#compare-special", Select).value
-        return value if value in ("refuse", "text", "special") else "text"  # type: ignore[return-value]
+        return self.query_one("#compare-special", SpecialModeSelect).mode
 
     def _redraw_curve(self) -> None:
         if self.is_mounted and self.view == "compare-curve":

@@ -12,11 +12,11 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
+from bpe_engine.compare.candidates import OURS
 from bpe_engine.compare.resolve import resolve_tokenizer
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.types import Encoding, Tokenizer
 
-OURS = "ours"
 CHOICES: tuple[tuple[str, str], ...] = (
     ("trained model at step k", OURS),
     ("WordPiece (bert-base-uncased)", "bert-base-uncased"),

@@ -29,7 +29,7 @@ from textual.widgets import Button, Input, Select, Static
 
 from bpe_engine.display import visible_text
 from bpe_engine.inspect.why import Why, explain
-from bpe_engine.types import DEFAULT_SPECIAL_MODE, SpecialMode
+from bpe_engine.types import SpecialMode
 
 from ..compare import sources
 from ..models.flow import choose_tokenizers
@@ -37,17 +37,13 @@ from ..models.picker import read_candidates
 from ..state import ExplorerState
 from ..widgets.clipboard import copy_ids
 from ..widgets.safe_text import SafeInput
+from ..widgets.special_mode import SpecialModeSelect
 from ..widgets.token_text import TokenText
 from .chips import TokenChips
 from .encoding import Inspected, encode_for_inspector
 from .render import detail_text, stream_text
 from .why_view import why_text
 
-SPECIAL_CHOICES: tuple[tuple[str, SpecialMode], ...] = (
-    ("<|…|> as plain text", "text"),
-    ("<|…|> as special token", "special"),
-    ("<|…|> special text: refuse", "refuse"),
-)
 DEFAULT_TEXT = "Hello 한국어 👋🏽 <|endoftext|>"
 DEBOUNCE = 0.12
 
@@ -109,7 +105,7 @@ class InspectorPane(Widget):
         yield SafeInput(self._initial_text, placeholder="text to inspect", id="inspect-input")
         with Horizontal(classes="bar"):
             yield Select(self._choices, value=self._initial_spec, allow_blank=False, compact=True, id="inspect-tokenizer")
-            yield Select(SPECIAL_CHOICES, value=DEFAULT_SPECIAL_MODE, allow_blank=False, compact=True, id="inspect-special")
+            yield SpecialModeSelect(id="inspect-special")
         with Horizontal(classes="buttons"):
             yield Button("More tokenizers… (m)", id="inspect-more", compact=True)
             yield Button("Inspect corpus selection", id="inspect-selection", compact=True)
@@ -361,8 +357,7 @@ class InspectorPane(Widget):
         return value if isinstance(value, str) else "gpt2"
 
     def _mode(self) -> SpecialMode:
-        value = self.query_one("#inspect-special", Select).value
-        return value if value in ("refuse", "text", "special") else DEFAULT_SPECIAL_MODE  # type: ignore[return-value]
+        return self.query_one("#inspect-special", SpecialModeSelect).mode
 
     def _ensure_choice(self, spec: str) -> None:
         if all(value != spec for _, value in self._choices):
