@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 from catalog_fakes import FakeIndex, fake_index  # noqa: F401 (fixture)
-from test_hf_cache import hub, tiny_tokenizer_json  # noqa: F401 (fixtures)
+from explore_pilot import settle
 from rich.segment import Segment
-from test_tui_compare import Host, hand_bpe, settle
-from textual.widgets import DataTable, Static
+from test_hf_cache import hub, tiny_tokenizer_json  # noqa: F401 (fixtures)
+from test_tui_compare import Host, hand_bpe
+from textual.widgets import DataTable, Input, Static
 
 from bpe_engine.compare.text_view import ids_text
 from tui.compare.aligned import AlignedRows
@@ -289,7 +290,7 @@ def test_compare_snapshot_small_terminal_stats(snap_compare: Any) -> None:
 async def test_picker_offers_the_hugging_face_cache_and_files(hub: Any, tiny_tokenizer_json: Any) -> None:  # noqa: F811
     """Tokenizers the user already has: ``hf:ORG/NAME`` found in the hub cache (a layout built in a
     temporary directory from the built-ins), and a file added by path -- both usable as rows."""
-    app = Host("Hello 한국어", ("characters", "mistral-v1"))
+    app = Host("Hello 한국어", ("characters", "sp-unigram-en"))
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         pane = app.query_one(ComparePane)
@@ -300,12 +301,13 @@ async def test_picker_offers_the_hugging_face_cache_and_files(hub: Any, tiny_tok
         await pilot.press(*"hf:")
         await settle(pilot)
         found = {c.spec: c.origin for c in picker._shown}  # noqa: SLF001
-        assert found.get("hf:mistralai/Mistral-7B-v0.1") == "hf-cache" and "hf:anthropic/claude-legacy" in found
-        await pilot.press(*"mistral", "enter")
+        assert found.get("hf:google/sp-test") == "hf-cache" and "hf:mistralai/Mistral-7B-v0.1" in found
+        await pilot.press(*"google", "enter")  # the search reads "hf:google"
         await settle(pilot)
         await pilot.click("#picker-file")  # the path prompt (its directory tree's loader never ends: no settle)
         await pilot.pause(0.3)
-        await pilot.press(*str(tiny_tokenizer_json), "enter")
+        app.screen.query_one("#path-input", Input).value = str(tiny_tokenizer_json)  # as if typed
+        await pilot.press("enter")
         await pilot.pause(0.3)
         assert isinstance(app.screen, TokenizerPicker)
         await pilot.press("escape")
@@ -313,8 +315,8 @@ async def test_picker_offers_the_hugging_face_cache_and_files(hub: Any, tiny_tok
             await settle(pilot)
             if pane.result is not None and len(pane.result.labels) == 4:
                 break
-        assert pane.rows == ["characters", "mistral-v1", "hf:mistralai/Mistral-7B-v0.1", str(tiny_tokenizer_json)]
+        assert pane.rows == ["characters", "sp-unigram-en", "hf:google/sp-test", str(tiny_tokenizer_json)]
         rows = pane.result.comparison.rows
         assert [r.error for r in rows] == [None] * 4
-        assert rows[2].encoding.ids == rows[1].encoding.ids  # the cached file is mistral-v1's
+        assert rows[2].encoding.ids == rows[1].encoding.ids  # the cached file is sp-unigram-en's
         assert pane.result.labels[3] == "tokenizer.json"

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_tui_inspector import Host, settle, shown
+from explore_pilot import settle
+from test_tui_inspector import Host, shown
 from textual.widgets import Select
 
 from bpe_engine.compare.text_view import ids_text

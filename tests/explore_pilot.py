@@ -1,0 +1,17 @@
+"""The one wait the explorer's Pilot tests use: until the panes' runs and what they posted are done.
+
+The panes debounce typing by at most 0.12 s and run everything else at once, so two rounds of
+"past the debounce, then every worker finished" see each chain through (a run, then the "why" it
+asks for) -- shorter than the 3 x 0.2 s the older pane tests wait, which matters across many calls.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+async def settle(pilot: Any) -> None:
+    for _ in range(2):
+        await pilot.pause(0.13)
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
