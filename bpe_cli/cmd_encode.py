@@ -21,18 +21,17 @@ from bpe_engine.types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding
 
 from .output import (
     open_tokenizer,
-    UNKNOWN_MARK,
     UNKNOWN_STYLE,
-    has_color,
     label_for,
     note,
     note_special_text,
+    print_id_line,
     print_json,
+    print_token_line,
     read_stdin_bytes,
     say,
     stdout_console,
     token_json_fields,
-    token_line,
 )
 
 BACKENDS = ("auto", "python", "tiktoken")
@@ -150,14 +149,9 @@ def run(args: argparse.Namespace) -> int:
         print_json(encoding_json(tokenizer, encoding))
         return status
     console = stdout_console()
-    line = token_line(
-        [label_for(tokenizer, i, token) for i, token in zip(encoding.ids, encoding.tokens)],
-        encoding.special,
-        color=has_color(console),
-        unknown=encoding.unknown,
-    )
-    console.print(line)
-    console.print(" ".join(UNKNOWN_MARK if i == UNKNOWN_ID else str(i) for i in encoding.ids), style="cyan", markup=False)
+    labels = [label_for(tokenizer, i, token) for i, token in zip(encoding.ids, encoding.tokens)]
+    print_token_line(console, labels, encoding.special, encoding.unknown)
+    print_id_line(console, encoding.ids)
     n_ids, n_bytes = len(encoding.ids), len(text.encode("utf-8", "surrogatepass"))
     ratio = f", {n_bytes / n_ids:.2f} bytes/token" if n_ids else ""
     unknown = f", {sum(encoding.unknown):,} unknown" if any(encoding.unknown) else ""

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from bpe_engine.errors import ConfigError
+from bpe_engine.types import UNKNOWN_ID
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
@@ -123,19 +124,22 @@ def token_line(
     *,
     color: bool = True,
     unknown: Sequence[bool] | None = None,
+    start: int = 0,
 ) -> Text:
     """The tokens side by side, each on an alternating background (specials highlighted, unknown
     pieces marked with a leading ``?`` and their own style).
 
     Without colour (a pipe, ``NO_COLOR``) tokens are separated by single spaces instead: labels
-    never contain a plain space, so the boundaries stay unambiguous.
+    never contain a plain space, so the boundaries stay unambiguous. ``start`` is the index of
+    ``labels[0]`` in the whole line, for a line printed in pieces (:func:`print_token_line`).
     """
     out = Text()
     flags = special or [False] * len(labels)
     unknown_flags = unknown or [False] * len(labels)
-    for i, (label, is_special, is_unknown) in enumerate(zip(labels, flags, unknown_flags)):
-        if not color and i:
-            out.append(" ")
+    for i, (label, is_special, is_unknown) in enumerate(zip(labels, flags, unknown_flags), start):
+        if not color:  # no styles at all: Rich renders one plain run instead of a span per token
+            out.append((" " if i else "") + (UNKNOWN_MARK if is_unknown else "") + label)
+            continue
         if is_unknown:
             out.append(UNKNOWN_MARK + label, style=UNKNOWN_STYLE)
         else:
@@ -143,14 +147,35 @@ def token_line(
     return out
 
 
+LINE_PIECE = 4096
+"""Tokens (or ids) per piece of a long line: Rich renders one piece at a time, so memory stays
+bounded -- one Text of 1,250,000 tokens (``encode`` of 5 MB) peaked at 1.6 GB."""
+
+
+def print_token_line(
+    console: Console, labels: Sequence[str], special: Sequence[bool], unknown: Sequence[bool]
+) -> None:
+    """:func:`token_line` of every token, printed piece by piece (the same characters), then a newline."""
+    color = has_color(console)
+    for start in range(0, len(labels), LINE_PIECE):
+        end = start + LINE_PIECE
+        piece = token_line(labels[start:end], special[start:end], color=color, unknown=unknown[start:end], start=start)
+        console.print(piece, end="")
+    console.print()
+
+
+def print_id_line(console: Console, ids: Sequence[int]) -> None:
+    """The ids as plain digits, space separated (copy-pasteable into ``decode``; ``?`` for an
+    unknown piece), printed piece by piece."""
+    for start in range(0, len(ids), LINE_PIECE):
+        piece = " ".join(UNKNOWN_MARK if i == UNKNOWN_ID else str(i) for i in ids[start : start + LINE_PIECE])
+        console.print(piece if not start else " " + piece, style="cyan", markup=False, end="")
+    console.print()
+
+
 def has_color(console: Console) -> bool:
     """Whether ``console`` will show the token backgrounds."""
     return console.color_system is not None and not console.no_color
-
-
-def id_line(ids: Iterable[int]) -> Text:
-    """The ids as plain digits, space separated (copy-pasteable into ``decode``)."""
-    return Text(" ".join(str(i) for i in ids), style="cyan")
 
 
 def safe_text(text: str, style: str = "", *, keep_newlines: bool = False) -> Text:
