@@ -163,7 +163,7 @@ def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     from bpe_engine.corpus import stream_texts
     from bpe_engine.corpus.blocks import CutRule
     from bpe_engine.formats import save_tokenizer
-    from bpe_engine.wordpiece import BERT_SPECIAL_TOKENS, WordPieceTrainerConfig, WordPieceTraining
+    from bpe_engine.wordpiece import BERT_SPECIAL_TOKENS, WordPieceTrainerConfig, WordPieceTraining, vocab_txt_problem
 
     if args.from_counts:
         raise ConfigError("--from-counts trains --model bpe; WordPiece counts its words through BERT's normaliser")
@@ -193,7 +193,10 @@ def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     merge_counts = _run_with_progress(training)
     tokenizer = training.tokenizer(name=args.name or out.resolve().name)
     written = save_tokenizer(tokenizer, out)
-    _report(tokenizer.name, tokenizer.vocab_size, len(merge_counts), written, list(training.notes))
+    notes = list(training.notes)
+    if all(path.name != "vocab.txt" for path in written):
+        notes.append(f"vocab.txt not written: {vocab_txt_problem(tokenizer)}; tokenizer.json holds every token")
+    _report(tokenizer.name, tokenizer.vocab_size, len(merge_counts), written, notes)
     return 0
 
 

@@ -29,7 +29,14 @@ from .trainer import (
     count_bert_words,
     train_wordpiece,
 )
-from .vocab_files import BERT_BASE_UNCASED, BERT_VOCAB_SHA256, bert_base_uncased, load_vocab_txt, save_vocab_txt
+from .vocab_files import (
+    BERT_BASE_UNCASED,
+    BERT_VOCAB_SHA256,
+    bert_base_uncased,
+    load_vocab_txt,
+    save_vocab_txt,
+    vocab_txt_problem,
+)
 
 __all__ = [
     "BERT_BASE_UNCASED",
@@ -50,6 +57,7 @@ __all__ = [
     "load_vocab_txt",
     "save_hf_json",
     "save_vocab_txt",
+    "vocab_txt_problem",
     "save_wordpiece_dir",
     "text_stats",
     "tokens_per_word",

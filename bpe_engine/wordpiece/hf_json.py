@@ -188,20 +188,29 @@ def _default_name(path: str | Path) -> str:
 
 
 def save_wordpiece_dir(tokenizer: WordPieceTokenizer, directory: str | Path) -> list[Path]:
-    """Write ``vocab.txt`` and, when the front end allows, ``tokenizer.json`` into ``directory``.
+    """Write ``vocab.txt`` and ``tokenizer.json`` into ``directory``, each when it can hold the model.
 
     Returns the files written. ``load_tokenizer(directory)`` reads the tokenizer.json back (it
-    carries the normaliser and pre-tokenizer; vocab.txt alone implies BERT's front end).
+    carries the normaliser and pre-tokenizer; vocab.txt alone implies BERT's front end). A
+    vocabulary with whitespace in a token (trained with no pre-tokenizer) has no vocab.txt form,
+    and a ``▁`` / ``</w>`` pre-tokenizer no tokenizer.json form; only a model neither holds is an
+    error -- raised before anything is written, so a long training is never lost to half a save.
     """
-    from .vocab_files import save_vocab_txt
+    from .vocab_files import save_vocab_txt, vocab_txt_problem
 
     out = Path(directory)
-    written = [out / "vocab.txt"]
-    save_vocab_txt(tokenizer, written[0])
+    vocab_problem = vocab_txt_problem(tokenizer)
     try:
-        text = hf_json_text(tokenizer)
+        text: str | None = hf_json_text(tokenizer)
     except ConfigError:
-        return written  # a ▁ / </w> pre-tokenizer has no tokenizer.json form; vocab.txt still holds the vocabulary
-    atomic_write_text(out / "tokenizer.json", text)
-    written.append(out / "tokenizer.json")
+        if vocab_problem is not None:
+            raise
+        text = None
+    written = []
+    if vocab_problem is None:
+        written.append(out / "vocab.txt")
+        save_vocab_txt(tokenizer, written[-1])
+    if text is not None:
+        written.append(out / "tokenizer.json")
+        atomic_write_text(written[-1], text)
     return written

@@ -82,15 +82,25 @@ def load_vocab_txt(
     )
 
 
-def vocab_txt_text(tokenizer: WordPieceTokenizer) -> str:
-    """The ``vocab.txt`` text of ``tokenizer``: ids must run 0..n-1 without gaps."""
+def vocab_txt_problem(tokenizer: WordPieceTokenizer) -> str | None:
+    """Why ``vocab.txt`` cannot hold ``tokenizer``'s vocabulary (one token a line, ids 0..n-1 in
+    order), or None when it can."""
     by_id = {i: t for t, i in tokenizer.vocab.items()}
     if set(by_id) != set(range(len(by_id))):
         missing = min(set(range(len(by_id))) - set(by_id))
-        raise ConfigError(f"vocab.txt needs ids 0..{len(by_id) - 1} without gaps; id {missing} is unused (save as tokenizer.json)")
+        return f"vocab.txt needs ids 0..{len(by_id) - 1} without gaps, and id {missing} is unused"
     bad = [t for t in by_id.values() if t != t.strip() or "\n" in t or "\r" in t]
     if bad:
-        raise ConfigError(f"token {bad[0]!r} has surrounding whitespace or a line break, which vocab.txt cannot hold; save as tokenizer.json")
+        return f"token {bad[0]!r} has surrounding whitespace or a line break, which vocab.txt cannot hold"
+    return None
+
+
+def vocab_txt_text(tokenizer: WordPieceTokenizer) -> str:
+    """The ``vocab.txt`` text of ``tokenizer``: ids must run 0..n-1 without gaps."""
+    problem = vocab_txt_problem(tokenizer)
+    if problem is not None:
+        raise ConfigError(f"{problem}; save as tokenizer.json")
+    by_id = {i: t for t, i in tokenizer.vocab.items()}
     return "".join(by_id[i] + "\n" for i in range(len(by_id)))
 
 
