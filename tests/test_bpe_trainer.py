@@ -47,7 +47,7 @@ def test_hf_roses_golden_with_min_frequency() -> None:
     assert [(s.left_id, s.right_id, s.new_id) for s in steps] == [(17, 11, 22), (8, 22, 23), (13, 18, 24)]
     expected = "- 2 B E G P R T a b d e g i l n o r s t u v re are is".split()
     assert training.vocab == {tok: i for i, tok in enumerate(expected)}
-    assert any("min_frequency 2" in note for note in training.notes)
+    assert any("below the minimum frequency 2" in note for note in training.notes)
 
 
 def test_hf_max_token_length_golden() -> None:

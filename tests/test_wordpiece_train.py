@@ -120,7 +120,7 @@ def test_steps_are_resumable() -> None:
 def test_stops_below_min_frequency_with_a_note() -> None:
     training = WordPieceTraining(HUGS, WordPieceTrainerConfig(vocab_size=1000, min_frequency=1000))
     assert list(training.steps()) == []
-    assert "min_frequency=1000" in training.notes[-1]
+    assert "1000 times (the minimum frequency)" in training.notes[-1]
 
 
 def test_words_outside_the_alphabet_are_left_out_with_a_note() -> None:

@@ -180,5 +180,5 @@ class BpeTraining(StepwiseTraining):
         elif reason == "min-frequency":
             self.notes.append(
                 f"stopped after {len(self.merges)} merges: the best pair occurs {self._stop_count} times, below "
-                f"min_frequency {self.config.min_frequency}; the vocabulary has {size} tokens (asked {asked})"
+                f"the minimum frequency {self.config.min_frequency}; the vocabulary has {size} tokens (asked {asked})"
             )

@@ -239,11 +239,11 @@ class WordPieceTraining(StepwiseTraining):
     def _note_stop(self) -> None:
         size = len(self._tok_to_id)
         if self._initial_size >= self.config.vocab_size:
-            self.notes.append(f"the specials and alphabet alone ({self._initial_size}) fill vocab_size {self.config.vocab_size}: no merges")
+            self.notes.append(f"the specials and alphabet alone ({self._initial_size}) fill the vocabulary size {self.config.vocab_size}: no merges")
         elif size >= self.config.vocab_size:
-            self.notes.append(f"reached vocab_size {self.config.vocab_size} after {len(self.steps_done)} merges")
+            self.notes.append(f"reached the vocabulary size {self.config.vocab_size} after {len(self.steps_done)} merges")
         else:
             self.notes.append(
                 f"stopped at {size} tokens after {len(self.steps_done)} merges: no pair occurs at least "
-                f"min_frequency={self.config.min_frequency} times"
+                f"{self.config.min_frequency} times (the minimum frequency)"
             )
