@@ -101,21 +101,21 @@ def label_for(tokenizer: Any, token_id: int, token: str | None = None) -> str:
     """
     byte_level = bool(getattr(tokenizer, "byte_level", False))
     if token_id < 0:
-        return token_str_label(token or "").replace(" ", "␣")
+        return token_str_label(token or "")
     if byte_level or not hasattr(tokenizer, "token_str"):
         return token_label(tokenizer.token_bytes(token_id), byte_level=byte_level)
-    return token_str_label(tokenizer.token_str(token_id)).replace(" ", "␣")
+    return token_str_label(tokenizer.token_str(token_id))
 
 
 def model_token_label(token: str, *, byte_level: bool) -> str:
-    """Label of a token given in the model alphabet (merges lists): byte tokens by their bytes;
-    a raw space (character-level models) as ``␣``, so no cell is ever blank."""
+    """Label of a token given in the model alphabet (merges lists): byte tokens by their bytes,
+    others by :func:`~bpe_engine.display.token_str_label` (a raw space as ``␣``: no blank cell)."""
     if byte_level:
         try:
             return token_label(token_str_to_bytes(token), byte_level=True)
         except KeyError:  # a special or added token outside the byte table
             pass
-    return token_str_label(token).replace(" ", "␣")
+    return token_str_label(token)
 
 
 def token_line(

@@ -119,8 +119,9 @@ def token_label(data: bytes, *, byte_level: bool) -> str:
 
 
 def token_str_label(token: str) -> str:
-    """Label for a token known only by its model-alphabet string (``▁the``, ``##ing``, ``lo</w>``)."""
-    text = visible_text(token)
+    """Label for a token known only by its model-alphabet string (``▁the``, ``##ing``, ``lo</w>``);
+    a raw space (character-level models) is ``␣``, so no label is ever blank or padded-looking."""
+    text = visible_text(token).replace(" ", "␣")
     if text and unicodedata.category(text[0]).startswith("M"):
         text = "◌" + text
     return text
