@@ -16,7 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DirectoryTree, Input, Label, Static
 
-from .widgets.safe_text import SafeInput
+from .widgets.safe_text import SafeDirectoryTree, SafeInput
 
 # Long descriptions of the app's bindings for the help screen (the footer keeps short ones).
 ACTION_HELP = {
@@ -99,7 +99,7 @@ class PathScreen(ModalScreen[str | None]):
             yield SafeInput(self._initial, placeholder="path (enter confirms, escape cancels)", id="path-input")
             if self._hint:
                 yield Static(Text(self._hint, style="dim"))
-            yield DirectoryTree(self._root, id="path-tree")
+            yield SafeDirectoryTree(self._root, id="path-tree")
 
     def on_mount(self) -> None:
         self.query_one("#path-input", Input).focus()

@@ -4,7 +4,8 @@ An editor must keep its text exactly (training uses the corpus byte for byte; In
 encode exactly what was typed or pasted), but Textual's ``TextArea`` and ``Input`` paint text as it
 is: an ESC, OSC, C1 control or bidi override typed, pasted or loaded would be written to the
 terminal (retitling it, clearing the screen). :class:`SafeTextArea` and :class:`SafeInput`
-rewrite each painted line instead. A read-only view shows the safe visible form every other view
+rewrite each painted line instead; :class:`SafeDirectoryTree` labels file names the same way. A
+read-only view shows the safe visible form every other view
 uses (:func:`bpe_engine.display.visible_text`: ``␛`` for ESC, ``<U+009B>``, ``<RLO>``, ``<ZWJ>``,
 ``<BOM>``). An editable field shows one-cell marks -- Control Pictures (``␛``) for C0 controls,
 ``␡`` for DEL, ``¤`` for C1 controls, ``¦`` for bidi, zero-width and format characters -- because
@@ -15,9 +16,10 @@ type at the end of the line out of sight. The text itself is untouched either wa
 from __future__ import annotations
 
 from rich.segment import Segment
+from rich.text import Text
 from textual import events
 from textual.strip import Strip
-from textual.widgets import Input, TextArea
+from textual.widgets import DirectoryTree, Input, TextArea
 
 from bpe_engine.display import visible_text
 
@@ -102,3 +104,17 @@ class SafeInput(Input):
         event.prevent_default()
         self._restart_blink()
         getattr(self, f"action_{action}")()
+
+
+class SafeDirectoryTree(DirectoryTree):
+    """Textual's file picker, with each file or directory name in the safe visible form.
+
+    A name may hold anything but ``/`` and NUL: a directory named ``\\x1b]0;T\\x07\\x1b[2J`` would
+    retitle the terminal and clear the screen when the tree painted it. The label only changes;
+    the node's path (what is opened) stays the real one.
+    """
+
+    def process_label(self, label: str | Text) -> Text:
+        if isinstance(label, str):
+            return Text(visible_text(label))
+        return super().process_label(label)
