@@ -27,9 +27,10 @@ a trainer is still running and step through the ones that have arrived.
 from __future__ import annotations
 
 import bisect
+import heapq
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .byte_table import BYTE_CHARS
@@ -314,6 +315,25 @@ class Stepper:
         result = self._change(entry)
         self._last = (entry, result)  # the app asks several times per step; entries are immutable
         return result
+
+    def last_change_top(self, limit: int) -> StepChange | None:
+        """:meth:`last_change` with only the ``limit`` most frequent words spelled out (count
+        descending, then word id); ``words_changed`` still counts every word.
+
+        Why: a view shows a handful of words, and on a 5 MB corpus an early merge rewrites
+        thousands; spelling every one out was most of a step's time in the app.
+        """
+        if not self._undo:
+            return None
+        entry = self._undo[-1]
+        counts = self.counts
+        top = heapq.nsmallest(limit, entry.word_ids, key=lambda wid: (-counts[wid], wid))
+        change = self._change(replace(entry, word_ids=array("i", top)))
+        return replace(change, words_changed=len(entry.word_ids))
+
+    def last_changed_word_ids(self) -> array:
+        """The ids of every word the last merge changed (a copy; empty at step 0)."""
+        return array("i", self._undo[-1].word_ids) if self._undo else array("i")
 
     def _change(self, entry: _Undo) -> StepChange:
         """An undo entry spelled out: each word's tokens before and after its merge."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
 from textual.reactive import var
@@ -166,14 +167,14 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
 
     async def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         pane_id = event.pane.id
-        if pane_id in LAZY_PANES and not self.query(f"#{LAZY_PANES[pane_id]}"):
+        if pane_id in LAZY_PANES and self._find(f"#{LAZY_PANES[pane_id]}") is None:
             await self._mount_lazy(event.pane, _lazy_pane(pane_id)(id=LAZY_PANES[pane_id], state=self.explorer_state()))
         # Keys go where the eye goes: the text to type into on Inspect/Compare, the merge list
         # (stepping keys) on Train. Without this, focus stays on a widget of the hidden tab.
         self._push_state()
         target = TAB_FOCUS.get(pane_id or "")
-        if target is not None and self.query(target):
-            widget = self.query_one(target)
+        widget = self._find(target) if target is not None else None
+        if widget is not None:
             if isinstance(widget, TextArea) and widget.cursor_location == (0, 0):
                 widget.move_cursor(widget.document.end)  # typing continues the text, not prepends to it
             widget.focus()
@@ -232,6 +233,15 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         if view != "show-setup" and not isinstance(self.focused, MergeTable):
             self.query_one(MergeTable).focus()  # the keyboard follows the eye (stepping keys)
 
+    def _find(self, selector: str) -> Widget | None:
+        """The widget ``selector`` names, or None. Not ``bool(self.query(...))``: that matches the
+        selector against every node (~4 ms at 130 widgets), and check_action runs for each binding
+        on every key and footer refresh; ``query_one`` by id is a dictionary look-up."""
+        try:
+            return self.query_one(selector)
+        except NoMatches:
+            return None
+
     # -- keys ------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Stepping keys act anywhere on the Train tab -- but a key typed into a text field is
@@ -239,13 +249,13 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         if action == "cancel":  # esc cancels a run from anywhere; otherwise it is the widgets' key
             return self.training and not isinstance(self.screen, ModalScreen) and not isinstance(self.focused, SelectOverlay)
         if action == "next_view":  # only a small terminal has views to cycle
-            return self.is_mounted and bool(self.query("#train-split")) and self.narrow
+            return self.is_mounted and self._find("#train-split") is not None and self.narrow
         if action not in STEP_KEYS:
             return True
         if isinstance(self.screen, ModalScreen) or not self.is_mounted:
             return False
-        tabs = self.query("#tabs")
-        if not tabs or tabs.first(TabbedContent).active != "train-tab":
+        tabs = self._find("#tabs")
+        if not isinstance(tabs, TabbedContent) or tabs.active != "train-tab":
             return False
         focused = self.focused
         if isinstance(focused, Input) or (isinstance(focused, TextArea) and not focused.read_only):
@@ -300,13 +310,13 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
 
     def _push_state(self) -> None:
         """Give the visible pane the current state; a hidden pane gets it when shown."""
-        tabs = self.query("#tabs")
-        if not tabs:  # shutting down
+        tabs = self._find("#tabs")
+        if not isinstance(tabs, TabbedContent):  # shutting down
             return
-        active = tabs.first(TabbedContent).active
-        if active in LAZY_PANES:
-            for pane in self.query(f"#{LAZY_PANES[active]}"):
-                pane.state = self.explorer_state()  # type: ignore[attr-defined]
+        active = tabs.active
+        pane = self._find(f"#{LAZY_PANES[active]}") if active in LAZY_PANES else None
+        if pane is not None:
+            pane.state = self.explorer_state()  # type: ignore[attr-defined]
 
     def on_inspector_pane_selection_wanted(self, message: InspectorPane.SelectionWanted) -> None:
         selected = self.query_one("#corpus-text", TextArea).selected_text

@@ -32,7 +32,7 @@ class DerivationView(FixedText):
         self.show(Text("select a merge (↑/↓ in the merge list, n/b to step) to see how it was built", style="dim"))
 
     def show_step(self, stepper: Stepper, *, byte_level: bool) -> None:
-        change = stepper.last_change()
+        change = stepper.last_change_top(MAX_WORDS)
         if change is None:
             self.show_none()
             return
@@ -44,13 +44,12 @@ class DerivationView(FixedText):
         )
         tree = _tree(stepper.derivation(new, before=change.rank + 1), None, byte_level)
         words = Text("words changed (before → after):\n", style="bold")
-        top = sorted(change.changes, key=lambda c: (-c.count, c.word_id))[:MAX_WORDS]
-        for wc in top:
+        for wc in change.changes:  # the most frequent, in order
             words.append(f"{wc.count:>6,}× ", "dim")
             words.append_text(tokens_text(wc.before, byte_level=byte_level))
             words.append("  →  ", "dim")
             words.append_text(tokens_text(wc.after, byte_level=byte_level, highlight=new))
             words.append("\n")
-        if len(change.changes) > MAX_WORDS:
-            words.append(f"… and {len(change.changes) - MAX_WORDS:,} more words", "dim")
+        if change.words_changed > MAX_WORDS:
+            words.append(f"… and {change.words_changed - MAX_WORDS:,} more words", "dim")
         self.show(Group(title, tree, words))

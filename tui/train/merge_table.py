@@ -37,6 +37,7 @@ from bpe_engine.types import MergeStep
 from .render import merge_label
 
 GAP = 2  # spaces between columns
+STRIP_CACHE = 4000  # drawn rows kept (a few screens at every cursor state)
 
 
 class MergeTable(ScrollView, can_focus=True):
@@ -90,6 +91,7 @@ class MergeTable(ScrollView, can_focus=True):
         self._cursor = 0
         self._count_width = len("count")
         self._words_width = len("words")
+        self._strips: dict[tuple[int, str, tuple[int, ...]], Strip] = {}
 
     # -- data ------------------------------------------------------------------------------------
     @property
@@ -109,6 +111,7 @@ class MergeTable(ScrollView, can_focus=True):
         self._cursor = 0
         self._count_width = len("count")
         self._words_width = len("words")
+        self._strips.clear()
         self.scroll_to(0, 0, animate=False, immediate=True)
         self._resize()
 
@@ -173,20 +176,28 @@ class MergeTable(ScrollView, can_focus=True):
         return Strip(segments).adjust_cell_length(width, base).simplify()
 
     def render_line(self, y: int) -> Strip:
-        header_style = self.get_component_rich_style("merge-table--header")
         if y == 0:
-            rank = Text("#")
-            return self._line((rank, Text("merge"), Text("count"), Text("words")), header_style)
+            header = (Text("#"), Text("merge"), Text("count"), Text("words"))
+            return self._line(header, self.get_component_rich_style("merge-table--header"))
         row = y - 1 + round(self.scroll_y)
-        base = self.rich_style
         if row >= self.row_count:
-            return Strip.blank(self.scrollable_content_region.width, base)
-        if row == self._cursor:
-            base = base + self.get_component_rich_style("merge-table--cursor")
-        elif row % 2 == 0:
-            base = base + self.get_component_rich_style("merge-table--even-row")
-        strip = self._line(self.get_row_at(row), base)
-        return strip.apply_meta({"row": row})
+            return Strip.blank(self.scrollable_content_region.width, self.rich_style)
+        kind = ("cursor-focus" if self.has_focus else "cursor") if row == self._cursor else ("even", "odd")[row % 2]
+        key = (row, kind, (*self._widths(), self.scrollable_content_region.width))
+        strip = self._strips.get(key)
+        if strip is None:  # a step redraws the whole list: rows already drawn come from here
+            base = self.rich_style
+            if kind != "odd":
+                base += self.get_component_rich_style("merge-table--even-row" if kind == "even" else "merge-table--cursor")
+            strip = self._line(self.get_row_at(row), base).apply_meta({"row": row})
+            if len(self._strips) > STRIP_CACHE:
+                self._strips.clear()
+            self._strips[key] = strip
+        return strip
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()  # a theme change or focus restyles every row
 
     # -- user moves: ask the app, never move the cursor here ------------------------------------
     def _ask(self, row: int) -> None:

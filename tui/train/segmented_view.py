@@ -47,13 +47,13 @@ class SegmentedView(Vertical):
     def show(self, stepper: Stepper, text: str, *, byte_level: bool, playing: bool = False) -> None:
         """Redraw for the stepper's current step (the last applied merge is highlighted)."""
         step = stepper.step
-        change = stepper.last_change()
-        highlight = stepper.merge_at(change.rank)[2] if change is not None else None
+        highlight = stepper.merge_at(step - 1)[2] if step else None  # the last applied merge's token
         view = self.query_one("#segmented-text", FixedText).size
         # Draw about what fits (a screenful of characters, with slack for short lines).
         self.window_chars = max(600, min(WINDOW_CHARS, view.width * view.height * 4 // 3))
-        if change is not None and change.changes:
-            first = stepper.first_piece_of([c.word_id for c in change.changes])
+        changed = stepper.last_changed_word_ids()
+        if changed:
+            first = stepper.first_piece_of(changed)
             if first is not None:
                 at = stepper.piece_starts[first]
                 if not self.window_start <= at < self.window_start + self.window_chars // 2:
@@ -74,8 +74,7 @@ class SegmentedView(Vertical):
 
     def _status(self, stepper: Stepper, length: int, *, byte_level: bool, playing: bool) -> Text:
         step = stepper.step
-        change = stepper.last_change()
-        highlight = stepper.merge_at(change.rank)[2] if change is not None else None
+        highlight = stepper.merge_at(step - 1)[2] if step else None
         start, end = self._shown
         status = Text.assemble(
             ("step ", "dim"),
