@@ -1,7 +1,7 @@
 """The app's message protocol.
 
 Worker -> app: :class:`TrainingEvent` wraps one frozen event of
-:mod:`bpe_engine.training_runner` (Started, Merges, Finished, Cancelled, Failed) with the run id
+:mod:`bpe_engine.training_runner` (Counting, Started, Merges, Finished, Cancelled, Failed) with the run id
 of the run that produced it. The app keeps the id of the current run and drops anything else, so
 a cancelled or superseded run can never touch the screen. The worker only forwards: it posts the
 runner's events as they come and never builds or mutates anything the UI holds.

@@ -6,7 +6,7 @@ two backends.
 >>> [type(e).__name__ for e in events][0], [type(e).__name__ for e in events][-1], events[-1].done
 ('Started', 'Finished', 4)
 
-* :mod:`.events` -- the frozen events (Started, Merges, Finished / Cancelled / Failed);
+* :mod:`.events` -- the frozen events (Counting, Started, Merges, Finished / Cancelled / Failed);
 * :mod:`.session` -- the body of a run, the same code in both backends;
 * backends: ``"thread"`` runs the session in the calling thread; ``"child"``
   (:mod:`.child`) runs it in a child process that is killed on cancel. ``"auto"`` picks the
@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Literal
 
 from .batching import BATCH_SECONDS, batched
-from .events import Cancelled, Event, Failed, Finished, Merges, Started
+from .events import Cancelled, Counting, Event, Failed, Finished, Merges, Started
 from .model_state import ModelState
 from .replay import replay_events
 from .request import ModelName, TieBreak, TrainingRequest, make_training
@@ -69,6 +69,7 @@ __all__ = [
     "Backend",
     "CHILD_MIN_CHARS",
     "Cancelled",
+    "Counting",
     "Event",
     "Failed",
     "Finished",

@@ -11,7 +11,7 @@ from ..corpus_words import CorpusCancelled, CorpusWords
 from ..errors import BpeEngineError
 from ..types import MergeStep
 from .batching import BATCH_SECONDS, batched
-from .events import Cancelled, Event, Failed, Finished, Merges, Started
+from .events import Cancelled, Counting, Event, Failed, Finished, Merges, Started
 from .model_state import ModelState
 from .request import TrainingRequest, make_training
 
@@ -29,7 +29,8 @@ def training_events(
     clock: Clock = time.monotonic,
     batch_seconds: float = BATCH_SECONDS,
 ) -> Iterator[Event]:
-    """Started, Merges..., then Finished, Cancelled or Failed. Never raises for user errors.
+    """Counting... (a big corpus), Started, Merges..., then Finished, Cancelled or Failed. Never
+    raises for user errors.
 
     ``cancelled`` is polled between merges and while the corpus is cut; once it returns True the
     run yields :class:`Cancelled` and ends. With the ``stop_after`` test hook the run ends after
@@ -38,7 +39,17 @@ def training_events(
     start = clock()
     done = 0
     try:
-        words = CorpusWords.from_text(request.text, request.pre_tokenizer, cancelled=cancelled)
+        building = CorpusWords.building(request.text, request.pre_tokenizer, cancelled=cancelled)
+        reported = clock()
+        while True:
+            try:
+                cut = next(building)
+            except StopIteration as built:
+                words: CorpusWords = built.value
+                break
+            if clock() - reported >= batch_seconds:  # as often as merge batches, no more
+                reported = clock()
+                yield Counting(cut, len(request.text))
         training = make_training(request, words.word_counts(byte_level=request.effective_byte_level))
         if cancelled():
             yield Cancelled(0)

@@ -10,6 +10,7 @@ from pty_terminal import Terminal
 DONE = re.compile(r"done: ([\d,]+) merges")
 STEP = re.compile(r"step ([\d,]+)/([\d,]+)")
 TRAINING = re.compile(r"training: ([\d,]+) / ([\d,]+) merges")
+COUNTING = re.compile(r"counting words: ([\d,]+) / ([\d,]+) characters")
 
 
 def step_shown(screen: str) -> tuple[int, int] | None:
@@ -17,13 +18,23 @@ def step_shown(screen: str) -> tuple[int, int] | None:
     return (int(m.group(1).replace(",", "")), int(m.group(2).replace(",", ""))) if m else None
 
 
-def wait_step(term: Terminal, k: int, timeout: float = 10) -> str:
+def wait_step(term: Terminal, k: int, timeout: float = 60) -> str:
     return term.wait_for(lambda s: (step_shown(s) or (None,))[0] == k, timeout)
 
 
 def merges_done(screen: str) -> int:
     m = TRAINING.search(screen)
     return int(m.group(1).replace(",", "")) if m else 0
+
+
+def progress_shown(screen: str) -> str | None:
+    """What the progress line says a run has done so far ("counting 1,048,576" while the corpus
+    is cut into words, "merged 120" while it trains), or None."""
+    for name, pattern in (("counting", COUNTING), ("merged", TRAINING)):
+        m = pattern.search(screen)
+        if m:
+            return f"{name} {m.group(1)}"
+    return None
 
 
 def vocab_field(screen: str) -> str:

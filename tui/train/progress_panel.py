@@ -38,11 +38,16 @@ class ProgressPanel(Vertical):
         self._status(Text(f"training: 0 / {target:,} merges", style="bold"))
         self.offer_retrain(False)
 
-    def show_counting(self) -> None:
+    def show_counting(self, done: int | None = None, total: int | None = None) -> None:
+        """Cutting the corpus into words; ``done`` of ``total`` characters once a big one reports."""
         self._set_running(True)
-        self.query_one("#progress-bar", ProgressBar).update(total=None, progress=0)
-        self._status(Text("counting words…", style="bold"))
-        self.offer_retrain(False)
+        if done is None or not total:
+            self.query_one("#progress-bar", ProgressBar).update(total=None, progress=0)
+            self._status(Text("counting words…", style="bold"))
+            self.offer_retrain(False)
+            return
+        self.query_one("#progress-bar", ProgressBar).update(total=total, progress=done)
+        self._status(Text.assemble(("counting words: ", "bold"), f"{done:,} / {total:,} characters"))
 
     def show_progress(self, done: int, target: int, rate: float) -> None:
         self.query_one("#progress-bar", ProgressBar).update(total=max(target, 1), progress=done)

@@ -24,6 +24,7 @@ from bpe_engine.stepper import Stepper
 from bpe_engine.training_runner import (
     Backend,
     Cancelled,
+    Counting,
     Failed,
     Finished,
     Merges,
@@ -145,7 +146,10 @@ class TrainingActions(_Base):
         if message.run_id != self.run_id:
             return
         event = message.event
-        if isinstance(event, Started):
+        if isinstance(event, Counting):
+            if self._starting is not None:
+                self.query_one(ProgressPanel).show_counting(event.done, event.total)
+        elif isinstance(event, Started):
             self._on_started(event)
         elif isinstance(event, Merges):
             self._on_merges(event)
