@@ -10,6 +10,7 @@ import itertools
 
 from textual.pilot import Pilot
 from textual.widgets import TextArea
+from textual.widgets._footer import FooterKey
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from tui.app import ExplorerApp
@@ -20,6 +21,8 @@ CORPUS = (
     "한국어 문장 한국 한글 😀 👩‍💻\n"
 ) * 3
 SIZE = (120, 36)
+FOOTER_TRIES = 500
+FOOTER_STEADY = 3
 
 
 def make_app() -> ExplorerApp:
@@ -39,7 +42,17 @@ async def quiet(pilot: Pilot) -> None:
         except (WorkerCancelled, WorkerFailed):
             pass
     await pilot.pause()
-    await pilot.pause()
+    # The footer redraws its keys some time after a refresh (Textual recomposes it after the next
+    # frame), later still on a loaded machine: wait until it shows esc exactly while a run goes,
+    # not for a fixed time (a fixed pause made these snapshots flaky under load).
+    steady = 0
+    for _ in range(FOOTER_TRIES):
+        keys = [key.action for key in app.query(FooterKey)]
+        right = ("cancel" in keys) == app.training and len(keys) == len(set(keys))
+        steady = steady + 1 if right else 0
+        if steady == FOOTER_STEADY:  # the same right footer several frames running: no redraw pending
+            break
+        await pilot.pause()
 
 
 async def set_vocab(pilot: Pilot, value: str) -> None:

@@ -121,7 +121,7 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         self.throttle = 0.0  # test hook: seconds the trainer sleeps per merge (slow runs on small corpora)
         self.backend: Backend = "auto"  # tests force "thread" or "child"
         self.run_id = 0
-        self.training = False
+        self._training = False
         self.stepper: Stepper | None = None
         self.tokenizer: Tokenizer | None = None
         self.merge_log = MergeLog()
@@ -133,6 +133,20 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         self._speed = 3  # index into SPEEDS
         self._settle: Timer | None = None
         self._target = 0
+
+    @property
+    def training(self) -> bool:
+        """Whether a run is going (from ctrl+t until it finishes, fails or is cancelled)."""
+        return self._training
+
+    @training.setter
+    def training(self, value: bool) -> None:
+        if value != self._training:
+            self._training = value
+            # The footer's "esc Cancel" follows check_action, which Textual asks again only when
+            # told: without this it changed with the next focus move, whenever that came (the
+            # snapshot tests caught it under load, showing or hiding it at random).
+            self.refresh_bindings()
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
