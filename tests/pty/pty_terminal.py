@@ -235,6 +235,15 @@ class Terminal:
                 found.append(int(entry.name))
         return found
 
+    def wait_alone(self, timeout: float = 60.0) -> None:
+        """Wait until the app is the only live process of its group (its training child reaped):
+        polled, so a loaded machine only makes it slower, never wrong."""
+        deadline = time.monotonic() + timeout
+        while (found := self.group_processes()) != [self.pid]:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"after {timeout:.0f} s the app's group still holds {found} (app {self.pid})")
+            time.sleep(0.02)
+
     def close(self) -> None:
         """Kill the app and everything in its process group; reap it."""
         try:

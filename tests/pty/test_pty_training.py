@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from app_screen import DONE, merges_done, set_vocab, step_shown, train_until_done, wait_step
+from app_screen import DONE, merges_done, progress_shown, set_vocab, step_shown, train_until_done, wait_step
 
 
 def test_a_1mb_corpus_trains_and_steps_in_a_terminal(run_app, corpus_1mb) -> None:  # noqa: ANN001
@@ -49,11 +49,10 @@ def test_esc_during_training_stops_it_and_keeps_the_merges(run_app, corpus_1mb) 
     term.press("ctrl+t")
     term.wait_for(lambda s: merges_done(s) >= 50, 90)
     term.press("esc")
-    screen = term.wait_for("cancelled after", 5)
+    screen = term.wait_for("cancelled after", 60)  # a bound for a stuck app, not a speed test (bench_pty times it)
     kept = int(re.search(r"cancelled after ([\d,]+) merges", screen).group(1).replace(",", ""))  # type: ignore[union-attr]
     assert kept >= 50
-    time.sleep(0.5)
-    assert term.group_processes() == [term.pid], "the training child must be gone after esc"
+    term.wait_alone()  # the training child is killed and reaped after esc
     term.press("f2")  # the keyboard leaves the vocab field (there n is text) for the Train tab
     term.press("n", "n")
     wait_step(term, 2)
@@ -104,10 +103,10 @@ def test_a_big_corpus_trains_with_live_progress(run_app, request, size: str) -> 
         screen = term.screen_text()
         if DONE.search(screen):
             break
-        if merges_done(screen):
-            seen.add(merges_done(screen))
+        if progress_shown(screen):
+            seen.add(progress_shown(screen))
         time.sleep(0.2)
     assert DONE.search(term.screen_text()), term.screen_text()
-    assert len(seen) >= 3, f"progress must move while it trains (saw {sorted(seen)})"
+    assert len(seen) >= 3, f"progress must move while it counts and trains (saw {sorted(seen)})"
     term.press("ctrl+q")
     assert term.wait_exit(10) == 0
