@@ -21,17 +21,16 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 from itertools import accumulate
 from dataclasses import dataclass
 
 from .corpus import WordCounts
 from .corpus.counting import _to_byte_chars  # the counter's own rule, lone surrogates included
-from .corpus.fast_split import splitter
+from .corpus.fast_split import splitter, text_segments
 from .pretokenizers import PreTokenizer
 
 _CHECK_EVERY = 0x1FFF  # pieces between two looks at the cancel flag
-_SEGMENT_CHARS = 1 << 14
 PROGRESS_CHARS = 1 << 20
 """How often (in characters cut) :meth:`CorpusWords.building` reports progress."""
 
@@ -83,7 +82,7 @@ class CorpusWords:
             pieces: list[str] = []
             done = 0
             report = PROGRESS_CHARS
-            for segment in _segments(text, pre):
+            for segment in text_segments(text, pre):
                 pieces += split(segment)
                 done += len(segment)
                 if done >= report:
@@ -172,23 +171,6 @@ def _table_from_pieces(text: str, pieces: list[str]) -> CorpusWords | None:
         array("i", map(first_seen.__getitem__, words)).tobytes(),
         len(text),
     )
-
-
-def _segments(text: str, pre_tokenizer: PreTokenizer, size: int = _SEGMENT_CHARS) -> Iterator[str]:
-    """``text`` in parts of about ``size`` characters cut where no piece crosses (the counter's
-    rule, :mod:`bpe_engine.corpus.blocks`: before a space that follows a letter or digit, for
-    pre-tokenizers that declare it safe), so each ASCII part takes the fast splitter's twin."""
-    start = 0
-    if pre_tokenizer.safe_to_cut:
-        while len(text) - start > size:
-            cut = text.find(" ", start + size)
-            while cut != -1 and not text[cut - 1].isalnum():
-                cut = text.find(" ", cut + 1)
-            if cut == -1:
-                break
-            yield text[start:cut]
-            start = cut
-    yield text[start:]
 
 
 def _ints(data: bytes) -> array:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_engine.corpus_words import CorpusWords, _segments
+from bpe_engine.corpus.fast_split import split_in_segments, text_segments
+from bpe_engine.corpus_words import CorpusWords
 from bpe_engine.pretokenizers import CL100K, END_OF_WORD, GPT2, NONE, O200K, WHITESPACE, custom
 
 PRE_TOKENIZERS = (GPT2, CL100K, O200K, WHITESPACE, END_OF_WORD, NONE, custom(r"\w+"), custom(r"\w+|\s"))
@@ -31,9 +32,11 @@ def test_fast_table_equals_the_piece_by_piece_table(text: str) -> None:
 def test_segments_cut_where_no_piece_crosses(text: str) -> None:
     """Small segments force many cuts: the pieces of the parts are the pieces of the whole."""
     for pre in (GPT2, CL100K, O200K, END_OF_WORD):
-        parts = list(_segments(text, pre, size=16))
+        parts = list(text_segments(text, pre, size=16))
         assert "".join(parts) == text
         assert [p for part in parts for p in pre.split(part)] == pre.split(text), pre.name
+    for pre in PRE_TOKENIZERS:
+        assert split_in_segments(text, pre) == pre.split(text), pre.name
 
 
 def test_a_long_mixed_corpus_cut_in_segments_gives_the_same_table() -> None:
@@ -41,6 +44,6 @@ def test_a_long_mixed_corpus_cut_in_segments_gives_the_same_table() -> None:
 
     data = Path(__file__).parent / "data"
     text = (data / "alice29.txt").read_text(encoding="utf-8") + (data / "constitution.txt").read_text(encoding="utf-8")
-    assert len(list(_segments(text, GPT2))) > 5
+    assert len(list(text_segments(text, GPT2))) > 5
     for pre in PRE_TOKENIZERS:
         assert same_table(CorpusWords.from_text(text, pre), CorpusWords._from_spans(text, pre, None)), pre.name
