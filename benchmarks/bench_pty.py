@@ -221,7 +221,8 @@ def compare_keys(term: Terminal, rounds: int, text: str) -> list[float]:
     term.press("f4")
     term.wait_for(lambda s: chars_of(s) is not None, 60)
     base = chars_of(term.screen_text()) or 0
-    if base < len(text) // 2:  # first visit: paste the 5 KB text once
+    if base < len(text) // 2:  # first visit: paste the 5 KB text once (the pane may still be mounting)
+        time.sleep(0.5)
         term.paste(text)
         term.wait_for(lambda s: (chars_of(s) or 0) >= base + len(text), 60)
         base = chars_of(term.screen_text()) or 0
