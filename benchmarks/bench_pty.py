@@ -102,7 +102,8 @@ def step_of(screen: str) -> int | None:
 
 
 def chars_of(screen: str) -> int | None:
-    m = re.search(r"([\d,]+) characters", screen)
+    """The length of the Compare text (its stats line says "N code points"; the peer "N characters")."""
+    m = re.search(r"([\d,]+) (?:characters|code points)", screen)
     return int(m.group(1).replace(",", "")) if m else None
 
 
