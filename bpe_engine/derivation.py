@@ -56,10 +56,12 @@ class Derivations:
     def of(self, token: str, available: int, before: int | None = None) -> Derivation:
         """The derivation of ``token`` with the first ``available`` merges, those ranked below
         ``before`` only (default: all of them)."""
-        for rank in range(self._upto, available):
-            self._creator.setdefault(self._merge_at(rank)[2], rank)
-        self._upto = max(self._upto, available)
         limit = available if before is None else min(before, available)
+        # Only the merges below the limit can take part: while a run streams thousands of merges
+        # a second, the app's step at k catches up to k, not to every merge made so far.
+        for rank in range(self._upto, limit):
+            self._creator.setdefault(self._merge_at(rank)[2], rank)
+        self._upto = max(self._upto, limit)
         return self._derive(token, limit, depth=0)
 
     def _derive(self, token: str, limit: int, depth: int) -> Derivation:
