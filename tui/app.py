@@ -83,7 +83,10 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
 
     CSS_PATH = ["app.tcss", "train/train.tcss", "inspect/inspect.tcss", "compare/compare.tcss"]
     TITLE = "bpe-explorer"
-    AUTO_FOCUS = "#merges"  # stepping keys work at once; click or tab into the corpus to edit it
+    # No AUTO_FOCUS: Textual re-applies it whenever focus is reset (the small layout settling), and
+    # focusing the merge list of a hidden Train tab made TabbedContent jump back to Train, undoing
+    # the user's first f3. on_mount focuses the merge list once instead (stepping keys work at once).
+    AUTO_FOCUS = None
     COMMANDS = App.COMMANDS | {ExplorerCommands}
     BINDINGS = [
         Binding("ctrl+t", "train", "Train", priority=True),
@@ -178,6 +181,7 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         self.query_one(SegmentedView).show_empty("no merges yet: press ctrl+t to train on this corpus")
         self.query_one(DerivationView).show_none()
         self._apply_size(self.size.width, self.size.height)
+        self.query_one(MergeTable).focus()
 
     async def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         pane_id = event.pane.id

@@ -1,0 +1,26 @@
+"""A key pressed as soon as the app says "ready" is obeyed, at 80x24 too.
+
+At 80x24, f3 pressed right after "ready" showed Inspect for a moment, then the app jumped back to
+Train (4 times in 4): focus, reset while the small layout settled, went back to the App's
+AUTO_FOCUS widget -- the merge list on the hidden Train tab -- and TabbedContent follows focus to
+the tab holding it. A user's first key must not be undone."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from pty_terminal import Terminal
+
+
+@pytest.mark.parametrize(("key", "shows"), [("f3", "Inspect corpus selection"), ("f4", "add a row")])
+def test_a_tab_key_right_after_ready_stays_on_its_tab(run_app, corpus_1mb, key: str, shows: str) -> None:  # noqa: ANN001
+    term: Terminal = run_app(corpus_1mb, size=(80, 24))
+    term.wait_for("ready", 30)
+    term.press(key, pause=0)
+    term.wait_for(shows, 20)
+    time.sleep(2.5)  # the corpus facts arrive and the layout settles: the tab must stay
+    assert shows in term.screen_text(), term.screen_text()
+    term.press("ctrl+q")
+    assert term.wait_exit(10) == 0
