@@ -17,10 +17,15 @@ from textual.worker import WorkerCancelled
 async def settle(pilot: Any) -> None:
     for _ in range(2):
         await pilot.pause(0.13)
-        for _attempt in range(50):
-            try:
-                await pilot.app.workers.wait_for_complete()
-                break
-            except WorkerCancelled:
-                await pilot.pause(0.05)
+        await workers_done(pilot)
     await pilot.pause()
+
+
+async def workers_done(pilot: Any) -> None:
+    """Every worker finished or cancelled (the pane tests' settle helpers use it too)."""
+    for _attempt in range(50):
+        try:
+            await pilot.app.workers.wait_for_complete()
+            return
+        except WorkerCancelled:
+            await pilot.pause(0.05)

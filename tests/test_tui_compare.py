@@ -16,6 +16,7 @@ from tui.compare import STYLESHEET, ComparePane
 from tui.compare.aligned import AlignedRows
 from tui.compare.pane import Compared
 from tui.state import ExplorerState
+from explore_pilot import workers_done
 
 KOREAN = "대한민국은 민주공화국이다. 한국어 tokenization 👩‍👩‍👧"
 
@@ -45,7 +46,7 @@ class Host(App[None]):
 async def settle(pilot: Any) -> None:
     for _ in range(3):
         await pilot.pause(0.2)
-        await pilot.app.workers.wait_for_complete()
+        await workers_done(pilot)  # a cancelled run (replaced by a newer one) is no failure
     await pilot.pause()
 
 

@@ -16,6 +16,7 @@ from bpe_engine.pretokenizers import GPT2
 from tui.inspect import STYLESHEET, InspectorPane
 from tui.inspect.chips import TokenChips
 from tui.state import ExplorerState
+from explore_pilot import workers_done
 
 
 class Host(App[None]):
@@ -36,7 +37,7 @@ class Host(App[None]):
 async def settle(pilot: Any) -> None:
     for _ in range(3):
         await pilot.pause(0.15)
-        await pilot.app.workers.wait_for_complete()
+        await workers_done(pilot)  # a cancelled run (replaced by a newer one) is no failure
     await pilot.pause()
 
 
