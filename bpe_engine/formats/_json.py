@@ -15,16 +15,25 @@ from typing import Any
 from ..errors import TokenizerFileError
 
 
-def read_text(path: str | Path) -> str:
-    """The file's UTF-8 text; a missing, unreadable or non-UTF-8 file is a TokenizerFileError."""
+def read_file_bytes(path: str | Path, *, expected: str = "a file") -> bytes:
+    """The file's bytes; a missing, unreadable path or a directory is a TokenizerFileError.
+
+    ``expected`` names what the caller wanted (``"a vocab.txt file"``) so that pointing a loader
+    at a directory says what to point it at instead.
+    """
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise TokenizerFileError(path, "file not found") from None
     except IsADirectoryError:
-        raise TokenizerFileError(path, "is a directory, expected a file") from None
+        raise TokenizerFileError(path, f"is a directory, expected {expected}") from None
     except OSError as exc:
         raise TokenizerFileError(path, f"cannot read: {exc.strerror or exc}") from None
+
+
+def read_text(path: str | Path) -> str:
+    """The file's UTF-8 text; a missing, unreadable or non-UTF-8 file is a TokenizerFileError."""
+    data = read_file_bytes(path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

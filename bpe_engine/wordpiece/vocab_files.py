@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..atomic import atomic_write_text
 from ..errors import ConfigError, ReferenceDataMissing, TokenizerFileError
+from ..formats._json import read_file_bytes
 from .bert_normalizer import BertNormalizer
 from .model import WordPieceTokenizer
 
@@ -63,14 +64,7 @@ def load_vocab_txt(
     max_input_chars_per_word: int = 100,
 ) -> WordPieceTokenizer:
     """A BERT-style tokenizer from a ``vocab.txt`` (``lowercase=False`` for cased vocabularies)."""
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise TokenizerFileError(path, "file not found") from None
-    except IsADirectoryError:
-        raise TokenizerFileError(path, "is a directory, expected a vocab.txt file") from None
-    except OSError as exc:
-        raise TokenizerFileError(path, f"cannot read: {exc.strerror or exc}") from None
+    data = read_file_bytes(path, expected="a vocab.txt file")
     tokens = parse_vocab_txt(path, data, unk_token=unk_token)
     p = Path(path)
     return WordPieceTokenizer(
