@@ -3,8 +3,9 @@
 Worker -> app: :class:`TrainingEvent` wraps one frozen event of
 :mod:`bpe_engine.training_runner` (Counting, Started, Merges, Finished, Cancelled, Failed) with the run id
 of the run that produced it. The app keeps the id of the current run and drops anything else, so
-a cancelled or superseded run can never touch the screen. The worker only forwards: it posts the
-runner's events as they come and never builds or mutates anything the UI holds.
+a cancelled or superseded run can never touch the screen. The worker forwards the runner's events
+as they come; with :class:`Started` it hands over the stepper it built from the event's words (off
+the UI thread) and keeps no reference to it -- it never touches anything the UI holds.
 
 App -> panes is not a message: the app sets ``pane.state`` (a frozen
 :class:`~tui.state.ExplorerState`) on the visible pane (attributes down).
@@ -14,13 +15,15 @@ from __future__ import annotations
 
 from textual.message import Message
 
+from bpe_engine.stepper import Stepper
 from bpe_engine.training_runner import Event
 
 
 class TrainingEvent(Message):
-    """One event of run ``run_id`` (data: never coalesced)."""
+    """One event of run ``run_id`` (data: never coalesced); ``stepper`` comes with a Started."""
 
-    def __init__(self, run_id: int, event: Event) -> None:
+    def __init__(self, run_id: int, event: Event, stepper: Stepper | None = None) -> None:
         super().__init__()
         self.run_id = run_id
         self.event = event
+        self.stepper = stepper
