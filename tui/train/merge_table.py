@@ -147,7 +147,22 @@ class MergeTable(ScrollView, can_focus=True):
             self.scroll_to(y=step - body + 1, animate=False, immediate=True)
 
     def _resize(self) -> None:
-        self.virtual_size = Size(0, self.row_count + 1)  # + the header; never wider than the view
+        """Fit the scrollable height to the rows (+ the header; never wider than the view).
+
+        While a run streams in, a batch only lengthens a list whose scrollbar is already shown: the
+        scrollbar is updated in place instead of setting ``virtual_size`` (a reactive that lays out
+        the whole screen, ten times a second, which keys pressed meanwhile waited behind).
+        """
+        size = Size(0, self.row_count + 1)
+        old = self.virtual_size
+        body = self.scrollable_content_region.height
+        grows_past = old.height > body and size.height > old.height and old.width == size.width
+        scroll_update = getattr(self, "_scroll_update", None)  # Textual's own scrollbar refresh
+        if grows_past and body > 0 and self.show_vertical_scrollbar and scroll_update is not None:
+            self.set_reactive(MergeTable.virtual_size, size)
+            scroll_update(size)
+        else:
+            self.virtual_size = size
         self.refresh()
 
     def on_resize(self) -> None:

@@ -12,6 +12,8 @@ from textual.widgets import Button, ProgressBar, Static
 class ProgressPanel(Vertical):
     """Shows what the current run is doing; the app calls the ``show_*`` methods."""
 
+    _status_lines = 0  # how many lines the status took when last shown
+
     def compose(self) -> ComposeResult:
         with Horizontal(id="progress-row"):
             yield ProgressBar(total=None, show_eta=False, show_percentage=True, id="progress-bar")
@@ -21,7 +23,16 @@ class ProgressPanel(Vertical):
         yield Static("", id="retrain-offer", markup=False)
 
     def _status(self, text: Text) -> None:
-        self.query_one("#progress-status", Static).update(text)
+        """Show ``text``; the screen is laid out again only when its height changes.
+
+        Why: a layout pass of the whole screen on each batch of merges (ten a second) took much of
+        the UI thread while a corpus trained, and a key pressed then waited behind it.
+        """
+        status = self.query_one("#progress-status", Static)
+        width = status.content_region.width
+        lines = len(text.wrap(self.app.console, width)) if width > 0 else 0
+        status.update(text, layout=not width or lines != self._status_lines)
+        self._status_lines = lines
 
     def _set_running(self, running: bool) -> None:
         self.query_one("#cancel-button", Button).disabled = not running
