@@ -1,0 +1,82 @@
+"""What keeps the Train tab responsive while a run streams in (issue 8 §5), checked as behaviour,
+never as time: the stepper comes ready with the run (built off the UI thread), a stepper that
+cannot be built fails the run instead of leaving it "counting" forever, and batches of merges do
+not lay out the whole screen."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.widget import Widget
+
+import tui.train.training_actions as training_actions
+from bpe_engine.errors import ConfigError
+from bpe_engine.training_runner import Started
+from tui.app import ExplorerApp
+from tui.messages import TrainingEvent
+from tui.train.merge_table import MergeTable
+from tui.train.progress_panel import ProgressPanel
+
+from test_tui_app import set_input, settle, shown
+
+
+async def test_started_run_arrives_with_its_stepper_and_steps_at_once(alice_text: str) -> None:
+    started: list[TrainingEvent] = []
+
+    def hook(message) -> None:  # noqa: ANN001
+        if isinstance(message, TrainingEvent) and isinstance(message.event, Started):
+            started.append(message)
+
+    app = ExplorerApp(alice_text)
+    app.throttle = 0.002  # a long run: n is pressed while it trains
+    async with app.run_test(size=(120, 36), message_hook=hook) as pilot:
+        await set_input(pilot, app, "#vocab", "3000")
+        app.action_train()
+        while app.stepper is None or app.stepper.available < 5:
+            await asyncio.sleep(0.05)
+        assert len(started) == 1 and started[0].stepper is app.stepper, "the worker hands over the stepper it built"
+        assert app.stepper.merges is app.merge_log, "the UI owns the merges the stepper walks"
+        await pilot.press("n", "n", "n")
+        assert app.current_step == 3 and app.stepper.step == 3
+        app.action_cancel()
+        await settle(app, pilot)
+
+
+async def test_a_stepper_that_cannot_be_built_fails_the_run(monkeypatch) -> None:  # noqa: ANN001
+    def refuse(words, view):  # noqa: ANN001, ANN202
+        raise ConfigError("more than 1,114,111 distinct tokens: too many to step through")
+
+    monkeypatch.setattr(training_actions, "_stepper_for", refuse)
+    app = ExplorerApp("low lower lowest newer wider\n" * 5)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("ctrl+t")
+        await settle(app, pilot)
+        assert not app.training, "the run ends: it is not left 'counting' forever"
+        assert "too many to step through" in shown(app, "#progress-status")
+
+
+async def test_batches_of_merges_do_not_lay_out_the_screen(alice_text: str, monkeypatch) -> None:  # noqa: ANN001
+    laid_out: list[str] = []
+    refresh = Widget.refresh
+
+    def spy(self, *args, layout: bool = False, **kwargs):  # noqa: ANN001, ANN202
+        if layout and isinstance(self, (MergeTable, ProgressPanel)) or layout and self.id == "progress-status":
+            laid_out.append(type(self).__name__)
+        return refresh(self, *args, layout=layout, **kwargs)
+
+    app = ExplorerApp(alice_text)
+    app.throttle = 0.002
+    async with app.run_test(size=(120, 36)) as pilot:
+        await set_input(pilot, app, "#vocab", "3000")
+        app.action_train()
+        table = app.query_one(MergeTable)
+        while app.stepper is None or table.row_count < 200:  # the list scrolls by now
+            await asyncio.sleep(0.05)
+        monkeypatch.setattr(Widget, "refresh", spy)
+        before = table.row_count
+        while table.row_count < before + 100:  # several batches
+            await asyncio.sleep(0.05)
+        monkeypatch.setattr(Widget, "refresh", refresh)
+        assert laid_out == [], f"a batch laid out the screen through {laid_out}"
+        app.action_cancel()
+        await settle(app, pilot)
