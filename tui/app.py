@@ -24,7 +24,7 @@ from textual.reactive import var
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Header, Input, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Button, Header, Input, Static, TabbedContent, TabPane, TextArea
 from textual.widgets._select import SelectOverlay
 
 from bpe_engine.stepper import Stepper
@@ -44,6 +44,7 @@ from .train.segmented_view import SegmentedView
 from .train.settings_form import SettingsForm
 from .train.stepping_actions import SteppingActions
 from .train.training_actions import RunView, TrainingActions
+from .widgets.keys_footer import KeysFooter
 
 if TYPE_CHECKING:
     from .inspect import InspectorPane
@@ -171,7 +172,7 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
                 yield Static(Text("opening the inspector…", style="dim"), classes="lazy-placeholder")
             with TabPane("Compare", id="compare-tab"):
                 yield Static(Text("opening the comparison…", style="dim"), classes="lazy-placeholder")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         # The training thread runs pure Python and shares the GIL with this loop; a shorter switch
