@@ -200,6 +200,9 @@ class ComparePane(Widget):
         self.schedule(immediate=True)
 
     def show_view(self, view: str) -> None:
+        """Show ``view`` now: the switcher changes at once (the tab follows), so a key that comes
+        right behind this one -- ``v v v`` arrive together in a terminal -- reads the new view."""
+        self.query_one(ContentSwitcher).current = view
         self.query_one("#compare-views", Tabs).active = f"tab-{view}"
 
     # -- events ----------------------------------------------------------------------------------
