@@ -116,25 +116,27 @@ def wrap_axis(text: str, cuts: frozenset[int] | set[int], width: int) -> list[tu
 def layout(comparison: Comparison, width: int, *, max_lines: int | None = None) -> list[Block]:
     """The comparison as blocks of at most ``width`` columns (``max_lines`` stops early)."""
     cuts = all_cuts(comparison)
+    disagree = frozenset(comparison.disagreements)
     ranges = wrap_axis(comparison.text, cuts, width)
     if max_lines is not None:
         ranges = ranges[:max_lines]
-    return [block(comparison, start, end, cuts) for start, end in ranges]
+    return [block(comparison, start, end, cuts, disagree) for start, end in ranges]
 
 
-def layout_page(comparison: Comparison, width: int, max_lines: int) -> tuple[list[Block], int]:
-    """The first ``max_lines`` blocks and how many lines the whole text needs (for "… more")."""
-    cuts = all_cuts(comparison)
-    ranges = wrap_axis(comparison.text, cuts, width)
-    return [block(comparison, start, end, cuts) for start, end in ranges[:max_lines]], len(ranges)
-
-
-def block(comparison: Comparison, start: int, end: int, cuts: frozenset[int] | None = None) -> Block:
-    """One line of the layout: characters ``[start, end)``."""
+def block(
+    comparison: Comparison,
+    start: int,
+    end: int,
+    cuts: frozenset[int] | None = None,
+    disagree: frozenset[int] | None = None,
+) -> Block:
+    """One line of the layout: characters ``[start, end)``. ``cuts`` and ``disagree`` (the set of
+    the comparison's disagreements) are the same for every block: pass them when laying out many,
+    or each block rebuilds them from the whole text (quadratic on a long text)."""
     cuts = all_cuts(comparison) if cuts is None else cuts
     text = comparison.text
     cells = [cell_text(ch) for ch in text[start:end]]
-    disagree = set(comparison.disagreements)
+    disagree = frozenset(comparison.disagreements) if disagree is None else disagree
     marker: list[Segment] = []
     for i in range(start, end + 1):
         if i in cuts:
