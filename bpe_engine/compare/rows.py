@@ -91,8 +91,10 @@ def unk_id_of(tokenizer: Any) -> int | None:
     if isinstance(unk, int):
         return unk
     token = getattr(tokenizer, "unk_token", None)
+    if not isinstance(token, str):
+        return None  # before ``vocab``: a byte-level model builds its 200k-entry vocab on each ask
     vocab = getattr(tokenizer, "vocab", None)
-    if isinstance(token, str) and isinstance(vocab, dict):
+    if isinstance(vocab, dict):
         found = vocab.get(token)
         return found if isinstance(found, int) else None
     return None
