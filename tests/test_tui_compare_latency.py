@@ -1,11 +1,24 @@
-"""What makes Compare and the tab keys quick, checked as behaviour (never as timings):
-the footer rebuilds only when its keys change."""
+"""What makes Compare and the tab keys quick, checked as behaviour (never as timings): the footer
+rebuilds only when its keys change; a key repaints only the cells it changed; a state that does
+not touch our row runs nothing; and rows still being encoded say which text they show."""
 
 from __future__ import annotations
 
+import time
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from test_tui_compare import Host, hand_bpe
+from test_tui_compare import settle as compare_settle
+from textual.geometry import Region
+from textual.widgets import Static, TextArea
 from textual.widgets._footer import FooterKey
 
 from tui.app import ExplorerApp
+from tui.compare import ComparePane
+from tui.compare.aligned import AlignedRows
+from tui.train.merge_log import MergeLog
 from explore_pilot import settle
 
 SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n"
@@ -35,3 +48,72 @@ async def test_footer_is_rebuilt_only_when_its_keys_change() -> None:
         await pilot.press("f2")
         await settle(pilot)
         assert "n" in {k.key for k in footer_keys(app)}
+
+
+async def test_a_key_repaints_only_the_cells_that_changed() -> None:
+    text = "the cat sat on the mat.\n" * 60 + "the end"  # a block per line, the last far below the screen
+    app = Host(text, ("characters", "words", "gpt2"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await compare_settle(pilot)
+        pane = app.query_one(ComparePane)
+        aligned = app.query_one(AlignedRows)
+        repaints: list[tuple[Region, ...]] = []
+        real = aligned.refresh
+
+        def spy(*regions: Region, **kwargs: Any) -> Any:
+            repaints.append(regions)
+            return real(*regions, **kwargs)
+
+        aligned.refresh = spy  # type: ignore[method-assign]
+        area = app.query_one(TextArea)
+        area.focus()
+        area.move_cursor(area.document.end)
+        await pilot.press("x")
+        await compare_settle(pilot)
+        assert pane.result is not None and pane.result.comparison.text.endswith("x")
+        assert repaints, "the new counts were never drawn"
+        assert all(repaints), f"a whole repaint for one key: {repaints}"
+        # only the row heads changed on screen (the characters row's count): no token cell repainted
+        assert all(r.x + r.width <= aligned.label_width for regions in repaints for r in regions)
+
+
+async def test_a_state_that_leaves_our_row_alone_runs_nothing() -> None:
+    tokenizer = hand_bpe()
+    app = Host("the cat sat", ("ours", "characters"), tokenizer=tokenizer)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await compare_settle(pilot)
+        pane = app.query_one(ComparePane)
+        runs = pane._generation  # noqa: SLF001 - each run takes a generation
+        pane.state = replace(pane.state, merges=MergeLog(), corpus="another corpus")  # e.g. a tab shown while training
+        await compare_settle(pilot)
+        assert pane._generation == runs  # noqa: SLF001
+        pane.state = replace(pane.state, step=1)  # k follows the Train step: our row changes
+        await compare_settle(pilot)
+        assert pane._generation > runs and pane.k == 1  # noqa: SLF001
+
+
+async def test_rows_still_encoding_say_they_are_of_the_previous_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tui.compare.pane as pane_module
+
+    real = pane_module.run_comparison
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.8)
+        return real(*args, **kwargs)
+
+    text = "the cat sat on the mat. " * 110  # above the size encoded on the UI thread
+    app = Host(text, ("characters", "words"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await compare_settle(pilot)
+        before = f"{len(text):,} code points"
+        monkeypatch.setattr(pane_module, "run_comparison", slow)
+        area = app.query_one(TextArea)
+        area.focus()
+        area.move_cursor(area.document.end)
+        await pilot.press("x")
+        await pilot.pause(0.4)
+        status = str(app.query_one("#compare-status", Static).render())
+        assert "before the last change" in status and before in status
+        await compare_settle(pilot)
+        status = str(app.query_one("#compare-status", Static).render())
+        assert "before the last change" not in status and f"{len(text) + 1:,} code points" in status

@@ -51,6 +51,7 @@ from .stats_table import StatsTable
 
 DEFAULT_TEXT = "The tokenizer doesn't see words: 한국어 텍스트는 바이트로 쪼개진다. 👩‍👩‍👧 naïve café"
 DEBOUNCE = 0.01  # lets one key event finish first; bursts coalesce because runs are single-flight
+BUSY_AFTER = 0.15  # a worker run still going after this says so (a quicker one would only flash)
 SYNC_LIMIT = 2000  # characters: below this (and with every tokenizer loaded) encode on the UI thread
 VIEWS: tuple[tuple[str, str], ...] = (
     ("compare-aligned", "Rows"),
@@ -120,6 +121,8 @@ class ComparePane(Widget):
         self._pick: TokenPick | None = None  # the clicked / keyed token (stays)
         self._hover: TokenPick | None = None  # the token under the pointer (while it is there)
         self._loading = ""
+        self._busy_timer: Timer | None = None
+        self._ours_used: tuple[object, int] | None = None  # (model, k) of the last run's "ours" row
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -236,8 +239,8 @@ class ComparePane(Widget):
         message.stop()
         self._follow_app = False  # set_range() moves are silent: this was the user
         self.query_one("#compare-k-label", Static).update(self._k_label())
-        if sources.OURS in self.rows:
-            self.schedule(immediate=True)
+        if sources.OURS in self.rows and self._ours_used != (self._state.tokenizer, self.k):
+            self.schedule(immediate=True)  # the "ours" row changed: a new model or another k
         self._redraw_curve()
 
     def on_resize(self) -> None:
@@ -361,6 +364,7 @@ class ComparePane(Widget):
             self._input_changed = True  # one run at a time; the newest input runs as soon as it ends
             return
         text, specs, mode, k = self.text, tuple(self.rows), self._mode(), self.k
+        self._ours_used = (self._state.tokenizer, k)
         width = max(self.query_one(ContentSwitcher).size.width or self.app.size.width, 40) - 4  # border + scrollbar
         state = self._state
         ours = lambda: state.tokenizer_at(k)  # noqa: E731 - a frozen state, safe in a worker
@@ -369,7 +373,9 @@ class ComparePane(Widget):
         else:
             self._encoding = True
             self._loading = ""
-            self._show_status()
+            if self._busy_timer is not None:
+                self._busy_timer.stop()
+            self._busy_timer = self.set_timer(BUSY_AFTER, self._show_status)
             self._compare_worker(generation, text, specs, mode, ours, k, width)
 
     @work(thread=True, exit_on_error=False, group="compare")
@@ -389,6 +395,8 @@ class ComparePane(Widget):
 
     def on_compare_pane_compared(self, message: Compared) -> None:
         self._encoding = False
+        if self._busy_timer is not None:
+            self._busy_timer.stop()
         self._loading = ""
         if message.result is not None:
             self._accept(message.result)
@@ -426,7 +434,8 @@ class ComparePane(Widget):
 
     def _show_status(self) -> None:
         r = self._result
-        status = status_text(r, self.baseline, self._mode(), self._loading or ("encoding…" if self._encoding else ""))
+        busy = "encoding… the rows below are of the text before the last change" if self._encoding else ""
+        status = status_text(r, self.baseline, self._mode(), self._loading or busy)
         self.query_one("#compare-status", Static).update(status)
 
     def _draw_text_view(self) -> None:
@@ -510,5 +519,5 @@ class ComparePane(Widget):
         else:
             slider.set_range(total)
         self.query_one("#compare-k-label", Static).update(self._k_label())
-        if sources.OURS in self.rows:
-            self.schedule(immediate=True)
+        if sources.OURS in self.rows and self._ours_used != (self._state.tokenizer, self.k):
+            self.schedule(immediate=True)  # the "ours" row changed: a new model or another k
