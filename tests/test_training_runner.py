@@ -168,3 +168,31 @@ def test_wordpiece_progress_ends_at_its_target(alice_text: str) -> None:
     merges = [e for e in events if isinstance(e, Merges)]
     assert isinstance(started, Started) and isinstance(finished, Finished)
     assert started.target == merges[-1].done == finished.done == len(steps_of(events)) == 1500 - started.alphabet
+
+
+def test_the_child_never_waits_for_a_slow_consumer(alice_text: str) -> None:
+    """The app's worker builds its stepper after Started (~0.5 s on 5 MB) before it reads on. The
+    child must train on meanwhile: its frames are read off the pipe as they come, so a run whose
+    merges overflow the pipe's 64 KB still ends while the consumer is busy (it stalled before)."""
+    events = run_training(TrainingRequest(alice_text, vocab_size=3000), backend="child")
+    while not isinstance(next(events), Started):
+        pass
+    deadline = time.monotonic() + 60  # a bound on a stall, not a timing assertion
+    while (states := child_states()) and states != ["Z"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert states in ([], ["Z"]), f"the child is still {states} while its consumer is busy"
+    rest = list(events)
+    assert isinstance(rest[-1], Finished) and len(steps_of(rest)) == rest[-1].done > 2000
+    assert not live_children()
+
+
+def child_states() -> list[str]:
+    """The process states (``R``, ``S``, ``Z``...) of our training children."""
+    states = []
+    for pid in live_children():
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                states.append(f.read().rsplit(")", 1)[1].split()[0])
+        except OSError:
+            continue
+    return states

@@ -17,16 +17,18 @@ characters, in a terminal only). This backend takes nothing from the parent's st
 from __future__ import annotations
 
 import os
+import queue
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from .events import Cancelled, Event, Failed, Finished, Merges
-from .frames import read_frame, readable, write_frame
+from .frames import read_frame, write_frame
 from .request import TrainingRequest
 
 POLL_SECONDS = 0.05  # how often the parent looks at its cancel flag while it waits for a frame
@@ -40,6 +42,10 @@ def child_events(request: TrainingRequest, *, cancelled: Callable[[], bool]) -> 
 
     On cancel the child is killed and reaped at once, and :class:`Cancelled` is yielded. If the
     child dies, :class:`Failed` says so with its exit status and the tail of its log.
+
+    A reader thread takes the child's frames off the pipe as they come, so the child never waits
+    for its consumer: the app's worker spends ~0.5 s building the stepper after ``Started``, and
+    the pipe's 64 KB (one or two batches of early merges) would otherwise stop the merge loop there.
     """
     log = tempfile.NamedTemporaryFile(prefix="bpe-explorer-training-", suffix=".log", delete=False)
     env = dict(os.environ)
@@ -60,20 +66,23 @@ def child_events(request: TrainingRequest, *, cancelled: Callable[[], bool]) -> 
     log.close()
     done = 0
     ended = False
+    frames: queue.Queue[Event | _PipeEnded] = queue.Queue()
+    assert process.stdin is not None and process.stdout is not None
+    reader = threading.Thread(target=_read_frames, args=(process.stdout, frames), daemon=True)
     try:
-        assert process.stdin is not None and process.stdout is not None
         write_frame(process.stdin, request)
+        reader.start()
         while True:
             if cancelled():
                 yield Cancelled(done)
                 return
-            if not readable(process.stdout, POLL_SECONDS):
-                continue
             try:
-                event = read_frame(process.stdout)
-            except EOFError:
+                event = frames.get(timeout=POLL_SECONDS)
+            except queue.Empty:
+                continue
+            if isinstance(event, _PipeEnded):
                 ended = True
-                yield Failed(_died(process, done, log.name))
+                yield Failed(_died(process, done, log.name, event.detail))
                 return
             if isinstance(event, Merges):
                 done = event.done
@@ -90,8 +99,37 @@ def child_events(request: TrainingRequest, *, cancelled: Callable[[], bool]) -> 
         yield Failed(_died(process, done, log.name, str(exc)))
     finally:
         _stop(process, graceful=ended)
+        if reader.ident is None:  # never started (the request could not be sent): close it here
+            process.stdout.close()
+        elif reader.is_alive():  # the child is gone: its pipe is at EOF, the reader ends now
+            reader.join(KILL_WAIT)
         try:
             os.unlink(log.name)
+        except OSError:
+            pass
+
+
+@dataclass(frozen=True)
+class _PipeEnded:
+    """The child's stdout closed (it exited or died) before a final event; ``detail`` says how."""
+
+    detail: str = ""
+
+
+def _read_frames(stream: BinaryIO, frames: queue.Queue[Event | _PipeEnded]) -> None:
+    """Move every frame of ``stream`` into ``frames`` until the pipe ends; the stream is this
+    thread's to close (closing it from another thread could pull a reused descriptor from under
+    a blocked read)."""
+    try:
+        while True:
+            frames.put(read_frame(stream))
+    except EOFError:
+        frames.put(_PipeEnded())
+    except Exception as exc:  # a torn frame from a dying child: reported as its death
+        frames.put(_PipeEnded(f"{type(exc).__name__}: {exc}"))
+    finally:
+        try:
+            stream.close()
         except OSError:
             pass
 
@@ -116,13 +154,13 @@ def _died(process: subprocess.Popen[bytes], done: int, log: str, detail: str = "
 
 
 def _stop(process: subprocess.Popen[bytes], *, graceful: bool) -> None:
-    """The child is gone and reaped (no zombie) however the run ended."""
-    for stream in (process.stdin, process.stdout):
-        try:
-            if stream is not None:
-                stream.close()
-        except OSError:
-            pass
+    """The child is gone and reaped (no zombie) however the run ended (its stdout is the reader
+    thread's: it closes when the child is gone)."""
+    try:
+        if process.stdin is not None:
+            process.stdin.close()
+    except OSError:
+        pass
     if graceful:
         try:
             process.wait(KILL_WAIT)

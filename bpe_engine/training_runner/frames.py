@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import select
 import struct
 from typing import Any, BinaryIO
 
@@ -27,12 +26,6 @@ def read_frame(stream: BinaryIO) -> Any:
     """The next object; EOFError when the other end closed (or died) between frames."""
     header = _read_exactly(stream.fileno(), _HEADER.size)
     return pickle.loads(_read_exactly(stream.fileno(), _HEADER.unpack(header)[0]))
-
-
-def readable(stream: BinaryIO, timeout: float) -> bool:
-    """Whether a read would not block (data or EOF) within ``timeout`` seconds."""
-    ready, _, _ = select.select([stream.fileno()], [], [], timeout)
-    return bool(ready)
 
 
 def _read_exactly(fd: int, size: int) -> bytes:
