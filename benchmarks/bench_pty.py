@@ -193,6 +193,8 @@ def measure_app(work: Path, corpus: Path, rounds: int, vocab: int, text: str) ->
     out["key_busy"] = compare_keys(term, rounds, text)
     term.press("f2")
     term.press("ctrl+t")  # a fresh run, so esc surely lands while it trains
+    # its own "counting words" first: the screen may still show the previous run's "training:"
+    term.wait_for("counting words", 60)
     term.wait_for(lambda s: re.search(r"training: [\d,]+ / ", s), 600)
     time.sleep(1.0)
     t0 = time.perf_counter()
