@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain, count, repeat
-from operator import le
+from operator import itemgetter, le
 
 from ..inspect.text_index import TextIndex, index_of
 from ..types import Encoding
@@ -53,11 +53,11 @@ def align_row(encoding: Encoding, index: TextIndex | None = None) -> RowAlignmen
     index = index or index_of(encoding.text)
     n_bytes = index.n_bytes
     spans = encoding.byte_spans
-    if spans and (min(s for s, _ in spans) < 0 or max(e for _, e in spans) > n_bytes):
+    if spans and (min(map(itemgetter(0), spans)) < 0 or max(map(itemgetter(1), spans)) > n_bytes):
         spans = tuple((min(max(s, 0), n_bytes), min(max(e, 0), n_bytes)) for s, e in spans)
     if index.n_chars == n_bytes:  # ASCII: bytes are characters
-        starts_c = [s for s, _ in spans]
-        ends_c = [max(e, s) for s, e in spans]
+        starts_c = list(map(itemgetter(0), spans))
+        ends_c = [e if e > s else s for s, e in spans]  # typing runs this per row per key: no max() calls
         bounds = set(starts_c)
         bounds.update(ends_c)
         split: set[int] = set()

@@ -53,12 +53,32 @@ def segment_safe(tokenizer: Any) -> bool:
     return pre != "missing" and pre is not None and getattr(pre, "space_marker", None) is None and getattr(pre, "pattern", None) in SAFE_PATTERNS
 
 
+class _Entry:
+    """One segment's encoding, its UTF-8 length, and its spans moved to the offsets it was last
+    seen at (typing at the end leaves every earlier segment where it was: no tuple is rebuilt)."""
+
+    __slots__ = ("tokenizer", "encoding", "n_bytes", "moved")
+
+    def __init__(self, tokenizer: Any, encoding: Encoding, n_bytes: int) -> None:
+        self.tokenizer, self.encoding, self.n_bytes = tokenizer, encoding, n_bytes
+        self.moved: dict[int, tuple[tuple[int, int], ...]] = {}
+
+    def spans_at(self, offset: int) -> tuple[tuple[int, int], ...]:
+        spans = self.moved.get(offset)
+        if spans is None:
+            spans = tuple([(s + offset, e + offset) for s, e in self.encoding.byte_spans])
+            if len(self.moved) >= 2:
+                self.moved.clear()
+            self.moved[offset] = spans
+        return spans
+
+
 class SegmentCache:
     """LRU of segment encodings; holds the tokenizer objects so their ids stay unique."""
 
     def __init__(self, size: int = 4096) -> None:
         self._size = size
-        self._data: OrderedDict[tuple[int, str, str], tuple[Any, Encoding]] = OrderedDict()
+        self._data: OrderedDict[tuple[int, str, str], _Entry] = OrderedDict()
         self._lock = threading.Lock()
 
     def encode(self, tokenizer: Any, text: str, mode: SpecialMode, encode: Callable[[Any, str, SpecialMode], Encoding]) -> Encoding:
@@ -74,27 +94,27 @@ class SegmentCache:
         notes: dict[str, None] = {}
         offset = 0
         for start, end in zip(points, [*points[1:], len(text)]):
-            segment = text[start:end]
-            enc = self._get(tokenizer, segment, mode, encode)
+            entry = self._get(tokenizer, text[start:end], mode, encode)
+            enc = entry.encoding
             ids += enc.ids
             tokens += enc.tokens
             special += enc.special
             unknown += enc.unknown
             notes.update(dict.fromkeys(enc.notes))
-            spans += [(s + offset, e + offset) for s, e in enc.byte_spans]
-            offset += len(segment.encode("utf-8", "surrogatepass"))
+            spans += entry.spans_at(offset)
+            offset += entry.n_bytes
         return Encoding(text, tuple(ids), tuple(tokens), tuple(spans), tuple(special), tuple(unknown), tuple(notes))
 
-    def _get(self, tokenizer: Any, segment: str, mode: SpecialMode, encode: Callable[[Any, str, SpecialMode], Encoding]) -> Encoding:
+    def _get(self, tokenizer: Any, segment: str, mode: SpecialMode, encode: Callable[[Any, str, SpecialMode], Encoding]) -> _Entry:
         key = (id(tokenizer), mode, segment)
         with self._lock:
             hit = self._data.get(key)
-            if hit is not None and hit[0] is tokenizer:
+            if hit is not None and hit.tokenizer is tokenizer:
                 self._data.move_to_end(key)
-                return hit[1]
-        enc = encode(tokenizer, segment, mode)
+                return hit
+        entry = _Entry(tokenizer, encode(tokenizer, segment, mode), len(segment.encode("utf-8", "surrogatepass")))
         with self._lock:
-            self._data[key] = (tokenizer, enc)
+            self._data[key] = entry
             while len(self._data) > self._size:
                 self._data.popitem(last=False)
-        return enc
+        return entry
