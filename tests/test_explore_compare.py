@@ -128,6 +128,7 @@ async def test_baseline_row_gives_each_rows_cost() -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         pane = app.query_one(ComparePane)
+        pane.show_view("compare-rows")  # a hidden view is filled when shown
         table = app.query_one(StatsTable)
         assert pane.baseline == "o200k_base"
 
@@ -186,6 +187,7 @@ async def test_at_least_twelve_tokenizers_side_by_side(builtin_model_path: Any) 
                 break
         assert pane.result is not None and len(pane.result.labels) == 15
         assert [r.error for r in pane.result.comparison.rows] == [None] * 15
+        pane.show_view("compare-rows")  # a hidden view is filled when shown
         table = app.query_one(StatsTable)
         assert table.row_count == 15
         counts = {label: row.stats.tokens for label, row in zip(pane.result.labels, pane.result.comparison.rows)}

@@ -1,6 +1,7 @@
 """What makes Compare and the tab keys quick, checked as behaviour (never as timings): the footer
 rebuilds only when its keys change; a key repaints only the cells it changed; a state that does
-not touch our row runs nothing; and rows still being encoded say which text they show."""
+not touch our row runs nothing; rows still being encoded say which text they show; and a hidden
+view is filled when shown, not on every key."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from textual.widgets._footer import FooterKey
 from tui.app import ExplorerApp
 from tui.compare import ComparePane
 from tui.compare.aligned import AlignedRows
+from tui.compare.stats_table import StatsTable
 from tui.train.merge_log import MergeLog
 from explore_pilot import settle
 
@@ -117,3 +119,29 @@ async def test_rows_still_encoding_say_they_are_of_the_previous_text(monkeypatch
         await compare_settle(pilot)
         status = str(app.query_one("#compare-status", Static).render())
         assert "before the last change" not in status and f"{len(text) + 1:,} code points" in status
+
+
+async def test_hidden_views_are_filled_when_shown_not_on_every_key() -> None:
+    app = Host("the cat sat", ("characters", "words"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await compare_settle(pilot)
+        pane = app.query_one(ComparePane)
+        table = app.query_one(StatsTable)
+        fills: list[int] = []
+        real = table.show
+
+        def counting(*args: Any, **kwargs: Any) -> None:
+            fills.append(1)
+            real(*args, **kwargs)
+
+        table.show = counting  # type: ignore[method-assign]
+        area = app.query_one(TextArea)
+        area.focus()
+        area.move_cursor(area.document.end)
+        await pilot.press("x", "y", "z")
+        await compare_settle(pilot)
+        assert fills == [] and pane.view == "compare-aligned"  # the Stats view is hidden: no work
+        pane.show_view("compare-rows")
+        await compare_settle(pilot)
+        assert fills == [1]
+        assert str(table.get_row_at(0)[1]) == "14"  # characters of "the cat satxyz"

@@ -1,7 +1,8 @@
 """The Compare tab: one text, any number of tokenizers, aligned on one character axis as you type.
 
-Typing restarts a short debounce; then the text is encoded by every row -- on the UI thread when
-it is small and every tokenizer is loaded (instant feedback), in a worker thread otherwise (a
+Each edit runs the comparison once the key is handled (a burst coalesces: one run at a time, the
+newest input next); the text is encoded by every row -- on the UI thread when it is small and
+every tokenizer is loaded (instant feedback), in a worker thread otherwise (a
 tokenizer still to load is named in the status: "loading tekken…"). Each run carries a generation
 number and only the newest run may draw, so a slow stale result never overwrites a newer one.
 
@@ -40,6 +41,7 @@ from ..state import ExplorerState
 from ..widgets.clipboard import copy_ids
 from ..widgets.safe_text import SafeTextArea
 from ..widgets.special_mode import SpecialModeSelect
+from ..widgets.steady_static import SteadyStatic
 from ..widgets.token_text import TokenText
 from . import sources
 from .aligned import AlignedRows
@@ -50,7 +52,6 @@ from .slider import MergeSlider
 from .stats_table import StatsTable
 
 DEFAULT_TEXT = "The tokenizer doesn't see words: 한국어 텍스트는 바이트로 쪼개진다. 👩‍👩‍👧 naïve café"
-DEBOUNCE = 0.01  # lets one key event finish first; bursts coalesce because runs are single-flight
 BUSY_AFTER = 0.15  # a worker run still going after this says so (a quicker one would only flash)
 SYNC_LIMIT = 2000  # characters: below this (and with every tokenizer loaded) encode on the UI thread
 VIEWS: tuple[tuple[str, str], ...] = (
@@ -60,6 +61,9 @@ VIEWS: tuple[tuple[str, str], ...] = (
     ("compare-curve", "Curve"),
 )
 """(widget id, tab label) of the views, in the order ``v`` cycles them."""
+FILLED_WHEN_SHOWN = frozenset({"compare-rows", "compare-text-view"})
+"""Views a new result marks stale instead of drawing while hidden (a hidden view does no work:
+the Stats table alone was ~4 ms of every key)."""
 DEFAULT_BASELINE = "o200k_base"
 
 
@@ -112,7 +116,6 @@ class ComparePane(Widget):
         self.current_row = 0
         self._generation = 0
         self._drawn = 0
-        self._timer: Timer | None = None
         self._result: Compared | None = None
         self._follow_app = True  # k follows the app's step until the user moves the slider
         self._encoding = False  # a worker is encoding
@@ -122,6 +125,7 @@ class ComparePane(Widget):
         self._hover: TokenPick | None = None  # the token under the pointer (while it is there)
         self._loading = ""
         self._busy_timer: Timer | None = None
+        self._stale_views: set[str] = set()  # hidden views whose result came while hidden
         self._ours_used: tuple[object, int] | None = None  # (model, k) of the last run's "ours" row
 
     # -- layout ----------------------------------------------------------------------------------
@@ -139,11 +143,11 @@ class ComparePane(Widget):
             yield AlignedRows(id="compare-aligned")
             yield StatsTable(id="compare-rows", cursor_type="row", zebra_stripes=True)
             with Vertical(id="compare-text-view"):
-                yield Static(id="compare-text-title", markup=False)
+                yield SteadyStatic(id="compare-text-title", markup=False)
                 yield TokenText(id="compare-colored")
             yield CurveChart()
-        yield Static(id="compare-info", markup=False)
-        yield Static(id="compare-status", markup=False)
+        yield SteadyStatic(id="compare-info", markup=False)
+        yield SteadyStatic(id="compare-status", markup=False)
 
     def on_mount(self) -> None:
         self._sync_slider()
@@ -206,6 +210,7 @@ class ComparePane(Widget):
         """Show ``view`` now: the switcher changes at once (the tab follows), so a key that comes
         right behind this one -- ``v v v`` arrive together in a terminal -- reads the new view."""
         self.query_one(ContentSwitcher).current = view
+        self._draw_shown_view()
         self.query_one("#compare-views", Tabs).active = f"tab-{view}"
 
     # -- events ----------------------------------------------------------------------------------
@@ -231,6 +236,7 @@ class ComparePane(Widget):
             return
         view = event.tab.id.removeprefix("tab-")
         self.query_one(ContentSwitcher).current = view
+        self._draw_shown_view()
         if view == "compare-curve":
             self._redraw_curve()  # a hidden chart does no work: drawn when shown
         self._draw_selection()
@@ -347,15 +353,15 @@ class ComparePane(Widget):
 
     # -- encoding --------------------------------------------------------------------------------
     def schedule(self, *, immediate: bool = False) -> None:
-        """Re-run the comparison after a pause in typing (or at once)."""
+        """Re-run the comparison once the current event is handled (or at once). A burst of keys
+        coalesces without a timer: only the newest generation starts, and while a run is going
+        the newest input waits for it (single-flight), so a pause would only add latency."""
         self._generation += 1
-        if self._timer is not None:
-            self._timer.stop()
         gen = self._generation
         if immediate:
             self._start(gen)
         else:
-            self._timer = self.set_timer(DEBOUNCE, lambda: self._start(gen))
+            self.call_later(self._start, gen)
 
     def _start(self, generation: int) -> None:
         if generation != self._generation:
@@ -421,24 +427,38 @@ class ComparePane(Widget):
         self._result = r
         self.current_row = max(0, min(self.current_row, len(r.labels) - 1))
         base = self._baseline_index(r)
-        self.query_one(StatsTable).show(r.labels, r.comparison, base, self.current_row)
+        self._stale_views = set(FILLED_WHEN_SHOWN)
+        self._draw_shown_view()
         heads = row_heads(r.labels, r.comparison, base)
         aligned = self.query_one(AlignedRows)
         aligned.set_current(self.current_row)
         label_width = max((len(h) for h in heads), default=0) + 1
         aligned.show(r.comparison, r.ranges, r.cuts, heads, r.width - label_width)
         self._repick()
-        self._draw_text_view()
         self._draw_selection()
         self._show_status()
+
+    def _draw_shown_view(self) -> None:
+        """Fill the shown view if the result came while it was hidden."""
+        r, view = self._result, self.view
+        if view not in self._stale_views:
+            return
+        self._stale_views.discard(view)
+        if view == "compare-rows" and r is not None:
+            self.query_one(StatsTable).show(r.labels, r.comparison, self._baseline_index(r), self.current_row)
+        elif view == "compare-text-view":
+            self._draw_text_view()
 
     def _show_status(self) -> None:
         r = self._result
         busy = "encoding… the rows below are of the text before the last change" if self._encoding else ""
         status = status_text(r, self.baseline, self._mode(), self._loading or busy)
-        self.query_one("#compare-status", Static).update(status)
+        self.query_one("#compare-status", SteadyStatic).show(status)
 
     def _draw_text_view(self) -> None:
+        if self.view != "compare-text-view":
+            self._stale_views.add("compare-text-view")
+            return
         r = self._result
         view = self.query_one("#compare-colored", TokenText)
         if r is None or not 0 <= self.current_row < len(r.comparison.rows):
@@ -447,7 +467,7 @@ class ComparePane(Widget):
         row = r.comparison.rows[self.current_row]
         view.show(row.encoding, row.alignment, empty=f"(failed: {visible_text(row.error or '')})")
         title = text_title(r, self.current_row, view.mode)
-        self.query_one("#compare-text-title", Static).update(title)
+        self.query_one("#compare-text-title", SteadyStatic).show(title)
 
     def _draw_selection(self) -> None:
         """Light the span of the shown token in every view, and describe it."""
@@ -456,7 +476,7 @@ class ComparePane(Widget):
         self.query_one(AlignedRows).light(chars)
         self.query_one("#compare-colored", TokenText).light(chars, lit.token if lit is not None and lit.row == self.current_row else None)
         info = selection_line(r, lit) if r is not None else Text()
-        self.query_one("#compare-info", Static).update(info)
+        self.query_one("#compare-info", SteadyStatic).show(info)
 
     def _repick(self) -> None:
         """After a new result, keep the picked place (its row and first character) if it exists."""
@@ -471,7 +491,7 @@ class ComparePane(Widget):
         self.current_row = row
         self.query_one(AlignedRows).set_current(row)
         table = self.query_one(StatsTable)
-        if table.row_count and table.cursor_row != row:
+        if "compare-rows" not in self._stale_views and table.row_count and table.cursor_row != row:
             table.move_cursor(row=row)
         self._draw_text_view()
 
