@@ -179,6 +179,7 @@ def measure_app(work: Path, corpus: Path, rounds: int, vocab: int, text: str) ->
     out["n_idle"] = [timed(term, lambda: term.press("n", pause=0), lambda s, i=i: step_of(s) == i + 1) for i in range(rounds)]
     out["tab_idle"] = tab_round(term, rounds)
     out["key_idle"] = compare_keys(term, rounds, text)
+    out["tab4_idle"] = compare_tab_round(term, rounds)
 
     # while training: a big vocabulary keeps the run going during the measurements
     term.press("f2")
@@ -191,6 +192,7 @@ def measure_app(work: Path, corpus: Path, rounds: int, vocab: int, text: str) ->
     out["n_busy"] = [timed(term, lambda: term.press("n", pause=0), lambda s, i=i: step_of(s) == first + i + 1) for i in range(rounds)]
     out["tab_busy"] = tab_round(term, rounds)
     out["key_busy"] = compare_keys(term, rounds, text)
+    out["tab4_busy"] = compare_tab_round(term, rounds)
     term.press("f2")
     term.press("ctrl+t")  # a fresh run, so esc surely lands while it trains
     # its own "counting words" first: the screen may still show the previous run's "training:"
@@ -216,6 +218,18 @@ def tab_round(term: Terminal, rounds: int) -> list[float]:
             out.append(timed(term, lambda: term.press("f3", pause=0), lambda s: "tokens," in s and "Inspect corpus" in s))
         else:
             out.append(timed(term, lambda: term.press("f2", pause=0), lambda s: step_of(s) is not None and "merge" in s))
+        time.sleep(0.05)
+    return out
+
+
+def compare_tab_round(term: Terminal, rounds: int) -> list[float]:
+    """f4 / f2 between Compare (mounted by then, holding the 5 KB text) and Train."""
+    out = []
+    for i in range(rounds):
+        if i % 2 == 0:
+            out.append(timed(term, lambda: term.press("f2", pause=0), lambda s: step_of(s) is not None and "merge" in s))
+        else:
+            out.append(timed(term, lambda: term.press("f4", pause=0), lambda s: chars_of(s) is not None and "add a row" in s))
         time.sleep(0.05)
     return out
 
@@ -264,6 +278,8 @@ def main() -> None:
         row("tab switch, training", ours["tab_busy"], peer["tab"])  # type: ignore[arg-type]
         row("Compare key (5 KB text), idle", ours["key_idle"], peer["key"])  # type: ignore[arg-type]
         row("Compare key (5 KB text), training", ours["key_busy"], peer["key"])  # type: ignore[arg-type]
+        row("tab switch f2/f4 (Compare), idle", ours["tab4_idle"], peer["tab"])  # type: ignore[arg-type]
+        row("tab switch f2/f4 (Compare), train.", ours["tab4_busy"], peer["tab"])  # type: ignore[arg-type]
         print(f"{'esc -> training stopped':<34} {ours['esc'] * 1000:7.1f} ms (child gone)")
         app_train = float(ours["train"])  # type: ignore[arg-type]
         print(f"{'train in the app vs CLI':<34} app {app_train:6.1f} s   CLI {cli:6.1f} s   ratio {app_train / cli:5.2f}x")
