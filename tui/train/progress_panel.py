@@ -8,31 +8,25 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, ProgressBar, Static
 
+from ..widgets.steady_static import SteadyStatic
+
 
 class ProgressPanel(Vertical):
     """Shows what the current run is doing; the app calls the ``show_*`` methods."""
-
-    _status_lines = 0  # how many lines the status took when last shown
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="progress-row"):
             yield ProgressBar(total=None, show_eta=False, show_percentage=True, id="progress-bar")
             yield Button("Train", id="train-button", variant="primary", compact=True)
             yield Button("Cancel", id="cancel-button", variant="error", compact=True, disabled=True)
-        yield Static("", id="progress-status", markup=False)
+        yield SteadyStatic("", id="progress-status", markup=False)
         yield Static("", id="retrain-offer", markup=False)
 
     def _status(self, text: Text) -> None:
-        """Show ``text``; the screen is laid out again only when its height changes.
-
-        Why: a layout pass of the whole screen on each batch of merges (ten a second) took much of
-        the UI thread while a corpus trained, and a key pressed then waited behind it.
-        """
-        status = self.query_one("#progress-status", Static)
-        width = status.content_region.width
-        lines = len(text.wrap(self.app.console, width)) if width > 0 else 0
-        status.update(text, layout=not width or lines != self._status_lines)
-        self._status_lines = lines
+        """Show ``text``; the screen is laid out again only when its height changes (a layout pass
+        on each batch of merges, ten a second, took much of the UI thread while a corpus trained,
+        and a key pressed then waited behind it)."""
+        self.query_one("#progress-status", SteadyStatic).show(text)
 
     def _set_running(self, running: bool) -> None:
         self.query_one("#cancel-button", Button).disabled = not running
