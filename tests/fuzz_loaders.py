@@ -82,10 +82,18 @@ def check_load(
 
 
 def exercise(tokenizer: Any) -> None:
-    """A loaded tokenizer must encode anything (unknown pieces, not errors) and decode its ids."""
+    """A loaded tokenizer must encode anything (unknown pieces, not errors, unless the reference
+    library refuses the text too) and decode its ids."""
     assert isinstance(tokenizer.name, str) and isinstance(tokenizer.vocab_size, int)
     for text in PROBE_TEXTS:
-        encoding = tokenizer.encode_detailed(text)
+        try:
+            encoding = tokenizer.encode_detailed(text)
+        except BpeEngineError as exc:
+            # The one error kept on purpose: the file names an unk token its vocabulary lacks and
+            # this text needs it, where the reference library fails too (ids stay its ids).
+            message = str(exc)
+            assert "fails on this text too" in message and "\n" not in message, message
+            continue
         assert len(encoding.ids) == len(encoding.tokens) == len(encoding.byte_spans) == len(encoding.unknown)
         ids = [i for i in encoding.ids if i != UNKNOWN_ID]
         assert isinstance(tokenizer.decode(ids), str)
