@@ -145,3 +145,31 @@ async def test_hidden_views_are_filled_when_shown_not_on_every_key() -> None:
         await compare_settle(pilot)
         assert fills == [1]
         assert str(table.get_row_at(0)[1]) == "14"  # characters of "the cat satxyz"
+
+async def test_a_run_that_fails_says_so_and_the_next_one_clears_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A comparison that raises (a bug) is named in the status, never swallowed: silently kept counts
+    would look like keys that never registered."""
+    import tui.compare.pane as pane_module
+
+    real = pane_module.run_comparison
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom \x1b[2J")
+
+    text = "the cat sat on the mat. " * 110  # above the size encoded on the UI thread
+    app = Host(text, ("characters", "words"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await compare_settle(pilot)
+        monkeypatch.setattr(pane_module, "run_comparison", broken)
+        area = app.query_one(TextArea)
+        area.focus()
+        area.move_cursor(area.document.end)
+        await pilot.press("x")
+        await compare_settle(pilot)
+        status = str(app.query_one("#compare-status", Static).render())
+        assert "comparing failed (RuntimeError: boom ␛[2J)" in status and "earlier text" in status
+        monkeypatch.setattr(pane_module, "run_comparison", real)
+        await pilot.press("y")
+        await compare_settle(pilot)
+        status = str(app.query_one("#compare-status", Static).render())
+        assert "failed" not in status and f"{len(text) + 2:,} code points" in status

@@ -88,10 +88,11 @@ class ComparePane(Widget):
     class Compared(Message):
         """A comparison finished (checked against the generation before drawing)."""
 
-        def __init__(self, result: Compared | None, generation: int) -> None:
+        def __init__(self, result: Compared | None, generation: int, error: str = "") -> None:
             super().__init__()
             self.result = result
             self.generation = generation
+            self.error = error  # why there is no result (a bug: shown, never swallowed)
 
     class Loading(Message):
         """The worker is about to load tokenizer ``spec`` (``i`` of ``n``)."""
@@ -124,6 +125,7 @@ class ComparePane(Widget):
         self._pick: TokenPick | None = None  # the clicked / keyed token (stays)
         self._hover: TokenPick | None = None  # the token under the pointer (while it is there)
         self._loading = ""
+        self._failure = ""  # why the last run gave no result: the rows shown are older than the text
         self._busy_timer: Timer | None = None
         self._stale_views: set[str] = set()  # hidden views whose result came while hidden
         self._ours_used: tuple[object, int] | None = None  # (model, k) of the last run's "ours" row
@@ -391,8 +393,9 @@ class ComparePane(Widget):
 
         try:
             result = run_comparison(generation, text, specs, mode, ours, k, width, self._segments, loading)
-        except Exception:  # noqa: BLE001 - rows catch their own errors; this keeps the pane alive
-            result = None
+        except Exception as exc:  # noqa: BLE001 - rows catch their own errors; this keeps the pane alive
+            self.post_message(self.Compared(None, generation, f"{type(exc).__name__}: {exc}"))
+            return
         self.post_message(self.Compared(result, generation))
 
     def on_compare_pane_loading(self, message: Loading) -> None:
@@ -407,6 +410,7 @@ class ComparePane(Widget):
         if message.result is not None:
             self._accept(message.result)
         else:
+            self._failure = visible_text(message.error.splitlines()[0] if message.error else "no result")
             self._show_status()
         if self._input_changed:
             self._input_changed = False
@@ -417,6 +421,7 @@ class ComparePane(Widget):
         if result.generation < self._drawn:
             return
         self._drawn = result.generation
+        self._failure = ""
         self._draw(result)
 
     # -- drawing ---------------------------------------------------------------------------------
@@ -452,7 +457,8 @@ class ComparePane(Widget):
     def _show_status(self) -> None:
         r = self._result
         busy = "encoding… the rows below are of the text before the last change" if self._encoding else ""
-        status = status_text(r, self.baseline, self._mode(), self._loading or busy)
+        failed = f"comparing failed ({self._failure}): the rows below are of an earlier text" if self._failure else ""
+        status = status_text(r, self.baseline, self._mode(), self._loading or busy or failed)
         self.query_one("#compare-status", SteadyStatic).show(status)
 
     def _draw_text_view(self) -> None:
