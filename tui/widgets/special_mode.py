@@ -15,6 +15,7 @@ SPECIAL_CHOICES: tuple[tuple[str, SpecialMode], ...] = (
     ("<|…|> as special token", "special"),
     ("<|…|> special text: refuse", "refuse"),
 )
+_MODES = frozenset(mode for _, mode in SPECIAL_CHOICES)
 
 
 class SpecialModeSelect(Select[SpecialMode]):
@@ -26,4 +27,4 @@ class SpecialModeSelect(Select[SpecialMode]):
     @property
     def mode(self) -> SpecialMode:
         value = self.value
-        return value if value in ("refuse", "text", "special") else DEFAULT_SPECIAL_MODE  # type: ignore[return-value]
+        return value if value in _MODES else DEFAULT_SPECIAL_MODE  # type: ignore[return-value]
