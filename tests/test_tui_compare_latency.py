@@ -173,3 +173,32 @@ async def test_a_run_that_fails_says_so_and_the_next_one_clears_it(monkeypatch: 
         await compare_settle(pilot)
         status = str(app.query_one("#compare-status", Static).render())
         assert "failed" not in status and f"{len(text) + 2:,} code points" in status
+
+
+async def test_showing_a_tab_again_at_the_same_size_rewraps_and_reruns_nothing() -> None:
+    """Textual sends every widget shown again a Resize; the text boxes and Compare's rows only
+    redo their wrapping when the width really changed (a resize of the terminal still does)."""
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        pane = app.query_one(ComparePane)
+        areas = [app.query_one("#corpus-text", TextArea), app.query_one("#compare-text", TextArea)]
+        wraps: list[str] = []
+        for area in areas:
+            real = area.wrapped_document.wrap
+
+            def counting(*args: Any, real: Any = real, name: str = str(area.id), **kwargs: Any) -> None:
+                wraps.append(name)
+                real(*args, **kwargs)
+
+            area.wrapped_document.wrap = counting  # type: ignore[method-assign]
+        runs = pane._generation  # noqa: SLF001 - each run takes a generation
+        for key in ("f2", "f4", "f2", "f4"):
+            await pilot.press(key)
+            await settle(pilot)
+        assert wraps == [] and pane._generation == runs  # noqa: SLF001
+        await pilot.resize_terminal(100, 40)
+        await settle(pilot)
+        assert "compare-text" in wraps and pane._generation > runs  # noqa: SLF001

@@ -129,6 +129,7 @@ class ComparePane(Widget):
         self._busy_timer: Timer | None = None
         self._stale_views: set[str] = set()  # hidden views whose result came while hidden
         self._ours_used: tuple[object, int] | None = None  # (model, k) of the last run's "ours" row
+        self._width_used: int | None = None  # the width the last run wrapped the rows to
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -252,7 +253,10 @@ class ComparePane(Widget):
         self._redraw_curve()
 
     def on_resize(self) -> None:
-        self.schedule()  # the aligned rows wrap to the new width
+        """The aligned rows wrap to a new width. Textual also sends a Resize each time the tab is
+        shown again, at the same size: re-running every row then was ~7 % of an f2/f4 switch."""
+        if self._row_width() != self._width_used:
+            self.schedule()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
@@ -373,7 +377,7 @@ class ComparePane(Widget):
             return
         text, specs, mode, k = self.text, tuple(self.rows), self._mode(), self.k
         self._ours_used = (self._state.tokenizer, k)
-        width = max(self.query_one(ContentSwitcher).size.width or self.app.size.width, 40) - 4  # border + scrollbar
+        width = self._width_used = self._row_width()
         state = self._state
         ours = lambda: state.tokenizer_at(k)  # noqa: E731 - a frozen state, safe in a worker
         if len(text) <= SYNC_LIMIT and all(sources.is_loaded(s) for s in specs):
@@ -528,6 +532,10 @@ class ComparePane(Widget):
     def _redraw_curve(self) -> None:
         if self.is_mounted and self.view == "compare-curve":
             self.query_one(CurveChart).redraw(self._state, self.k)
+
+    def _row_width(self) -> int:
+        """The width the aligned rows wrap to (the view's border and scrollbar taken off)."""
+        return max(self.query_one(ContentSwitcher).size.width or self.app.size.width, 40) - 4
 
     def _k_label(self) -> Text:
         total = self._state.merge_count
