@@ -21,13 +21,14 @@ from tui.compare import ComparePane
 from tui.compare.aligned import AlignedRows
 from tui.compare.stats_table import StatsTable
 from tui.train.merge_log import MergeLog
+from tui.widgets.keys_footer import KeysFooter
 from explore_pilot import settle
 
 SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n"
 
 
 def footer_keys(app: ExplorerApp) -> list[FooterKey]:
-    return list(app.query(FooterKey))
+    return app.query_one(KeysFooter).keys()
 
 
 async def test_footer_is_rebuilt_only_when_its_keys_change() -> None:
@@ -50,6 +51,25 @@ async def test_footer_is_rebuilt_only_when_its_keys_change() -> None:
         await pilot.press("f2")
         await settle(pilot)
         assert "n" in {k.key for k in footer_keys(app)}
+
+
+async def test_keys_seen_before_come_back_without_building_a_key() -> None:
+    """Each tab shows its own keys: switching back shows the row already built, mounting nothing."""
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        compare_keys = footer_keys(app)
+        await pilot.press("f2")
+        await settle(pilot)
+        train_keys = footer_keys(app)
+        built = len(app.query(FooterKey))
+        for key, keys in (("f4", compare_keys), ("f2", train_keys), ("f4", compare_keys)):
+            await pilot.press(key)
+            await settle(pilot)
+            assert footer_keys(app) == keys  # the same widgets
+        assert len(app.query(FooterKey)) == built
 
 
 async def test_a_key_repaints_only_the_cells_that_changed() -> None:

@@ -10,10 +10,10 @@ import itertools
 
 from textual.pilot import Pilot
 from textual.widgets import TextArea
-from textual.widgets._footer import FooterKey
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from tui.app import ExplorerApp
+from tui.widgets.keys_footer import KeysFooter
 
 CORPUS = (
     "the lower the newest, the widest: low lower lowest new newer newest wide wider widest\n"
@@ -47,7 +47,7 @@ async def quiet(pilot: Pilot) -> None:
     # not for a fixed time (a fixed pause made these snapshots flaky under load).
     steady = 0
     for _ in range(FOOTER_TRIES):
-        keys = [key.action for key in app.query(FooterKey)]
+        keys = [key.action for key in app.query_one(KeysFooter).keys()]
         right = ("cancel" in keys) == app.training and len(keys) == len(set(keys))
         steady = steady + 1 if right else 0
         if steady == FOOTER_STEADY:  # the same right footer several frames running: no redraw pending

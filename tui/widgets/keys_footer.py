@@ -1,29 +1,57 @@
-"""Textual's footer, rebuilt only when the keys it shows change.
+"""Textual's footer, built once per set of keys and shown again when those keys come back.
 
 Textual's :class:`~textual.widgets.Footer` recomposes -- a new widget per key, mounted and
 styled -- every time the screen publishes "bindings updated", which it does on every focus
 change, and a tab switch moves the focus twice (dropped, then given to the new tab). A py-spy
 profile of f2/f3/f4 in a real terminal put ~40 % of the UI thread's busy time in those
-rebuilds, most of them drawing the very keys already on screen. This footer keeps the keys it
-drew and rebuilds only when what it would draw differs; requests that arrive before a pending
-rebuild ran are folded into it.
+rebuilds, most of them drawing the very keys already on screen. A first fix rebuilt only when
+the keys differed; but each tab shows its own keys (Compare adds a, v, c, B, x), so every switch
+between tabs still rebuilt the row: ~20 % of an f2/f4 switch, mostly styling each new key
+(``FooterKey``'s compact watcher restyles it as it mounts). This footer keeps one row ("page")
+per set of keys it has drawn, built by Textual's own ``Footer.compose`` so it looks and clicks
+exactly the same, and switching tabs only hides one page and shows another. Requests that arrive
+before a pending switch ran are folded into it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 
+from textual.compose import compose
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+MAX_PAGES = 8
+"""Pages kept (the least recently shown goes first): a tab's keys with and without a run going,
+a modal's, the narrow layout's -- a handful in practice, bounded in any case."""
+
+
+class KeysPage(Widget):
+    """One row of footer keys, as ``Footer.compose`` made them (its CSS still applies: the rules
+    are written as descendants of ``Footer``)."""
+
+    DEFAULT_CSS = """
+    KeysPage {
+        layout: horizontal;
+        width: 1fr;
+        height: 1;
+    }
+    """
 
 
 class KeysFooter(Footer):
-    """A :class:`Footer` that skips rebuilds which would draw the same keys."""
+    """A :class:`Footer` that builds each set of keys once and shows it again when it recurs."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._drawn: Hashable | None = None
         self._pending = False
+        self._pages: dict[Hashable, KeysPage] = {}  # keys -> page, least recently shown first
+
+    def compose(self):  # noqa: ANN201 - pages are mounted as keys come, not composed
+        return iter(())
 
     def shown_keys(self) -> tuple[Hashable, ...]:
         """What the footer would draw now: each shown binding, whether it is enabled, its tooltip."""
@@ -33,15 +61,20 @@ class KeysFooter(Footer):
             if binding.show
         ) + ((self.compact, self.show_command_palette),)
 
+    def keys(self) -> list[FooterKey]:
+        """The key widgets on screen (hidden pages hold others)."""
+        page = self._pages.get(self._drawn) if self._drawn is not None else None
+        return list(page.query(FooterKey)) if page is not None else []
+
     def bindings_changed(self, screen: Screen) -> None:
         self._bindings_ready = True
         if not screen.app.app_focus or self._pending:
             return
         if self.is_attached and screen is self.screen:
             self._pending = True
-            self.call_after_refresh(self._recompose_if_changed)
+            self.call_after_refresh(self._show_page)
 
-    async def _recompose_if_changed(self) -> None:
+    async def _show_page(self) -> None:
         self._pending = False
         if not self.is_attached:
             return
@@ -49,4 +82,15 @@ class KeysFooter(Footer):
         if keys == self._drawn:
             return
         self._drawn = keys
-        await self.recompose()
+        page = self._pages.pop(keys, None)
+        with self.app.batch_update():
+            for other in self._pages.values():
+                other.display = False
+            if page is None:
+                page = KeysPage(*compose(self, Footer.compose(self)))
+                await self.mount(page)
+            else:
+                page.display = True
+            self._pages[keys] = page
+            while len(self._pages) > MAX_PAGES:
+                await self._pages.pop(next(iter(self._pages))).remove()
