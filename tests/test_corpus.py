@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 from bpe_engine.corpus import parallel, tally
 from bpe_engine.corpus.counting import count_unit
 from bpe_engine.byte_table import token_str_to_bytes
-from bpe_engine.corpus import Document, corpus_stats, count_words, read_documents
+from bpe_engine.corpus import Document, corpus_stats, count_words, read_documents, stats_of_words
+from bpe_engine.corpus_words import CorpusWords
 from bpe_engine.errors import CorpusError
-from bpe_engine.pretokenizers import CL100K, END_OF_WORD, GPT2, HF_GPT2, NONE, O200K, WHITESPACE
+from bpe_engine.pretokenizers import BUILTIN, CL100K, END_OF_WORD, GPT2, HF_GPT2, NONE, O200K, WHITESPACE
 
 
 def test_read_documents_files_and_lines(tmp_path) -> None:
@@ -130,3 +131,16 @@ def test_corpus_stats() -> None:
     assert stats.characters == 7 and stats.bytes == 9
     assert stats.words == 3 and stats.unique_words == 3  # 'hi', ' hi', ' 한'
     assert stats.distinct_characters == 4 and stats.distinct_bytes == 6  # h i space ED 95 9C
+
+
+@pytest.mark.parametrize("pre", list(BUILTIN.values()), ids=list(BUILTIN))
+def test_stats_of_the_cut_corpus_equal_the_stats_of_the_text(alice_text: str, korean_text: str, pre) -> None:  # noqa: ANN001
+    """The app's facts line now comes from the cut corpus: the same figures as from the text."""
+    text = "\ufeff" + alice_text[:20000] + "\r\n" + korean_text[:5000] + " \udcff tail  "
+    assert stats_of_words(text, CorpusWords.from_text(text, pre)) == corpus_stats(text, pre)
+
+
+@given(st.text(), st.sampled_from(list(BUILTIN.values())))
+@settings(max_examples=150, deadline=None)
+def test_stats_of_the_cut_corpus_equal_the_stats_of_any_text(text: str, pre) -> None:  # noqa: ANN001
+    assert stats_of_words(text, CorpusWords.from_text(text, pre)) == corpus_stats(text, pre)

@@ -196,3 +196,27 @@ def child_states() -> list[str]:
         except OSError:
             continue
     return states
+
+
+def test_a_run_given_its_cut_corpus_trains_on_it_without_cutting_again(mixed: str, monkeypatch) -> None:  # noqa: ANN001
+    """The app hands a run the cut its facts line made: the run must train the same merges from it
+    and must not cut the corpus a second time (the cut is about half of training 5 MB)."""
+    request = TrainingRequest(mixed, vocab_size=600)
+    plain = list(run_training(request, backend="thread"))
+    words = CorpusWords.from_text(mixed, GPT2)
+
+    def no_second_cut(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("the corpus was cut again")
+
+    monkeypatch.setattr(CorpusWords, "building", no_second_cut)
+    given = list(run_training(TrainingRequest(mixed, vocab_size=600, words=words), backend="thread"))
+    assert isinstance(given[-1], Finished), given[-1]
+    assert steps_of(given) == steps_of(plain) and given[0].words is words
+    assert TrainingRequest(mixed, vocab_size=600, words=words) == request, "the cut never decides the merges"
+
+
+def test_a_cut_of_another_text_is_ignored(mixed: str) -> None:
+    other = CorpusWords.from_text(mixed[:1000], GPT2)
+    events = list(run_training(TrainingRequest(mixed, vocab_size=600, words=other), backend="thread"))
+    assert events[0].words is not other and events[0].words.characters == len(mixed)
+    assert steps_of(events) == steps_of(list(run_training(TrainingRequest(mixed, vocab_size=600), backend="thread")))

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from .counting import WordCounts
 from .documents import DecodeErrors, Document, decode_document, read_documents
-from .stats import CorpusStats, corpus_stats
+from .stats import CorpusStats, corpus_stats, stats_of_words
 from .tally import CountProgress, count_files, count_words, stream_texts
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "Document",
     "WordCounts",
     "corpus_stats",
+    "stats_of_words",
     "count_files",
     "count_words",
     "stream_texts",

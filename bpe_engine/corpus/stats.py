@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..pretokenizers import PreTokenizer
 from .fast_split import split_in_segments
+
+if TYPE_CHECKING:  # corpus_words imports this package
+    from ..corpus_words import CorpusWords
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,13 +26,23 @@ class CorpusStats:
 
 def corpus_stats(text: str, pre_tokenizer: PreTokenizer) -> CorpusStats:
     """Size figures of ``text`` for the corpus pane (pieces as the pre-tokenizer cuts them)."""
-    raw = text.encode("utf-8", "surrogateescape")
     pieces = split_in_segments(text, pre_tokenizer)  # the fast twin on ASCII parts
+    return _stats(text, len(pieces), len(set(pieces)))
+
+
+def stats_of_words(text: str, words: CorpusWords) -> CorpusStats:
+    """The same figures from ``text`` already cut into ``words`` (the pieces a trainer counts):
+    the app cuts the corpus once, for these facts and for the training run that follows."""
+    return _stats(text, sum(words.counts), len(words.texts))
+
+
+def _stats(text: str, words: int, unique_words: int) -> CorpusStats:
+    raw = text.encode("utf-8", "surrogateescape")
     return CorpusStats(
         characters=len(text),
         bytes=len(raw),
-        words=len(pieces),
-        unique_words=len(set(pieces)),
+        words=words,
+        unique_words=unique_words,
         distinct_characters=len(set(text)),
         distinct_bytes=len(set(raw)),
     )

@@ -4,7 +4,7 @@ the thread backend in the consumer's worker thread, the child backend inside the
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from itertools import islice
 
 from ..corpus_words import CorpusCancelled, CorpusWords
@@ -39,17 +39,9 @@ def training_events(
     start = clock()
     done = 0
     try:
-        building = CorpusWords.building(request.text, request.pre_tokenizer, cancelled=cancelled)
-        reported = clock()
-        while True:
-            try:
-                cut = next(building)
-            except StopIteration as built:
-                words: CorpusWords = built.value
-                break
-            if clock() - reported >= batch_seconds:  # as often as merge batches, no more
-                reported = clock()
-                yield Counting(cut, len(request.text))
+        words = request.cut_words()
+        if words is None:
+            words = yield from _cut(request, cancelled, clock, batch_seconds)
         training = make_training(request, words.word_counts(byte_level=request.effective_byte_level))
         if cancelled():
             yield Cancelled(0)
@@ -77,6 +69,22 @@ def training_events(
         yield Failed(str(exc))
     except Exception as exc:  # a bug: reported, never a crash of whoever consumes the run
         yield Failed(f"internal error ({type(exc).__name__}): {exc}")
+
+
+def _cut(
+    request: TrainingRequest, cancelled: Callable[[], bool], clock: Clock, batch_seconds: float
+) -> Generator[Event, None, CorpusWords]:
+    """Cut the corpus into words, yielding :class:`Counting` as often as merge batches, no more."""
+    building = CorpusWords.building(request.text, request.pre_tokenizer, cancelled=cancelled)
+    reported = clock()
+    while True:
+        try:
+            cut = next(building)
+        except StopIteration as built:
+            return built.value
+        if clock() - reported >= batch_seconds:
+            reported = clock()
+            yield Counting(cut, len(request.text))
 
 
 def _until(steps: Iterable[MergeStep], cancelled: Callable[[], bool]) -> Iterator[MergeStep]:
