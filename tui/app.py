@@ -35,7 +35,7 @@ from .commands import ExplorerCommands
 from .file_actions import FileActions
 from .screens import ACTION_HELP, KEY_NAMES, HelpScreen
 from .state import ExplorerState
-from .train.corpus_pane import CorpusPane
+from .train.corpus_pane import CorpusCut, CorpusPane
 from .train.derivation_view import DerivationView
 from .train.merge_log import MergeLog
 from .train.merge_table import MergeTable
@@ -132,6 +132,7 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         self.view: RunView | None = None  # how the shown merges are drawn (text, alphabet)
         self._starting: RunView | None = None  # a run that has not started yet
         self._trained: TrainingRequest | None = None
+        self._corpus_cut: CorpusCut | None = None  # the corpus pane's last cut, reused by ctrl+t
         self._notes_shown: set[str] = set()
         self._playing: Timer | None = None
         self._speed = 3  # index into SPEEDS
@@ -283,9 +284,11 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
 
     # -- retrain offer ---------------------------------------------------------------------------
     def on_corpus_pane_edited(self, message: CorpusPane.Edited) -> None:
+        self._corpus_cut = None
         self._check_stale()
 
     def on_corpus_pane_facts(self, message: CorpusPane.Facts) -> None:
+        self._corpus_cut = message.cut
         self.query_one(SettingsForm).set_alphabet(message.stats.distinct_characters)
 
     def on_settings_form_changed(self, message: SettingsForm.Changed) -> None:

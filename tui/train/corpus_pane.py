@@ -2,10 +2,14 @@
 
 Facts are recomputed off the UI thread, debounced, because pre-tokenizing a 10 MB corpus takes
 longer than a keystroke. The pane tells the app about edits with :class:`CorpusPane.Edited` so
-the app can offer to retrain.
+the app can offer to retrain. The facts come from the corpus cut into the very words a trainer
+counts (:class:`~bpe_engine.corpus_words.CorpusWords`), and the cut goes up with them: a run
+started on the same text and pre-tokenizer trains on it instead of cutting the corpus again.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual import work
@@ -16,7 +20,8 @@ from textual.timer import Timer
 from textual.widgets import Static, TextArea
 from textual.worker import get_current_worker
 
-from bpe_engine.corpus import CorpusStats, corpus_stats
+from bpe_engine.corpus import CorpusStats, stats_of_words
+from bpe_engine.corpus_words import CorpusCancelled, CorpusWords
 from bpe_engine.display import visible_text
 from bpe_engine.pretokenizers import GPT2, PreTokenizer
 
@@ -31,10 +36,25 @@ EDIT_LIMIT = 30_000  # characters; Textual's TextArea re-wraps every line whenev
 class CorpusFacts(Message):
     """Facts computed by the worker for one version of the text (dropped if the text moved on)."""
 
-    def __init__(self, version: int, stats: CorpusStats) -> None:
+    def __init__(self, version: int, stats: CorpusStats, cut: CorpusCut) -> None:
         super().__init__()
         self.version = version
         self.stats = stats
+        self.cut = cut
+
+
+@dataclass(frozen=True, eq=False)
+class CorpusCut:
+    """``text`` cut into ``words`` by ``pre_tokenizer``: what a run on that text may reuse."""
+
+    text: str
+    pre_tokenizer: PreTokenizer
+    words: CorpusWords
+
+    def words_for(self, text: str, pre_tokenizer: PreTokenizer) -> CorpusWords | None:
+        """The cut, if it is of exactly this text and pre-tokenizer (None: the run cuts again)."""
+        same = pre_tokenizer == self.pre_tokenizer and text == self.text  # `is` first: no copy compared
+        return self.words if same else None
 
 
 class CorpusPane(Vertical):
@@ -44,11 +64,12 @@ class CorpusPane(Vertical):
         """The user changed the corpus text (typing, pasting, opening a file)."""
 
     class Facts(Message):
-        """Fresh facts of the current text (the settings form needs its alphabet)."""
+        """Fresh facts of the current text (the settings form needs its alphabet) and its cut."""
 
-        def __init__(self, stats: CorpusStats) -> None:
+        def __init__(self, stats: CorpusStats, cut: CorpusCut) -> None:
             super().__init__()
             self.stats = stats
+            self.cut = cut
 
     def __init__(self, text: str = "", *, source: str = "sample corpus", id: str | None = None) -> None:
         super().__init__(id=id)
@@ -120,10 +141,14 @@ class CorpusPane(Vertical):
 
     @work(thread=True, exclusive=True, group="corpus-facts", exit_on_error=False)
     def _compute_facts(self, text: str, pre_tokenizer: PreTokenizer, version: int) -> None:
-        stats = corpus_stats(text, pre_tokenizer)
-        if get_current_worker().is_cancelled:
+        worker = get_current_worker()
+        try:
+            words = CorpusWords.from_text(text, pre_tokenizer, cancelled=lambda: worker.is_cancelled)
+        except CorpusCancelled:
             return
-        self.post_message(CorpusFacts(version, stats))
+        if worker.is_cancelled:
+            return
+        self.post_message(CorpusFacts(version, stats_of_words(text, words), CorpusCut(text, pre_tokenizer, words)))
 
     def on_corpus_facts(self, message: CorpusFacts) -> None:
         message.stop()
@@ -145,4 +170,4 @@ class CorpusPane(Vertical):
             " distinct bytes",
         )
         self.query_one("#corpus-facts", Static).update(line)
-        self.post_message(self.Facts(stats))
+        self.post_message(self.Facts(stats, message.cut))

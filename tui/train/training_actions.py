@@ -88,6 +88,9 @@ class TrainingActions(_Base):
             return
         if self.stop_after is not None or self.throttle:
             request = replace(request, stop_after=self.stop_after, throttle=self.throttle)
+        cut = self._corpus_cut
+        if cut is not None:  # the facts line's cut, when it is of this text and pre-tokenizer
+            request = replace(request, words=cut.words_for(text, request.pre_tokenizer))
         view = RunView(
             text, request.effective_byte_level, request.pre_tokenizer.end_of_word_suffix,
             request.continuing_prefix, request, "trained", self.query_one(CorpusPane).source,
