@@ -12,6 +12,11 @@ CORPUS defaults to the first 5 MB of ``../shared/corpora/bench/en_10mb.txt`` (or
 built from ``tests/data`` when that is absent). Goals (issue 8 §5): key -> screen <= 50 ms median
 idle and <= 100 ms while training, first paint <= 1 s, esc stops training <= 0.5 s, training in
 the app <= 1.3x the CLI.
+
+Training is timed from ctrl+t to "done:" (three runs, median), the CLI from its start to its exit
+(three runs, median). The app cuts the corpus into words when it is opened, for its facts line,
+and ctrl+t trains on that cut; the time from opening to the facts line is printed beside it, so
+nothing the app does before ctrl+t is hidden.
 """
 
 from __future__ import annotations
@@ -69,6 +74,9 @@ class Minimal(App):
 
 Minimal().run()
 '''
+
+
+TRAIN_RUNS = 3  # training is timed this many times in the app and in the CLI: the median of each
 
 
 def timed(term: Terminal, action: Callable[[], None], until: Callable[[str], object], timeout: float = 90) -> float:
@@ -167,13 +175,18 @@ def measure_app(work: Path, corpus: Path, rounds: int, vocab: int, text: str) ->
         term.close()
     out["paint"] = paints
 
-    term = start([*app, str(corpus)], work)
-    term.wait_for("unique", 120)
-    set_vocab(term, vocab)
     t0 = time.perf_counter()
-    term.press("ctrl+t")
-    term.wait_for(lambda s: "done:" in s, 3600)
-    out["train"] = time.perf_counter() - t0
+    term = start([*app, str(corpus)], work)
+    term.wait_for("unique", 120)  # the facts line: the corpus is cut, and ctrl+t reuses that cut
+    out["cut"] = time.perf_counter() - t0
+    set_vocab(term, vocab)
+    out["train"] = []
+    for _ in range(TRAIN_RUNS):
+        t0 = time.perf_counter()
+        term.press("ctrl+t", pause=0)
+        term.wait_for(lambda s: "done:" not in s, 60)
+        term.wait_for(lambda s: "done:" in s, 3600)
+        out["train"].append(time.perf_counter() - t0)
     term.press("f2", "g")
     term.wait_for(lambda s: step_of(s) == 0)
     out["n_idle"] = [timed(term, lambda: term.press("n", pause=0), lambda s, i=i: step_of(s) == i + 1) for i in range(rounds)]
@@ -247,13 +260,17 @@ def compare_keys(term: Terminal, rounds: int, text: str) -> list[float]:
     return [timed(term, lambda: term.send("x"), lambda s, i=i: chars_of(s) == base + i + 1) for i in range(rounds)]
 
 
-def cli_train(corpus: Path, vocab: int, work: Path) -> float:
-    t0 = time.perf_counter()
-    subprocess.run(
-        [*app_command(), "train", str(corpus), "--vocab-size", str(vocab), "-o", str(work / "cli-tok")],
-        check=True, capture_output=True, env={**os.environ, "NO_COLOR": "1"},
-    )
-    return time.perf_counter() - t0
+def cli_train(corpus: Path, vocab: int, work: Path) -> list[float]:
+    """``bpe-explorer train`` on the same corpus and vocabulary, :data:`TRAIN_RUNS` times."""
+    times = []
+    for _ in range(TRAIN_RUNS):
+        t0 = time.perf_counter()
+        subprocess.run(
+            [*app_command(), "train", str(corpus), "--vocab-size", str(vocab), "-o", str(work / "cli-tok")],
+            check=True, capture_output=True, env={**os.environ, "NO_COLOR": "1"},
+        )
+        times.append(time.perf_counter() - t0)
+    return times
 
 
 def main() -> None:
@@ -281,8 +298,17 @@ def main() -> None:
         row("tab switch f2/f4 (Compare), idle", ours["tab4_idle"], peer["tab"])  # type: ignore[arg-type]
         row("tab switch f2/f4 (Compare), train.", ours["tab4_busy"], peer["tab"])  # type: ignore[arg-type]
         print(f"{'esc -> training stopped':<34} {ours['esc'] * 1000:7.1f} ms (child gone)")
-        app_train = float(ours["train"])  # type: ignore[arg-type]
-        print(f"{'train in the app vs CLI':<34} app {app_train:6.1f} s   CLI {cli:6.1f} s   ratio {app_train / cli:5.2f}x")
+        app_train = statistics.median(ours["train"])  # type: ignore[arg-type]
+        cli_median = statistics.median(cli)
+        print(f"{'open -> corpus cut (facts line)':<34} {ours['cut']:6.1f} s (ctrl+t reuses this cut)")
+        print(
+            f"{'train in the app vs CLI (median)':<34} app {app_train:6.2f} s   CLI {cli_median:6.2f} s   "
+            f"ratio {app_train / cli_median:5.2f}x   (app {_runs(ours['train'])}; CLI {_runs(cli)})"  # type: ignore[arg-type]
+        )
+
+
+def _runs(times: list[float]) -> str:
+    return " ".join(f"{t:.2f}" for t in times)
 
 
 if __name__ == "__main__":
