@@ -33,7 +33,7 @@ from bpe_engine.types import Tokenizer
 
 from .commands import ExplorerCommands
 from .file_actions import FileActions
-from .screens import ACTION_HELP, KEY_NAMES, HelpScreen
+from .screens import ACTION_HELP, KEY_NAMES, ExplorerScreen, HelpScreen
 from .state import ExplorerState
 from .train.corpus_pane import CorpusCut, CorpusPane
 from .train.derivation_view import DerivationView
@@ -174,6 +174,9 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
             with TabPane("Compare", id="compare-tab"):
                 yield Static(Text("opening the comparison…", style="dim"), classes="lazy-placeholder")
         yield KeysFooter()
+
+    def get_default_screen(self) -> ExplorerScreen:
+        return ExplorerScreen(id="_default")  # focus moves (each tab switch) repaint no full screen
 
     def on_mount(self) -> None:
         # The training thread runs pure Python and shares the GIL with this loop; a shorter switch
