@@ -222,3 +222,26 @@ async def test_showing_a_tab_again_at_the_same_size_rewraps_and_reruns_nothing()
         await pilot.resize_terminal(100, 40)
         await settle(pilot)
         assert "compare-text" in wraps and pane._generation > runs  # noqa: SLF001
+
+
+async def test_a_tab_switch_never_repaints_the_whole_screen() -> None:
+    """Focus moves twice per switch; each used to redraw every cell (a full frame written)."""
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        screen = app.screen
+        whole: list[bool] = []
+        real = screen.refresh
+
+        def spy(*regions: Any, repaint: bool = True, **kwargs: Any) -> Any:
+            whole.append(repaint and not regions)
+            return real(*regions, repaint=repaint, **kwargs)
+
+        screen.refresh = spy  # type: ignore[method-assign]
+        for key in ("f2", "f3", "f4", "f2"):
+            await pilot.press(key)
+            await settle(pilot)
+        assert app.query_one("#merges").has_focus  # the switches happened, focus followed
+        assert not any(whole)
