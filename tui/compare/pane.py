@@ -79,7 +79,7 @@ class ComparePane(Widget):
         Binding("delete,x", "remove_row", "Remove row"),
         Binding("shift+up,K", "move_row(-1)", "Row up", show=False),
         Binding("shift+down,J", "move_row(1)", "Row down", show=False),
-        Binding("escape", "clear", "Clear", show=False),
+        Binding("escape", "escape", "Leave text / clear", show=False),
         Binding("left_square_bracket", "step_k(-1)", "k−1", show=False),
         Binding("right_square_bracket", "step_k(1)", "k+1", show=False),
         Binding("f", "follow", "k follows Train", show=False),
@@ -311,9 +311,7 @@ class ComparePane(Widget):
         ids = [wid for wid, _ in VIEWS]
         view = ids[(ids.index(self.view) + delta) % len(ids)]
         self.show_view(view)
-        target = self.query_one("#compare-colored") if view == "compare-text-view" else self.query_one(f"#{view}")
-        if target.can_focus:
-            target.focus()
+        self._focus_view()
 
     def action_copy_ids(self) -> None:
         r = self._result
@@ -343,8 +341,13 @@ class ComparePane(Widget):
             self.set_rows(rows)
             self.current_row = j
 
-    def action_clear(self) -> None:
-        if self._pick is not None or self._hover is not None:
+    def action_escape(self) -> None:
+        """esc in the text box leaves it for the shown view, so the pane's keys (v, a, c, arrows)
+        act instead of being typed; elsewhere esc lets the lit token go."""
+        if self.query_one("#compare-text").has_focus:
+            if not self._focus_view():  # the Curve takes no keys: the views' tabs do (←/→ switch)
+                self.query_one("#compare-views", Tabs).focus()
+        elif self._pick is not None or self._hover is not None:
             self._pick = self._hover = None
             self._draw_selection()
 
@@ -528,6 +531,15 @@ class ComparePane(Widget):
     # -- helpers ---------------------------------------------------------------------------------
     def _mode(self) -> SpecialMode:
         return self.query_one("#compare-special", SpecialModeSelect).mode
+
+    def _focus_view(self) -> bool:
+        """The keyboard to the shown view (the Text view's coloured text takes it for that view);
+        False when the view takes no keys."""
+        view = self.view
+        target = self.query_one("#compare-colored") if view == "compare-text-view" else self.query_one(f"#{view}")
+        if target.can_focus:
+            target.focus()
+        return target.can_focus
 
     def _redraw_curve(self) -> None:
         if self.is_mounted and self.view == "compare-curve":

@@ -57,6 +57,7 @@ class InspectorPane(Widget):
         Binding("c", "copy_ids", "Copy ids"),
         Binding("m", "more", "More tokenizers"),
         Binding("v", "next_lower", "Next pane"),
+        Binding("escape", "leave_text", "Leave text", show=False),
     ]
     LOWER = ("show-detail", "show-stream", "show-why")
     """The panes below the chips, one at a time on a small terminal (``v`` cycles them)."""
@@ -232,6 +233,12 @@ class InspectorPane(Widget):
         if r is None:
             return
         copy_ids(self.app, r.encoding, sources.label_of(r.spec))
+
+    def action_leave_text(self) -> None:
+        """esc in the text box leaves it for the token chips (←/→ step through the tokens), so
+        the pane's keys (c, m, v) act instead of being typed -- as in Compare."""
+        if self.query_one("#inspect-input").has_focus:
+            self.query_one(TokenChips).focus()
 
     def action_next_lower(self) -> None:
         """Small terminal: show the next of details / streaming decode / why below the chips."""
