@@ -53,19 +53,27 @@ class CorpusWords:
 
     @classmethod
     def from_text(
-        cls, text: str, pre_tokenizer: PreTokenizer, *, cancelled: Callable[[], bool] | None = None
+        cls,
+        text: str,
+        pre_tokenizer: PreTokenizer,
+        *,
+        cancelled: Callable[[], bool] | None = None,
+        progress: Callable[[int], None] | None = None,
     ) -> CorpusWords:
         """Cut ``text`` with ``pre_tokenizer`` (exactly the pieces a trainer counts).
 
         ``cancelled`` is polled every few thousand pieces; :class:`CorpusCancelled` is raised
-        when it returns True, so a worker can stop promptly on a 10 MB corpus.
+        when it returns True, so a worker can stop promptly on a 10 MB corpus. ``progress`` is
+        told how many characters are cut so far, as often as :meth:`building` reports it.
         """
         building = cls.building(text, pre_tokenizer, cancelled=cancelled)
         while True:
             try:
-                next(building)
+                done = next(building)
             except StopIteration as stop:
                 return stop.value
+            if progress is not None:
+                progress(done)
 
     @classmethod
     def building(

@@ -11,13 +11,13 @@ from textual.widget import Widget
 from textual.widgets import Select, TextArea
 
 import tui.train.training_actions as training_actions
-from bpe_engine.corpus_words import CorpusWords
+from bpe_engine.corpus_words import PROGRESS_CHARS, CorpusWords
 from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import CL100K, GPT2
 from bpe_engine.training_runner import Started, TrainingRequest
 from tui.app import ExplorerApp
 from tui.messages import TrainingEvent
-from tui.train.corpus_pane import CorpusCut
+from tui.train.corpus_pane import CorpusCounting, CorpusCut
 from tui.train.merge_table import MergeTable
 from tui.train.progress_panel import ProgressPanel
 
@@ -143,3 +143,20 @@ async def until(pilot, condition, timeout: float = 10.0) -> None:  # noqa: ANN00
     while not condition():
         assert loop.time() < deadline, "timed out waiting"
         await pilot.pause(0.02)
+
+
+async def test_the_facts_line_shows_the_cut_of_a_big_corpus_move(alice_text: str) -> None:
+    """Cutting a 50 MB corpus for the facts line takes ~10 s: it reports how far it has come."""
+    counting: list[CorpusCounting] = []
+
+    def hook(message) -> None:  # noqa: ANN001
+        if isinstance(message, CorpusCounting):
+            counting.append(message)
+
+    text = alice_text * (2 * PROGRESS_CHARS // len(alice_text) + 1)
+    app = ExplorerApp(text)
+    async with app.run_test(size=(120, 36), message_hook=hook) as pilot:
+        await until(pilot, lambda: app._corpus_cut is not None, 60)
+        done = [m.done for m in counting]
+        assert len(done) >= 2 and done == sorted(done) and {m.total for m in counting} == {len(text)}
+        assert "unique" in shown(app, "#corpus-facts"), "the facts replace the count (the pty test sees it move)"

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Static, TextArea
+from textual.widgets import TextArea
 from textual.worker import get_current_worker
 
 from bpe_engine.corpus import CorpusStats, stats_of_words
@@ -26,11 +26,24 @@ from bpe_engine.display import visible_text
 from bpe_engine.pretokenizers import GPT2, PreTokenizer
 
 from ..widgets.safe_text import SafeTextArea
+from ..widgets.steady_static import SteadyStatic
+from .render import counting_text
 
 FACTS_DELAY = 0.3
 EDIT_LIMIT = 30_000  # characters; Textual's TextArea re-wraps every line whenever its size
 # changes (200 ms per re-layout at 100,000 characters: keys typed meanwhile came out garbled), so
 # a bigger corpus is shown as a read-only preview of its head and kept whole for training.
+
+
+class CorpusCounting(Message):
+    """The worker has cut ``done`` of ``total`` characters of one version of the text (a 50 MB
+    corpus takes ~10 s: the facts line shows it move)."""
+
+    def __init__(self, version: int, done: int, total: int) -> None:
+        super().__init__()
+        self.version = version
+        self.done = done
+        self.total = total
 
 
 class CorpusFacts(Message):
@@ -85,7 +98,7 @@ class CorpusPane(Vertical):
         area.border_title = Text(visible_text(self.source))  # Text: a file name is never markup
         self._mark_preview(area, self._initial)
         yield area
-        yield Static("", id="corpus-facts", markup=False)
+        yield SteadyStatic("", id="corpus-facts", markup=False)  # counting moves ~5x/s: no layout each
 
     def on_mount(self) -> None:
         # After the first frame: counting a big corpus in a thread holds the GIL and would hold
@@ -136,19 +149,29 @@ class CorpusPane(Vertical):
 
     def refresh_facts(self) -> None:
         self._version += 1
-        self.query_one("#corpus-facts", Static).update(Text("counting…", style="dim"))
+        self.query_one("#corpus-facts", SteadyStatic).show(Text("counting…", style="dim"))
         self._compute_facts(self.text, self.pre_tokenizer, self._version)
 
     @work(thread=True, exclusive=True, group="corpus-facts", exit_on_error=False)
     def _compute_facts(self, text: str, pre_tokenizer: PreTokenizer, version: int) -> None:
         worker = get_current_worker()
         try:
-            words = CorpusWords.from_text(text, pre_tokenizer, cancelled=lambda: worker.is_cancelled)
+            words = CorpusWords.from_text(
+                text,
+                pre_tokenizer,
+                cancelled=lambda: worker.is_cancelled,
+                progress=lambda done: self.post_message(CorpusCounting(version, done, len(text))),
+            )
         except CorpusCancelled:
             return
         if worker.is_cancelled:
             return
         self.post_message(CorpusFacts(version, stats_of_words(text, words), CorpusCut(text, pre_tokenizer, words)))
+
+    def on_corpus_counting(self, message: CorpusCounting) -> None:
+        message.stop()
+        if message.version == self._version:
+            self.query_one("#corpus-facts", SteadyStatic).show(counting_text(message.done, message.total))
 
     def on_corpus_facts(self, message: CorpusFacts) -> None:
         message.stop()
@@ -169,5 +192,5 @@ class CorpusPane(Vertical):
             (f"{stats.distinct_bytes:,}", "bold"),
             " distinct bytes",
         )
-        self.query_one("#corpus-facts", Static).update(line)
+        self.query_one("#corpus-facts", SteadyStatic).show(line)
         self.post_message(self.Facts(stats, message.cut))

@@ -9,6 +9,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, ProgressBar, Static
 
 from ..widgets.steady_static import SteadyStatic
+from .render import counting_text
 
 
 class ProgressPanel(Vertical):
@@ -52,7 +53,7 @@ class ProgressPanel(Vertical):
             self.offer_retrain(False)
             return
         self.query_one("#progress-bar", ProgressBar).update(total=total, progress=done)
-        self._status(Text.assemble(("counting words: ", "bold"), f"{done:,} / {total:,} characters"))
+        self._status(counting_text(done, total))
 
     def show_progress(self, done: int, target: int, rate: float) -> None:
         self.query_one("#progress-bar", ProgressBar).update(total=max(target, 1), progress=done)

@@ -161,3 +161,8 @@ def segmented_text(
     if pos < end:
         out.add(visible_text(text[pos:end], keep_newlines=True), GAP_STYLE)
     return out.content()
+
+
+def counting_text(done: int, total: int) -> Text:
+    """How far cutting the corpus into words has come (the facts line and the progress line)."""
+    return Text.assemble(("counting words: ", "bold"), f"{done:,} / {total:,} characters")
