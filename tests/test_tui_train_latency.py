@@ -160,3 +160,28 @@ async def test_the_facts_line_shows_the_cut_of_a_big_corpus_move(alice_text: str
         done = [m.done for m in counting]
         assert len(done) >= 2 and done == sorted(done) and {m.total for m in counting} == {len(text)}
         assert "unique" in shown(app, "#corpus-facts"), "the facts replace the count (the pty test sees it move)"
+
+
+async def test_a_run_on_the_facts_cut_gets_its_stepper_built_from_that_cut(alice_text: str, monkeypatch) -> None:  # noqa: ANN001
+    """The stepper of a run given its cut is built from the cut while the child starts (it used to
+    wait for Started and the child's copy of the words): built once, from the very same cut."""
+    built_from: list[CorpusWords] = []
+    real = training_actions._stepper_for
+
+    def spy(words, view):  # noqa: ANN001, ANN202
+        built_from.append(words)
+        return real(words, view)
+
+    monkeypatch.setattr(training_actions, "_stepper_for", spy)
+    app = ExplorerApp(alice_text[:20000])
+    app.backend = "child"  # Started then carries the child's copy of the words, not the cut itself
+    async with app.run_test(size=(120, 36)) as pilot:
+        await until(pilot, lambda: app._corpus_cut is not None)
+        await set_input(pilot, app, "#vocab", "300")
+        cut = app._corpus_cut
+        await pilot.press("ctrl+t")
+        await until(pilot, lambda: not app.training, 60)
+        await settle(app, pilot)
+        assert "done:" in shown(app, "#progress-status")
+        assert len(built_from) == 1 and built_from[0] is cut.words
+        assert app.stepper is not None and app.stepper.available == 300 - 256

@@ -4,8 +4,9 @@ A mixin of :class:`~tui.app.ExplorerApp`. The worker threads forward the events 
 :func:`bpe_engine.training_runner.run_training` (or :func:`replay_events`) tagged with a run id.
 One thing is built in the worker: the stepper of a :class:`Started` run, from the run's frozen
 :class:`~bpe_engine.corpus_words.CorpusWords` (~0.5 s of pure Python on 5 MB, which on the UI
-thread froze every key and delayed "done"). It is handed over with the event and the worker
-keeps no reference, so it still has one owner at a time. The merge list is an immutable
+thread froze every key and delayed "done"); for a run on the facts line's cut it is built
+beside the run from its start (:class:`_StepperInAdvance`). It is handed over with the event and
+the worker keeps no reference, so it still has one owner at a time. The merge list is an immutable
 :class:`~tui.train.merge_log.MergeLog` made on the UI thread.
 
 The last good run stays explorable until a new run has *started* (its corpus is cut and the
@@ -14,6 +15,7 @@ trainer accepted the settings): a refused or cancelled run never wipes it.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -123,8 +125,10 @@ class TrainingActions(_Base):
     def _train_worker(self, request: TrainingRequest, view: RunView, run_id: int, backend: Backend) -> None:
         worker = get_current_worker()
         with collector_paused():
+            cut = request.cut_words()
+            early = _StepperInAdvance(cut, view) if cut is not None else None
             events = run_training(request, backend=backend, cancelled=lambda: worker.is_cancelled, clock=self.clock)
-            self._forward(events, view, run_id)
+            self._forward(events, view, run_id, early)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="train", description="replaying merges")
     def _replay_worker(self, tokenizer: Tokenizer, view: RunView, run_id: int) -> None:
@@ -133,13 +137,16 @@ class TrainingActions(_Base):
             events = replay_events(tokenizer, view.text, cancelled=lambda: worker.is_cancelled, clock=self.clock)
             self._forward(events, view, run_id)
 
-    def _forward(self, events: Iterable[Event], view: RunView, run_id: int) -> None:
-        """Post each event; a :class:`Started` goes with the stepper built here from its words."""
+    def _forward(
+        self, events: Iterable[Event], view: RunView, run_id: int, early: _StepperInAdvance | None = None
+    ) -> None:
+        """Post each event; a :class:`Started` goes with the stepper built here from its words (or
+        built in ``early`` from the same cut while the run started)."""
         for event in events:
             stepper = None
             if isinstance(event, Started):
                 try:
-                    stepper = _stepper_for(event.words, view)
+                    stepper = early.result() if early is not None else _stepper_for(event.words, view)
                 except BpeEngineError as exc:  # e.g. more distinct tokens than a stepper can hold
                     self.post_message(TrainingEvent(run_id, Failed(str(exc))))
                     return
@@ -271,3 +278,34 @@ def _stepper_for(words: CorpusWords, view: RunView) -> Stepper:
         end_of_word=view.end_of_word,
         continuing_prefix=view.continuing_prefix,
     )
+
+
+class _StepperInAdvance:
+    """The stepper of a run given its cut, built while the run starts rather than after it started.
+
+    Why: a run on the facts line's cut spends ~0.6 s on 10 MB starting the child and counting pairs,
+    and building the stepper takes as long again; built after :class:`Started`, it held back the
+    first merges and "done" by that much. The run trains on the very same cut, so the stepper is
+    the one :class:`Started` would have led to. A daemon thread: quitting never waits for it.
+    """
+
+    def __init__(self, words: CorpusWords, view: RunView) -> None:
+        self._stepper: Stepper | None = None
+        self._error: BpeEngineError | None = None
+        self._thread = threading.Thread(target=self._build, args=(words, view), name="stepper", daemon=True)
+        self._thread.start()
+
+    def _build(self, words: CorpusWords, view: RunView) -> None:
+        try:
+            self._stepper = _stepper_for(words, view)
+        except BpeEngineError as exc:
+            self._error = exc
+
+    def result(self) -> Stepper:
+        """The stepper (waiting for it if need be); raises what building it raised."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        stepper, self._stepper = self._stepper, None  # handed over: the UI is its one owner
+        assert stepper is not None
+        return stepper
