@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from textual.app import ComposeResult
 from textual.compose import compose
 from textual.screen import Screen
 from textual.widget import Widget
@@ -50,7 +51,8 @@ class KeysFooter(Footer):
         self._pending = False
         self._pages: dict[Hashable, KeysPage] = {}  # keys -> page, least recently shown first
 
-    def compose(self):  # noqa: ANN201 - pages are mounted as keys come, not composed
+    def compose(self) -> ComposeResult:
+        """Nothing up front: pages are mounted as sets of keys come (see :meth:`_show_page`)."""
         return iter(())
 
     def shown_keys(self) -> tuple[Hashable, ...]:
