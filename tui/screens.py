@@ -11,6 +11,7 @@ from pathlib import Path
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -84,10 +85,41 @@ class HelpScreen(ModalScreen[None]):
             )
 
 
-class PathScreen(ModalScreen[str | None]):
+class _TypeAhead:
+    """A modal asking for one line: keys typed before its input had focus still go into it.
+
+    Why: a real terminal delivers ``ctrl+l gpt2 enter`` typed (or pasted) quickly as one burst.
+    The keys after ctrl+l reach the new screen while nothing in it has focus yet, so Textual hands
+    them to the screen itself; by the time the screen reads them its input has focus, but nothing
+    passed them on, and the dialog stayed open with an empty input (seen in a pty; Pilot never
+    shows it, because it waits for the app between two keys). Here such keys are passed to the
+    input in order, and their enter submits after them.
+    """
+
+    INPUT_ID = ""
+
+    def on_key(self, event: events.Key) -> None:
+        if getattr(event, "_typed_ahead", False):  # passed on once already: the input did not want it
+            return
+        found = self.query(f"#{self.INPUT_ID}")  # type: ignore[attr-defined]
+        field = found.first(Input) if found else None
+        if field is None or self.focused is not field:  # type: ignore[attr-defined]
+            return
+        event.stop()
+        event.prevent_default()
+        if event.key == "enter":
+            field.call_later(field.action_submit)  # after the keys already passed on
+            return
+        again = events.Key(event.key, event.character)
+        again._typed_ahead = True  # type: ignore[attr-defined]
+        field.post_message(again)
+
+
+class PathScreen(_TypeAhead, ModalScreen[str | None]):
     """Ask for a path: type it, or pick it in the directory tree (files fill the input)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    INPUT_ID = "path-input"
 
     def __init__(self, title: str, *, initial: str = "", hint: str = "", root: str | Path = ".") -> None:
         super().__init__()
@@ -125,10 +157,11 @@ class PathScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class JumpScreen(ModalScreen[int | None]):
+class JumpScreen(_TypeAhead, ModalScreen[int | None]):
     """Ask for a merge rank (1-based, as the list shows it); 0 goes back to the alphabet."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    INPUT_ID = "jump-input"
 
     def __init__(self, available: int) -> None:
         super().__init__()

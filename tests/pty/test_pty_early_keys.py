@@ -3,7 +3,9 @@
 At 80x24, f3 pressed right after "ready" showed Inspect for a moment, then the app jumped back to
 Train (4 times in 4): focus, reset while the small layout settled, went back to the App's
 AUTO_FOCUS widget -- the merge list on the hidden Train tab -- and TabbedContent follows focus to
-the tab holding it. A user's first key must not be undone."""
+the tab holding it. A user's first key must not be undone.
+
+Keys typed as one burst right after a key that opens a dialog (ctrl+l, j) go into the dialog."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ import time
 
 import pytest
 
-from pty_terminal import Terminal
+from app_screen import DONE, wait_step
+from pty_terminal import Terminal, key_bytes
 
 
 @pytest.mark.parametrize(("key", "shows"), [("f3", "Inspect corpus selection"), ("f4", "add a row")])
@@ -22,5 +25,28 @@ def test_a_tab_key_right_after_ready_stays_on_its_tab(run_app, corpus_1mb, key: 
     term.wait_for(shows, 20)
     time.sleep(2.5)  # the corpus facts arrive and the layout settles: the tab must stay
     assert shows in term.screen_text(), term.screen_text()
+    term.press("ctrl+q")
+    assert term.wait_exit(10) == 0
+
+
+def test_a_path_typed_right_after_ctrl_l_is_not_lost(run_app) -> None:  # noqa: ANN001
+    """``ctrl+l gpt2 enter`` as one burst, as a fast typist or a paste sends it: the keys reached
+    the dialog before its input had focus and were dropped (the dialog stayed open, empty)."""
+    term: Terminal = run_app()
+    term.wait_for("ready", 30)
+    term.send(key_bytes("ctrl+l") + b"gpt2\r")
+    screen = term.wait_for(lambda s: "exploring gpt2" in s, 30)
+    assert "path (enter confirms" not in screen, "the dialog is closed"
+    term.press("ctrl+q")
+    assert term.wait_exit(10) == 0
+
+
+def test_a_rank_typed_right_after_j_is_not_lost(run_app) -> None:  # noqa: ANN001
+    term: Terminal = run_app()
+    term.wait_for("ready", 30)
+    term.press("ctrl+t")
+    term.wait_for(DONE.search, 60)
+    term.send(b"j12\r")
+    wait_step(term, 12, 30)
     term.press("ctrl+q")
     assert term.wait_exit(10) == 0
