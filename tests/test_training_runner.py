@@ -220,3 +220,12 @@ def test_a_cut_of_another_text_is_ignored(mixed: str) -> None:
     events = list(run_training(TrainingRequest(mixed, vocab_size=600, words=other), backend="thread"))
     assert events[0].words is not other and events[0].words.characters == len(mixed)
     assert steps_of(events) == steps_of(list(run_training(TrainingRequest(mixed, vocab_size=600), backend="thread")))
+
+
+def test_the_child_does_not_send_back_the_cut_it_was_given(mixed: str) -> None:
+    words = CorpusWords.from_text(mixed, GPT2)
+    in_child = list(run_training(TrainingRequest(mixed, vocab_size=600, words=words), backend="child"))
+    in_thread = list(run_training(TrainingRequest(mixed, vocab_size=600), backend="thread"))
+    assert isinstance(in_child[-1], Finished), in_child[-1]
+    assert in_child[0].words is words, "the parent's own cut, not a copy through the pipe"
+    assert steps_of(in_child) == steps_of(in_thread)

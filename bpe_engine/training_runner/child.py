@@ -23,11 +23,11 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
-from .events import Cancelled, Event, Failed, Finished, Merges
+from .events import Cancelled, Event, Failed, Finished, Merges, Started
 from .frames import read_frame, write_frame
 from .request import TrainingRequest
 
@@ -86,6 +86,8 @@ def child_events(request: TrainingRequest, *, cancelled: Callable[[], bool]) -> 
                 return
             if isinstance(event, Merges):
                 done = event.done
+            if isinstance(event, Started) and event.words is None:  # the cut we sent: not sent back
+                event = replace(event, words=request.cut_words())
             if cancelled():
                 yield Cancelled(done)
                 return
@@ -188,7 +190,10 @@ def main() -> int:
     from .session import training_events
 
     try:
+        given = request.cut_words() is not None
         for event in training_events(request):
+            if given and isinstance(event, Started):  # the parent holds the cut it sent us
+                event = replace(event, words=None)  # type: ignore[arg-type] - restored by child_events
             write_frame(stdout, event)
     except (BrokenPipeError, OSError):
         return 0
