@@ -203,3 +203,27 @@ class ExplorerScreen(Screen):
     """
 
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+
+    def lay_out_next_frame(self) -> None:
+        """Lay out every widget whose size or visibility just changed on the very next screen
+        update, in one pass.
+
+        Textual lays out a shown or hidden widget only after its Layout message has climbed to
+        the screen, which waits for the widget's idle and then behind the screen's queue: after a
+        tab switch the tab row was painted first, the new tab ~30-50 ms later, and the footer's
+        keys in a third frame. This does at once what each widget's idle would do (forget its
+        ancestors' arrangements; Textual's ``Widget._check_refresh``) without the message, and
+        asks the screen for one layout.
+        """
+        for widget in self.walk_children(Widget):
+            if not widget._layout_required:
+                continue
+            widget._layout_required = False
+            for ancestor in widget.ancestors:
+                if not isinstance(ancestor, Widget):
+                    break
+                ancestor._clear_arrangement_cache()
+                ancestor._layout_updates += 1
+                if not ancestor.styles.auto_dimensions:
+                    break
+        self.refresh(repaint=False, layout=True)

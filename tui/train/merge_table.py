@@ -92,6 +92,7 @@ class MergeTable(ScrollView, can_focus=True):
         self._count_width = len("count")
         self._words_width = len("words")
         self._strips: dict[tuple[int, str, tuple[int, ...]], Strip] = {}
+        self._shown_size = Size(0, 0)  # the size the last Resize laid the rows out for
 
     # -- data ------------------------------------------------------------------------------------
     @property
@@ -165,7 +166,13 @@ class MergeTable(ScrollView, can_focus=True):
             self.virtual_size = size
         self.refresh()
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
+        """Lay the rows out for a new size. Textual also sends Resize when the list is shown again
+        at the size it had (each switch back to Train): its lines are still right, and redrawing
+        them cost a second frame right after the one that showed the tab."""
+        if event.size == self._shown_size:
+            return
+        self._shown_size = event.size
         self._resize()
         self.select_step(self._cursor)
 

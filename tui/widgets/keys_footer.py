@@ -9,8 +9,9 @@ the keys differed; but each tab shows its own keys (Compare adds a, v, c, B, x),
 between tabs still rebuilt the row: ~20 % of an f2/f4 switch, mostly styling each new key
 (``FooterKey``'s compact watcher restyles it as it mounts). This footer keeps one row ("page")
 per set of keys it has drawn, built by Textual's own ``Footer.compose`` so it looks and clicks
-exactly the same, and switching tabs only hides one page and shows another. Requests that arrive
-before a pending switch ran are folded into it.
+exactly the same, and switching tabs only hides one page and shows another -- at once, as the
+keys change, so the new tab and its keys are laid out in the same frame. Requests that arrive
+while a new page is being built are folded into that build.
 """
 
 from __future__ import annotations
@@ -68,13 +69,29 @@ class KeysFooter(Footer):
         page = self._pages.get(self._drawn) if self._drawn is not None else None
         return list(page.query(FooterKey)) if page is not None else []
 
+    def on_mount(self) -> None:
+        """Follow the keys as they change, not a message later (``Footer.on_mount`` still makes its
+        own posted subscription, to :meth:`bindings_changed`, which is left with nothing to do)."""
+        self.screen.bindings_updated_signal.subscribe(self, self._keys_changed, immediate=True)
+
     def bindings_changed(self, screen: Screen) -> None:
+        """Footer's posted subscription: :meth:`_keys_changed` has already handled the change."""
+
+    def _keys_changed(self, screen: Screen) -> None:
+        """Show the page of the keys now in force: at once when it exists (a tab switch then lays
+        out the new tab and its keys in one frame), after the next refresh when it must be built."""
         self._bindings_ready = True
-        if not screen.app.app_focus or self._pending:
+        if not screen.app.app_focus or not self.is_attached or screen is not self.screen:
             return
-        if self.is_attached and screen is self.screen:
+        keys = self.shown_keys()
+        if keys == self._drawn:
+            return
+        if keys in self._pages:
+            self._show(keys, self._pages.pop(keys))
+        elif not self._pending:
             self._pending = True
-            self.call_after_refresh(self._show_page)
+            # Built from this widget's own queue: Footer.compose binds to the footer it runs in.
+            self.call_next(self.call_after_refresh, self._show_page)
 
     async def _show_page(self) -> None:
         self._pending = False
@@ -83,16 +100,19 @@ class KeysFooter(Footer):
         keys = self.shown_keys()
         if keys == self._drawn:
             return
-        self._drawn = keys
         page = self._pages.pop(keys, None)
+        if page is None:
+            page = KeysPage(*compose(self, Footer.compose(self)))
+            await self.mount(page)
+        self._show(keys, page)
+        while len(self._pages) > MAX_PAGES:
+            await self._pages.pop(next(iter(self._pages))).remove()
+
+    def _show(self, keys: Hashable, page: KeysPage) -> None:
+        """Hide every other page and show ``page`` (the most recently shown from now on)."""
+        self._drawn = keys
         with self.app.batch_update():
             for other in self._pages.values():
                 other.display = False
-            if page is None:
-                page = KeysPage(*compose(self, Footer.compose(self)))
-                await self.mount(page)
-            else:
-                page.display = True
-            self._pages[keys] = page
-            while len(self._pages) > MAX_PAGES:
-                await self._pages.pop(next(iter(self._pages))).remove()
+            page.display = True
+        self._pages[keys] = page

@@ -1,0 +1,95 @@
+"""A tab key is one frame: the new tab, its focus and its footer keys are laid out together on the
+next screen update, and nothing shown again at its old size is drawn a second time.
+
+Checked as behaviour, never as timings: the screen's layouts and paints are counted in order. Left
+to Textual, an f2 painted the tab row first, laid the new tab out once its panes' Layout messages
+had reached the screen, and laid it out again for the footer's keys (~30 ms of an f2 at 120x40
+in a real terminal); the merge list then redrew its rows for a Resize to the size it already had.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import TabbedContent
+
+from explore_pilot import settle
+from tui.app import ExplorerApp
+from tui.train.merge_table import MergeTable
+from tui.widgets.keys_footer import KeysFooter
+
+SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n"
+
+
+def record_frames(app: ExplorerApp) -> list[tuple[str, str, str]]:
+    """Spy on the screen: each layout and each paint outside one, with the tab shown and the
+    footer's first key at that moment."""
+    screen = app.screen
+    frames: list[tuple[str, str, str]] = []
+    footer = app.query_one(KeysFooter)
+    tabs = app.query_one("#tabs", TabbedContent)
+    real_layout, real_paint = screen._refresh_layout, screen._compositor_refresh  # noqa: SLF001
+    inside = [False]
+
+    def layout(*args: Any, **kwargs: Any) -> Any:
+        frames.append(("layout", tabs.active, repr(footer._drawn)))  # noqa: SLF001
+        inside[0] = True
+        try:
+            return real_layout(*args, **kwargs)
+        finally:
+            inside[0] = False
+
+    def paint() -> Any:
+        if not inside[0]:
+            frames.append(("paint", tabs.active, repr(footer._drawn)))  # noqa: SLF001
+        return real_paint()
+
+    screen._refresh_layout = layout  # type: ignore[method-assign]  # noqa: SLF001
+    screen._compositor_refresh = paint  # type: ignore[method-assign]  # noqa: SLF001
+    return frames
+
+
+async def test_a_tab_key_lays_out_the_new_tab_with_its_keys_in_one_frame() -> None:
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for key in ("f3", "f4", "f2"):  # mount the lazy panes and build each tab's footer keys once
+            await pilot.press(key)
+            await settle(pilot)
+        frames = record_frames(app)
+        footer = app.query_one(KeysFooter)
+        for key, tab in (("f3", "inspect-tab"), ("f2", "train-tab"), ("f4", "compare-tab"), ("f2", "train-tab")):
+            frames.clear()
+            await pilot.press(key)
+            await settle(pilot)
+            keys = repr(footer._drawn)  # noqa: SLF001 - the keys the footer settled on
+            layouts = [frame for frame in frames if frame[0] == "layout"]
+            assert frames and frames[0][0] == "layout", f"{key}: painted before laying out the tab: {frames}"
+            assert len(layouts) == 1, f"{key}: {len(layouts)} layouts"
+            assert layouts[0][1:] == (tab, keys), f"{key}: the first layout lacked the tab or its keys"
+
+
+async def test_the_merge_list_shown_again_at_its_size_draws_nothing_again() -> None:
+    """Textual sends a Resize to every widget shown again; the merge list only lays its rows out
+    again when its size really changed (a resize of the terminal still does)."""
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        merges = app.query_one(MergeTable)
+        assert merges.row_count > 1
+        calls: list[int] = []
+        real = merges._resize  # noqa: SLF001
+
+        def counting() -> None:
+            calls.append(1)
+            real()
+
+        merges._resize = counting  # type: ignore[method-assign]  # noqa: SLF001
+        for key in ("f3", "f2", "f4", "f2"):
+            await pilot.press(key)
+            await settle(pilot)
+        assert calls == []
+        await pilot.resize_terminal(112, 40)
+        await settle(pilot)
+        assert calls, "a new width must lay the rows out again"
