@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from textual import work
+from textual.widgets import Input, TextArea
 from textual.worker import get_current_worker
 
 from bpe_engine.corpus_words import CorpusWords
@@ -78,7 +79,21 @@ class TrainingActions(_Base):
 
     # -- starting --------------------------------------------------------------------------------
     def action_train(self) -> None:
-        """Start (or restart) training with the form's settings; a running run is superseded."""
+        """Start (or restart) training with the form's settings; a running run is superseded.
+
+        ctrl+t is an app key: it runs as soon as it arrives, while keys typed just before it may
+        still wait in the focused field's queue (a field only applies its keys in its own turn).
+        Read then, the form gave the old vocab -- "1000" trained while the field showed the "600"
+        typed a moment before (1 ctrl+t in 25 in a pty test right after typing). So a key typed
+        into a text field first lets that field apply what it was given.
+        """
+        focused = self.focused
+        if isinstance(focused, (Input, TextArea)):
+            focused.call_later(self._train_now)
+        else:
+            self._train_now()
+
+    def _train_now(self) -> None:
         form = self.query_one(SettingsForm)
         text = self.query_one(CorpusPane).text
         if not text.strip():
