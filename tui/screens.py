@@ -216,6 +216,10 @@ class ExplorerScreen(Screen):
         asks the screen for one layout.
         """
         for widget in self.walk_children(Widget):
+            if widget._repaint_required:  # e.g. restyled by the focus move: drawn in the same frame
+                widget._repaint_required = False
+                if widget.display:
+                    self._dirty_widgets.add(widget)
             if not widget._layout_required:
                 continue
             widget._layout_required = False
