@@ -7,6 +7,11 @@ used) in a pty (``ptyprocess``), feeds everything it writes into a ``pyte`` scre
 thread, and keeps the raw byte stream too, so a test can assert on both what is drawn and what
 reached the terminal (an OSC title, a clear-screen, a C1 control).
 
+Output is received and time-stamped on one thread and drawn into the screen on another: pyte
+is pure Python and takes 50-90 ms to draw the ~60 KB of a tab switch at 120x40, which a real
+terminal draws in well under a millisecond. :meth:`Terminal.watch` says when the output that
+made the screen show something *arrived*, which is when a user's terminal would show it.
+
 The process is always killed and reaped (its whole process group, so a training child of the
 app goes with it), whatever the test did.
 """
@@ -14,6 +19,7 @@ app goes with it), whatever the test did.
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import sys
 import threading
@@ -76,6 +82,25 @@ def key_bytes(key: str) -> bytes:
     return key.encode("utf-8")
 
 
+class ScreenWatch:
+    """A condition on the screen and, once it held, when the output that made it hold arrived."""
+
+    def __init__(self, until: Callable[[str], object]) -> None:
+        self.until = until
+        self.arrived = 0.0  # time.perf_counter() of the chunk that made ``until`` true
+        self.drawn = 0.0  # ... and of pyte having drawn it
+        self._done = threading.Event()
+
+    def seen(self, arrived: float) -> None:
+        self.arrived, self.drawn = arrived, time.perf_counter()
+        self._done.set()
+
+    def wait(self, timeout: float) -> ScreenWatch:
+        if not self._done.wait(timeout):
+            raise TimeoutError(f"the screen never satisfied {self.until!r} in {timeout:.0f} s")
+        return self
+
+
 class Terminal:
     """One app process on a pty of ``cols`` x ``rows`` cells, screen kept by pyte."""
 
@@ -98,21 +123,47 @@ class Terminal:
         self._lock = threading.Lock()
         self.process = PtyProcess.spawn(list(argv), cwd=str(cwd), env=env, dimensions=(rows, cols))
         self.pid = self.process.pid
+        self._chunks: queue.SimpleQueue[tuple[float, bytes] | None] = queue.SimpleQueue()
+        self._watches: list[ScreenWatch] = []
+        self._receiver = threading.Thread(target=self._receive, name="pty-receiver", daemon=True)
         self._reader = threading.Thread(target=self._read, name="pty-reader", daemon=True)
+        self._receiver.start()
         self._reader.start()
 
     # -- output ----------------------------------------------------------------------------------
-    def _read(self) -> None:
+    def _receive(self) -> None:
+        """Read the app's output as it comes, each chunk stamped with the time it arrived."""
         while True:
             try:
                 data = self.process.read(65536)
-            except EOFError:
+            except (EOFError, OSError):
+                self._chunks.put(None)
                 return
-            except OSError:
-                return
+            self._chunks.put((time.perf_counter(), data))
+
+    def _read(self) -> None:
+        """Draw each chunk into the screen (ends once the output ended and all of it is drawn)."""
+        while (chunk := self._chunks.get()) is not None:
+            arrived, data = chunk
             with self._lock:
                 self.raw += data
                 self._stream.feed(data)
+                watches = list(self._watches)
+            if watches:
+                text = self.screen_text()
+                for watch in watches:
+                    if watch.until(text):
+                        with self._lock:
+                            self._watches.remove(watch)
+                        watch.seen(arrived)
+
+    def watch(self, until: Callable[[str], object]) -> ScreenWatch:
+        """Watch the screen for ``until`` (a predicate of its text), checked after each chunk of
+        output is drawn. Start it *before* the key whose effect it waits for."""
+        watch = ScreenWatch(until)
+        with self._lock:
+            self._watches.append(watch)
+        return watch
 
     def screen_text(self) -> str:
         """What the terminal shows now, one line per row (trailing spaces kept)."""
@@ -258,4 +309,5 @@ class Terminal:
             self.process.wait()
         except Exception:  # noqa: BLE001 - already reaped
             pass
+        self._receiver.join(timeout=2)
         self._reader.join(timeout=2)
