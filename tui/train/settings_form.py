@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
@@ -64,13 +64,20 @@ def wordpiece_available() -> bool:
     return True
 
 
-def _field(label: str, widget: Widget, field_id: str) -> Vertical:
-    return Vertical(
-        Horizontal(Label(label, classes="field-label"), widget, classes="field-row"),
-        Static("", id=f"{field_id}-error", classes="field-error", markup=False),
-        classes="field",
-        id=f"{field_id}-field",
-    )
+def _field(label: str, widget: Widget, field_id: str) -> tuple[Label, Widget, Static]:
+    """A field's label, input and message, with no container of their own: the Train tab is drawn
+    whole on each switch to it, and each container is one more layer to draw (a Vertical and a
+    Horizontal per field were a fifth of the tab's widgets)."""
+    message = Static("", id=f"{field_id}-error", classes="field-error", markup=False)
+    message.field_label = label  # type: ignore[attr-defined]  # names the field in its message
+    return Label(label, classes="field-label"), widget, message
+
+
+def _row(left: tuple[Label, Widget, Static], right: tuple[Label, Widget, Static]) -> ComposeResult:
+    """Two fields side by side on one line, then their messages (hidden while empty)."""
+    right[0].add_class("-right")
+    yield Horizontal(left[0], left[1], right[0], right[1], classes="field-row")
+    yield from (left[2], right[2])
 
 
 class SettingsForm(Vertical):
@@ -87,64 +94,53 @@ class SettingsForm(Vertical):
 
     def compose(self) -> ComposeResult:
         models = [("BPE", "bpe")] + ([("WordPiece", "wordpiece")] if wordpiece_available() else [])
-        with Grid(id="settings-grid"):
-            yield _field("model", Select(models, value="bpe", allow_blank=False, compact=True, id="model"), "model")
-            yield _field(
-                "level",
-                Select(
-                    [("byte-level", "byte"), ("character", "char")],
-                    value="byte",
-                    allow_blank=False,
-                    compact=True,
-                    id="level",
-                ),
-                "level",
-            )
-            yield _field(
-                "pre-tok",
-                Select(PRE_TOKENIZER_CHOICES, value="gpt2", allow_blank=False, compact=True, id="pretok"),
-                "pretok",
-            )
-            yield _field(
-                "regex", SafeInput(placeholder="custom pattern", compact=True, id="regex", disabled=True), "regex"
-            )
-            yield _field(
-                "vocab",
-                SafeInput(str(self._vocab_size), type="integer", compact=True, id="vocab"),
-                "vocab",
-            )
-            yield _field("min freq", SafeInput("0", type="integer", compact=True, id="minfreq"), "minfreq")
-            yield _field(
-                "tie-break",
-                Select(
-                    [("HF (count, pair)", "hf"), ("lexicographic", "lexicographic"), ("first seen", "first-seen")],
-                    value="hf",
-                    allow_blank=False,
-                    compact=True,
-                    id="tiebreak",
-                ),
-                "tiebreak",
-            )
-            yield _field(
-                "</w>",
-                Select(
-                    END_OF_WORD_CHOICES, value="attached", allow_blank=False, compact=True, id="eow", disabled=True,
-                    tooltip="end-of-word pre-tokenizer: </w> attached (l o w</w>, HF) or separate (l o w </w>)",
-                ),
-                "eow",
-            )
-            yield _field(
-                "max len",
-                SafeInput(str(DEFAULT_MAX_TOKEN_LENGTH), type="integer", compact=True, id="maxlen",
-                          tooltip="no merge makes a token this long or longer (bytes for byte-level); 0 = no limit"),
-                "maxlen",
-            )
-            yield _field(
-                "unk",
-                SafeInput(placeholder="none", compact=True, id="unk",
-                          tooltip="a special token for characters the alphabet lacks (character-level)"),
-                "unk",
-            )
+        model = _field("model", Select(models, value="bpe", allow_blank=False, compact=True, id="model"), "model")
+        level = _field(
+            "level",
+            Select(
+                [("byte-level", "byte"), ("character", "char")], value="byte", allow_blank=False, compact=True, id="level"
+            ),
+            "level",
+        )
+        pretok = _field(
+            "pre-tok", Select(PRE_TOKENIZER_CHOICES, value="gpt2", allow_blank=False, compact=True, id="pretok"), "pretok"
+        )
+        regex = _field("regex", SafeInput(placeholder="custom pattern", compact=True, id="regex", disabled=True), "regex")
+        vocab = _field("vocab", SafeInput(str(self._vocab_size), type="integer", compact=True, id="vocab"), "vocab")
+        minfreq = _field("min freq", SafeInput("0", type="integer", compact=True, id="minfreq"), "minfreq")
+        tiebreak = _field(
+            "tie-break",
+            Select(
+                [("HF (count, pair)", "hf"), ("lexicographic", "lexicographic"), ("first seen", "first-seen")],
+                value="hf",
+                allow_blank=False,
+                compact=True,
+                id="tiebreak",
+            ),
+            "tiebreak",
+        )
+        eow = _field(
+            "</w>",
+            Select(
+                END_OF_WORD_CHOICES, value="attached", allow_blank=False, compact=True, id="eow", disabled=True,
+                tooltip="end-of-word pre-tokenizer: </w> attached (l o w</w>, HF) or separate (l o w </w>)",
+            ),
+            "eow",
+        )
+        maxlen = _field(
+            "max len",
+            SafeInput(str(DEFAULT_MAX_TOKEN_LENGTH), type="integer", compact=True, id="maxlen",
+                      tooltip="no merge makes a token this long or longer (bytes for byte-level); 0 = no limit"),
+            "maxlen",
+        )
+        unk = _field(
+            "unk",
+            SafeInput(placeholder="none", compact=True, id="unk",
+                      tooltip="a special token for characters the alphabet lacks (character-level)"),
+            "unk",
+        )
+        for left, right in ((model, level), (pretok, regex), (vocab, minfreq), (tiebreak, eow), (maxlen, unk)):
+            yield from _row(left, right)
 
     # -- reading ---------------------------------------------------------------------------------
     def pre_tokenizer(self) -> PreTokenizer | None:
@@ -226,7 +222,8 @@ class SettingsForm(Vertical):
         if getattr(box, "_shown_error", "") == message:
             return  # unchanged: no re-layout per keystroke (a big corpus editor re-wraps on each)
         box._shown_error = message  # type: ignore[attr-defined]
-        box.update(Text(message, style="bold red") if message else "")
+        # under a row of two fields: the message names its field
+        box.update(Text(f"{box.field_label}: {message}", style="bold red") if message else "")  # type: ignore[attr-defined]
         box.set_class(bool(message), "-visible")
 
     def request_for(self, text: str, *, quiet: bool = False) -> TrainingRequest | None:
