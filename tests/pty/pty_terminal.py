@@ -149,7 +149,7 @@ class Terminal:
                 self.raw += data
                 self._stream.feed(data)
                 watches = list(self._watches)
-            if watches:
+            if watches and self._chunks.empty():  # a frame's last chunk so far: check once, not per 4 KB
                 text = self.screen_text()
                 for watch in watches:
                     if watch.until(text):
@@ -158,8 +158,9 @@ class Terminal:
                         watch.seen(arrived)
 
     def watch(self, until: Callable[[str], object]) -> ScreenWatch:
-        """Watch the screen for ``until`` (a predicate of its text), checked after each chunk of
-        output is drawn. Start it *before* the key whose effect it waits for."""
+        """Watch the screen for ``until`` (a predicate of its text), checked whenever the output
+        received so far is drawn; the time given is that of the last chunk drawn by then (never
+        earlier than the output that did it). Start it *before* the key whose effect it awaits."""
         watch = ScreenWatch(until)
         with self._lock:
             self._watches.append(watch)
