@@ -199,11 +199,14 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
     def _enter_tab(self, pane_id: str) -> None:
         """Give the shown tab the current state and the keyboard: the text to type into on
         Inspect/Compare, the merge list (stepping keys) on Train. Without the focus move, keys
-        would go to a widget of the hidden tab. Repeating it changes nothing."""
-        self._push_state()
+        would go to a widget of the hidden tab. Once the keyboard is there the tab was entered
+        (by the key's own action, before its TabActivated): nothing is done twice."""
         target = TAB_FOCUS.get(pane_id)
         widget = self._find(target) if target is not None else None
-        if widget is None or self.screen.focused is widget:
+        if widget is not None and self.screen.focused is widget:
+            return
+        self._push_state()
+        if widget is None:
             return
         if isinstance(widget, TextArea) and widget.cursor_location == (0, 0):
             widget.move_cursor(widget.document.end)  # typing continues the text, not prepends to it

@@ -64,16 +64,31 @@ def wordpiece_available() -> bool:
     return True
 
 
-def _field(label: str, widget: Widget, field_id: str) -> tuple[Label, Widget, Static]:
+class FieldMessage(Static):
+    """What is wrong with one field, on its own line under the field's pair (hidden while empty)."""
+
+    def __init__(self, field_label: str, field_id: str) -> None:
+        super().__init__("", id=f"{field_id}-error", classes="field-error", markup=False)
+        self.field_label = field_label  # names the field: the line sits under two fields
+        self.shown = ""
+
+    def show(self, message: str) -> None:
+        """Show ``message`` ("" hides the line); the same message again changes nothing."""
+        if message == self.shown:
+            return  # unchanged: no re-layout per keystroke (a big corpus editor re-wraps on each)
+        self.shown = message
+        self.update(Text(f"{self.field_label}: {message}", style="bold red") if message else "")
+        self.set_class(bool(message), "-visible")
+
+
+def _field(label: str, widget: Widget, field_id: str) -> tuple[Label, Widget, FieldMessage]:
     """A field's label, input and message, with no container of their own: the Train tab is drawn
     whole on each switch to it, and each container is one more layer to draw (a Vertical and a
     Horizontal per field were a fifth of the tab's widgets)."""
-    message = Static("", id=f"{field_id}-error", classes="field-error", markup=False)
-    message.field_label = label  # type: ignore[attr-defined]  # names the field in its message
-    return Label(label, classes="field-label"), widget, message
+    return Label(label, classes="field-label"), widget, FieldMessage(label, field_id)
 
 
-def _row(left: tuple[Label, Widget, Static], right: tuple[Label, Widget, Static]) -> ComposeResult:
+def _row(left: tuple[Label, Widget, FieldMessage], right: tuple[Label, Widget, FieldMessage]) -> ComposeResult:
     """Two fields side by side on one line, then their messages (hidden while empty)."""
     right[0].add_class("-right")
     yield Horizontal(left[0], left[1], right[0], right[1], classes="field-row")
@@ -218,13 +233,7 @@ class SettingsForm(Vertical):
 
     def show_error(self, field_id: str, message: str) -> None:
         """Put ``message`` under the field (empty clears it); used for trainer ConfigErrors too."""
-        box = self.query_one(f"#{field_id}-error", Static)
-        if getattr(box, "_shown_error", "") == message:
-            return  # unchanged: no re-layout per keystroke (a big corpus editor re-wraps on each)
-        box._shown_error = message  # type: ignore[attr-defined]
-        # under a row of two fields: the message names its field
-        box.update(Text(f"{box.field_label}: {message}", style="bold red") if message else "")  # type: ignore[attr-defined]
-        box.set_class(bool(message), "-visible")
+        self.query_one(f"#{field_id}-error", FieldMessage).show(message)
 
     def request_for(self, text: str, *, quiet: bool = False) -> TrainingRequest | None:
         """The run these settings describe for ``text``; None (with messages shown unless
