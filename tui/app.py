@@ -192,9 +192,22 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         """A tab was shown (a click, or the keys after :meth:`action_show_tab`): mount its pane on
         first use, then give it the state and the keyboard (nothing left to do after a key)."""
         pane_id = event.pane.id or ""
-        if pane_id in LAZY_PANES and self._find(f"#{LAZY_PANES[pane_id]}") is None:
-            await self._mount_lazy(event.pane, _lazy_pane(pane_id)(id=LAZY_PANES[pane_id], state=self.explorer_state()))
+        screen = self.screen if isinstance(self.screen, ExplorerScreen) else None
+        if self._not_mounted_yet(pane_id):
+            if screen is not None:
+                screen.hold_keys()  # typed while it mounts: they go into its text box
+            try:
+                await self._mount_lazy(event.pane, _lazy_pane(pane_id)(id=LAZY_PANES[pane_id], state=self.explorer_state()))
+                self._enter_tab(pane_id)
+            finally:
+                if screen is not None:
+                    screen.release_keys(self.screen.focused)
+            return
         self._enter_tab(pane_id)
+
+    def _not_mounted_yet(self, pane_id: str) -> bool:
+        """Whether ``pane_id`` is a lazy tab whose pane is not mounted yet (its first showing)."""
+        return pane_id in LAZY_PANES and self._find(f"#{LAZY_PANES[pane_id]}") is None
 
     def _enter_tab(self, pane_id: str) -> None:
         """Give the shown tab the current state and the keyboard: the text to type into on
@@ -233,12 +246,13 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         only after its panes' Layout messages had climbed to the screen, and the focus move from
         TabActivated came after that (~30 ms of an f2 at 120x40). Setting ``active`` still posts
         TabActivated as a click does, which mounts Inspect / Compare on first use."""
-        # Drop focus first: TabbedContent switches back to whichever tab holds the focused widget.
-        self.screen.set_focus(None)
-        tabs = self.query_one("#tabs", TabbedContent)
-        tabs.active = tab_id
-        self._enter_tab(tab_id)
         screen = self.screen
+        if isinstance(screen, ExplorerScreen) and self._not_mounted_yet(tab_id):
+            screen.hold_keys()  # the keys right after this one are for the pane about to mount
+        # Drop focus first: TabbedContent switches back to whichever tab holds the focused widget.
+        screen.set_focus(None)
+        self.query_one("#tabs", TabbedContent).active = tab_id
+        self._enter_tab(tab_id)
         if isinstance(screen, ExplorerScreen):
             screen.lay_out_next_frame()
 

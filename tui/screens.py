@@ -204,6 +204,30 @@ class ExplorerScreen(Screen):
 
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._held_keys: list[events.Key] | None = None  # None: keys are not being held
+
+    # -- keys typed while a tab is being mounted --------------------------------------------------
+    def hold_keys(self) -> None:
+        """Keep the keys that reach the screen from now on, for the widget :meth:`release_keys`
+        names. Why: the first f3 / f4 mounts its pane (~1 s), and a user who types at once typed
+        into nothing -- the keys reached the screen while no widget had focus and were dropped."""
+        if self._held_keys is None:
+            self._held_keys = []
+
+    def release_keys(self, widget: Widget | None) -> None:
+        """Pass the held keys, in order, to ``widget`` (the new tab's text box); None drops them."""
+        held, self._held_keys = self._held_keys or [], None
+        for key in held if widget is not None else ():
+            widget.post_message(events.Key(key.key, key.character))
+
+    def on_key(self, event: events.Key) -> None:
+        if self._held_keys is not None and self.focused is None:
+            event.stop()
+            event.prevent_default()
+            self._held_keys.append(event)
+
     def lay_out_next_frame(self) -> None:
         """Lay out every widget whose size or visibility just changed on the very next screen
         update, in one pass.

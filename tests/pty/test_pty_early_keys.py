@@ -50,3 +50,15 @@ def test_a_rank_typed_right_after_j_is_not_lost(run_app) -> None:  # noqa: ANN00
     wait_step(term, 12, 30)
     term.press("ctrl+q")
     assert term.wait_exit(10) == 0
+
+
+@pytest.mark.parametrize(("key", "typed", "where"), [("f3", "안녕하세요", "▊  안녕하세요"), ("f4", "xyzzy", "caféxyzzy")])
+def test_text_typed_right_after_the_first_f3_or_f4_goes_into_its_box(run_app, key: str, typed: str, where: str) -> None:  # noqa: ANN001
+    """The first f3 / f4 mounts its pane (~1 s): text typed at once reached the screen while no
+    widget had focus and was dropped (seen by hand in tmux). It now goes into the tab's text box."""
+    term: Terminal = run_app()
+    term.wait_for("ready", 30)
+    term.send(key_bytes(key) + typed.encode("utf-8"))
+    term.wait_for(where, 30)
+    term.press("ctrl+q")
+    assert term.wait_exit(10) == 0
