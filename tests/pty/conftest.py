@@ -55,12 +55,43 @@ def corpus_1mb(corpus_dir: Path) -> Path:
     return build_corpus(corpus_dir / "mixed_1mb.txt", 1_000_000)
 
 
+def build_many_words_corpus(path: Path, size: int, *, seed: int = 3) -> Path:
+    """At least ``size`` bytes of made-up words (Latin letters and the Hangul syllables of the
+    repository's Korean text), the same on every run: ~100,000 distinct words, so every merge
+    touches many of them."""
+    hangul = sorted({ch for ch in (DATA / "constitution.txt").read_text(encoding="utf-8") if "가" <= ch <= "힣"})
+    latin = "abcdefghijklmnopqrstuvwxyz"
+    rng = random.Random(seed)
+    out: list[str] = []
+    total = 0
+    while total < size:
+        words = [
+            "".join(rng.choices(latin, k=rng.randrange(3, 9)))
+            if rng.random() < 0.5
+            else "".join(rng.choices(hangul, k=rng.randrange(2, 5)))
+            for _ in range(rng.randrange(5, 14))
+        ]
+        line = " ".join(words) + "\n"
+        out.append(line)
+        total += len(line.encode("utf-8"))
+    path.write_text("".join(out), encoding="utf-8")
+    return path
+
+
 @pytest.fixture(scope="session")
 def corpus_300k(corpus_dir: Path) -> Path:
     """Just above 300,000 characters (the size at which the first release failed in a terminal)."""
     path = build_corpus(corpus_dir / "mixed_300k.txt", 400_000, seed=9)
     assert len(path.read_text(encoding="utf-8")) >= 300_000
     return path
+
+
+@pytest.fixture(scope="session")
+def corpus_slow_to_train(corpus_dir: Path) -> Path:
+    """1 MB that takes seconds to train to 30,000 tokens (the mixed 1 MB corpus runs out of pairs
+    after ~9,500 merges in well under a second): a key sent once training shows progress reaches
+    the app while it still trains, even on a loaded machine."""
+    return build_many_words_corpus(corpus_dir / "many_words_1mb.txt", 1_000_000)
 
 
 @pytest.fixture(scope="session")

@@ -42,8 +42,8 @@ def test_a_1mb_corpus_trains_and_steps_in_a_terminal(run_app, corpus_1mb) -> Non
     assert term.group_processes() == []
 
 
-def test_esc_during_training_stops_it_and_keeps_the_merges(run_app, corpus_1mb) -> None:  # noqa: ANN001
-    term = run_app(corpus_1mb)
+def test_esc_during_training_stops_it_and_keeps_the_merges(run_app, corpus_slow_to_train) -> None:  # noqa: ANN001
+    term = run_app(corpus_slow_to_train)
     term.wait_for("ready")
     set_vocab(term, 30000)
     term.press("ctrl+t")
@@ -60,8 +60,8 @@ def test_esc_during_training_stops_it_and_keeps_the_merges(run_app, corpus_1mb) 
     assert term.wait_exit(10) == 0
 
 
-def test_ctrl_q_during_training_exits_cleanly(run_app, corpus_1mb) -> None:  # noqa: ANN001
-    term = run_app(corpus_1mb)
+def test_ctrl_q_during_training_exits_cleanly(run_app, corpus_slow_to_train) -> None:  # noqa: ANN001
+    term = run_app(corpus_slow_to_train)
     term.wait_for("ready")
     set_vocab(term, 30000)
     term.press("ctrl+t")
