@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.css.query import NoMatches
@@ -33,7 +34,7 @@ from bpe_engine.types import Tokenizer
 
 from .commands import ExplorerCommands
 from .file_actions import FileActions
-from .screens import ACTION_HELP, KEY_NAMES, ExplorerScreen, HelpScreen
+from .screens import ACTION_HELP, KEY_NAMES, ExplorerScreen, HelpScreen, TypeAhead
 from .state import ExplorerState
 from .train.corpus_pane import CorpusCut, CorpusPane
 from .train.derivation_view import DerivationView
@@ -259,6 +260,16 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
     async def _mount_lazy(self, tab: TabPane, pane: Widget) -> None:
         await tab.query(".lazy-placeholder").remove()
         await tab.mount(pane)
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key that comes up to the app while a dialog's input has focus was typed for
+        the dialog before it opened: ``a cl100k`` as one burst. The key that opens the dialog is
+        a binding of a pane, run once it has bubbled up here, and the keys after it had already
+        gone to the widget that had focus then; they arrive here after the dialog is up (the
+        input takes every printable key itself, so nothing else sends one here)."""
+        screen = self.screen
+        if isinstance(screen, TypeAhead) and event.is_printable:
+            screen.take_typed_ahead(event)
 
     def on_resize(self, event) -> None:  # noqa: ANN001 - textual.events.Resize
         self._apply_size(event.size.width, event.size.height)

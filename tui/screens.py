@@ -85,8 +85,9 @@ class HelpScreen(ModalScreen[None]):
             )
 
 
-class _TypeAhead:
-    """A modal asking for one line: keys typed before its input had focus still go into it.
+class TypeAhead:
+    """A modal with one input to type into (a path, a rank, the tokenizer picker's search): keys
+    typed before its input had focus still go into it.
 
     Why: a real terminal delivers ``ctrl+l gpt2 enter`` typed (or pasted) quickly as one burst.
     The keys after ctrl+l reach the new screen while nothing in it has focus yet, so Textual hands
@@ -94,28 +95,67 @@ class _TypeAhead:
     passed them on, and the dialog stayed open with an empty input (seen in a pty; Pilot never
     shows it, because it waits for the app between two keys). Here such keys are passed to the
     input in order, and their enter submits after them.
+
+    Only those keys: a key the input had and let bubble up (esc) goes on its normal way, to the
+    bindings (a first version took every key that reached the screen, and esc no longer closed
+    the dialog in a terminal).
     """
 
     INPUT_ID = ""
 
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[call-arg]
+        self._early_keys: list[events.Key] = []  # come before the input had focus
+
+    def _forward_event(self, event: events.Event) -> None:
+        """Textual gives the screen itself the keys that arrive while nothing in it has focus."""
+        if isinstance(event, events.Key):
+            event._before_focus = True  # type: ignore[attr-defined]
+        super()._forward_event(event)  # type: ignore[misc]
+
     def on_key(self, event: events.Key) -> None:
-        if getattr(event, "_typed_ahead", False):  # passed on once already: the input did not want it
-            return
+        if getattr(event, "_before_focus", False):
+            self.take_typed_ahead(event)
+
+    def _field(self) -> Input | None:
         found = self.query(f"#{self.INPUT_ID}")  # type: ignore[attr-defined]
-        field = found.first(Input) if found else None
-        if field is None or self.focused is not field:  # type: ignore[attr-defined]
-            return
+        return found.first(Input) if found else None
+
+    def take_typed_ahead(self, event: events.Key) -> bool:
+        """Give ``event``, a key meant for the input that did not reach it, to the input -- at once
+        if it has focus, else once it takes focus (the dialog is still opening); True if taken."""
+        field = self._field()
+        focused = self.focused  # type: ignore[attr-defined]
+        if field is None or focused not in (field, None):
+            return False
         event.stop()
         event.prevent_default()
+        if focused is None:
+            self._early_keys.append(event)
+        else:
+            self._pass_on(field, event)
+        return True
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        field = self._field()
+        if event.widget is field and field is not None:
+            early, self._early_keys = self._early_keys, []
+            for key in early:
+                self._pass_on(field, key)
+
+    @staticmethod
+    def _pass_on(field: Input, event: events.Key) -> None:
         if event.key == "enter":
             field.call_later(field.action_submit)  # after the keys already passed on
             return
         again = events.Key(event.key, event.character)
-        again._typed_ahead = True  # type: ignore[attr-defined]
+        # Made here, the key's sender is this screen, and Textual stops a message at its sender:
+        # a key the input does not take (esc) must bubble on to the app's bindings.
+        again._sender = None
         field.post_message(again)
 
 
-class PathScreen(_TypeAhead, ModalScreen[str | None]):
+class PathScreen(TypeAhead, ModalScreen[str | None]):
     """Ask for a path: type it, or pick it in the directory tree (files fill the input)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -157,7 +197,7 @@ class PathScreen(_TypeAhead, ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class JumpScreen(_TypeAhead, ModalScreen[int | None]):
+class JumpScreen(TypeAhead, ModalScreen[int | None]):
     """Ask for a merge rank (1-based, as the list shows it); 0 goes back to the alphabet."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]

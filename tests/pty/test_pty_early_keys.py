@@ -9,6 +9,7 @@ Keys typed as one burst right after a key that opens a dialog (ctrl+l, j) go int
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -60,5 +61,46 @@ def test_text_typed_right_after_the_first_f3_or_f4_goes_into_its_box(run_app, ke
     term.wait_for("ready", 30)
     term.send(key_bytes(key) + typed.encode("utf-8"))
     term.wait_for(where, 30)
+    term.press("ctrl+q")
+    assert term.wait_exit(10) == 0
+
+
+@pytest.mark.parametrize(("key", "dialog"), [("ctrl+o", "path (enter confirms"), ("ctrl+l", "path (enter confirms"), ("j", "Jump to merge")])
+def test_esc_closes_a_dialog_that_takes_typed_ahead_keys(run_app, key: str, dialog: str) -> None:  # noqa: ANN001
+    """esc is a dialog's way out. The first type-ahead passed every key that reached the dialog's
+    screen on to its input, esc too, and in a terminal the dialog stayed open."""
+    term: Terminal = run_app()
+    term.wait_for("ready", 30)
+    if key == "j":
+        term.press("ctrl+t")
+        term.wait_for(DONE.search, 60)
+    term.press(key)
+    term.wait_for(dialog, 20)
+    term.press("esc")
+    term.wait_for(lambda s: dialog not in s, 10)
+    term.press("ctrl+q")
+    assert term.wait_exit(10) == 0
+
+
+def open_compare_keys(term: Terminal) -> None:
+    """Compare, with the keyboard on its first control after the text box (its keys work there)."""
+    term.wait_for("ready", 30)
+    term.press("f4")
+    term.wait_for("add a row", 30)
+    term.press("tab")
+    term.wait_for("a Rows…", 10)
+
+
+def test_a_search_typed_right_after_a_goes_into_the_picker(run_app) -> None:  # noqa: ANN001
+    """``a cl100k`` as one burst: ``a`` (Compare's binding) runs once the key has gone up to the
+    app, and the keys after it had already gone to the control that had focus; they were lost
+    and the picker opened with an empty search (seen in a pty)."""
+    term: Terminal = run_app()
+    open_compare_keys(term)
+    term.send(b"acl100k")
+    screen = term.wait_for(lambda s: re.search(r"\b1 of \d+ shown", s) is not None, 20)
+    assert re.search(r"▊\s+cl100k\s+▎", screen), screen
+    term.press("esc")
+    term.wait_for(lambda s: "Rows to compare" not in s, 10)
     term.press("ctrl+q")
     assert term.wait_exit(10) == 0

@@ -28,6 +28,7 @@ from textual.widgets.selection_list import Selection
 from bpe_engine.compare.candidates import Candidate, candidates, search
 from bpe_engine.display import visible_text
 
+from ..screens import TypeAhead
 from ..widgets.safe_text import SafeInput
 
 FILE_HINT = "a saved directory, tokenizer.json, vocab.json + merges.txt, vocab.txt, .tiktoken, tekken.json or a SentencePiece .model"
@@ -65,8 +66,9 @@ def prompt(c: Candidate, chosen: bool = False) -> Text:
     return out
 
 
-class TokenizerPicker(ModalScreen[Picked | None]):
-    """Search and choose tokenizers; ``multiple`` for Compare's rows, else one for Inspect."""
+class TokenizerPicker(TypeAhead, ModalScreen[Picked | None]):
+    """Search and choose tokenizers; ``multiple`` for Compare's rows, else one for Inspect.
+    What is typed right after the key that opens it (``a cl100k``, ``m gpt2``) is its search."""
 
     DEFAULT_CSS = """
     TokenizerPicker .picker-box { height: 90%; max-width: 110; }
@@ -86,6 +88,8 @@ class TokenizerPicker(ModalScreen[Picked | None]):
         def __init__(self, found: list[Candidate]) -> None:
             super().__init__()
             self.found = found
+
+    INPUT_ID = "picker-search"
 
     def __init__(self, chosen: Sequence[str], *, multiple: bool = True, title: str = "") -> None:
         super().__init__()
