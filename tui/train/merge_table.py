@@ -91,7 +91,8 @@ class MergeTable(ScrollView, can_focus=True):
         self._cursor = 0
         self._count_width = len("count")
         self._words_width = len("words")
-        self._strips: dict[tuple[int, str, tuple[int, ...]], Strip] = {}
+        self._strips: dict[tuple[int, Style, tuple[int, ...]], Strip] = {}
+        self._bases: dict[str, Style] = {}  # the row styles of the current CSS state, by kind
         self._shown_size = Size(0, 0)  # the size the last Resize laid the rows out for
 
     # -- data ------------------------------------------------------------------------------------
@@ -197,29 +198,48 @@ class MergeTable(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         return Strip(segments).adjust_cell_length(width, base).simplify()
 
+    def _base(self, kind: str) -> Style:
+        """The style a row of ``kind`` is drawn in (computed once per CSS state: ``rich_style``
+        walks the ancestors)."""
+        base = self._bases.get(kind)
+        if base is None:
+            base = self.rich_style
+            if kind == "header":
+                base = self.get_component_rich_style("merge-table--header")
+            elif kind != "odd":
+                base += self.get_component_rich_style("merge-table--even-row" if kind == "even" else "merge-table--cursor")
+            self._bases[kind] = base
+        return base
+
     def render_line(self, y: int) -> Strip:
-        if y == 0:
-            header = (Text("#"), Text("merge"), Text("count"), Text("words"))
-            return self._line(header, self.get_component_rich_style("merge-table--header"))
-        row = y - 1 + round(self.scroll_y)
+        row = y - 1 + round(self.scroll_y) if y else -1  # -1: the header
         if row >= self.row_count:
             return Strip.blank(self.scrollable_content_region.width, self.rich_style)
-        kind = ("cursor-focus" if self.has_focus else "cursor") if row == self._cursor else ("even", "odd")[row % 2]
-        key = (row, kind, (*self._widths(), self.scrollable_content_region.width))
+        if row < 0:
+            kind = "header"
+        elif row == self._cursor:
+            kind = "cursor"
+        else:
+            kind = ("even", "odd")[row % 2]
+        base = self._base(kind)
+        key = (row, base, (*self._widths(), self.scrollable_content_region.width))
         strip = self._strips.get(key)
-        if strip is None:  # a step redraws the whole list: rows already drawn come from here
-            base = self.rich_style
-            if kind != "odd":
-                base += self.get_component_rich_style("merge-table--even-row" if kind == "even" else "merge-table--cursor")
-            strip = self._line(self.get_row_at(row), base).apply_meta({"row": row})
+        if strip is None:  # a step or a focus change redraws the whole list: rows drawn before come from here
+            if row < 0:
+                strip = self._line((Text("#"), Text("merge"), Text("count"), Text("words")), base)
+            else:
+                strip = self._line(self.get_row_at(row), base).apply_meta({"row": row})
             if len(self._strips) > STRIP_CACHE:
                 self._strips.clear()
             self._strips[key] = strip
         return strip
 
     def notify_style_update(self) -> None:
+        """Focus (a tint and the cursor's colours) or a theme changed the row styles. Drawn rows
+        stay cached under the styles they were drawn in, so showing Train again, which gives the
+        list focus, draws no row anew."""
         super().notify_style_update()
-        self._strips.clear()  # a theme change or focus restyles every row
+        self._bases.clear()
 
     # -- user moves: ask the app, never move the cursor here ------------------------------------
     def _ask(self, row: int) -> None:
