@@ -10,7 +10,11 @@ reached the terminal (an OSC title, a clear-screen, a C1 control).
 Output is received and time-stamped on one thread and drawn into the screen on another: pyte
 is pure Python and takes 50-90 ms to draw the ~60 KB of a tab switch at 120x40, which a real
 terminal draws in well under a millisecond. :meth:`Terminal.watch` says when the output that
-made the screen show something *arrived*, which is when a user's terminal would show it.
+made the screen show something *arrived*, which is when a user's terminal would show it. The
+screen is checked at the end of each burst of output (the app writes a frame in one go; a pause
+of :data:`BURST_GAP` ends it), however far pyte lags behind: checked only when pyte had caught
+up, a frame was timed by the next one that arrived while pyte was still drawing it (~25-35 ms
+later after a tab switch, the focused widget's own repaint).
 
 The process is always killed and reaped (its whole process group, so a training child of the
 app goes with it), whatever the test did.
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import os
 import queue
+import select
 import signal
 import sys
 import threading
@@ -58,6 +63,9 @@ KEYS: dict[str, bytes] = {
 
 FAIL_ON = ("internal error", "Traceback", "Error (")
 """Screen text that means something broke: fail at once instead of waiting for a timeout."""
+
+BURST_GAP = 0.002
+"""Seconds without output that end a burst (one frame, written at once, arrives in ~1 ms)."""
 
 ESC_SETTLE = 0.15
 """Textual waits a moment after a lone ESC to tell the escape key from an escape sequence."""
@@ -132,35 +140,49 @@ class Terminal:
 
     # -- output ----------------------------------------------------------------------------------
     def _receive(self) -> None:
-        """Read the app's output as it comes, each chunk stamped with the time it arrived."""
+        """Read the app's output as it comes, each chunk stamped with the time it arrived, and
+        mark the end of each burst (``(time of its last chunk, None)``)."""
+        last: float | None = None
         while True:
+            if last is not None and not select.select([self.process.fd], [], [], BURST_GAP)[0]:
+                self._chunks.put((last, None))
+                last = None
+                continue
             try:
                 data = self.process.read(65536)
             except (EOFError, OSError):
+                if last is not None:
+                    self._chunks.put((last, None))
                 self._chunks.put(None)
                 return
-            self._chunks.put((time.perf_counter(), data))
+            last = time.perf_counter()
+            self._chunks.put((last, data))
 
     def _read(self) -> None:
-        """Draw each chunk into the screen (ends once the output ended and all of it is drawn)."""
+        """Draw each chunk into the screen (ends once the output ended and all of it is drawn);
+        at each burst's end, check the watches against the screen as that burst left it."""
         while (chunk := self._chunks.get()) is not None:
             arrived, data = chunk
-            with self._lock:
-                self.raw += data
-                self._stream.feed(data)
-                watches = list(self._watches)
-            if watches and self._chunks.empty():  # a frame's last chunk so far: check once, not per 4 KB
+            if data is None:
+                with self._lock:
+                    watches = list(self._watches)
+                if not watches:
+                    continue
                 text = self.screen_text()
                 for watch in watches:
                     if watch.until(text):
                         with self._lock:
                             self._watches.remove(watch)
                         watch.seen(arrived)
+                continue
+            with self._lock:
+                self.raw += data
+                self._stream.feed(data)
 
     def watch(self, until: Callable[[str], object]) -> ScreenWatch:
-        """Watch the screen for ``until`` (a predicate of its text), checked whenever the output
-        received so far is drawn; the time given is that of the last chunk drawn by then (never
-        earlier than the output that did it). Start it *before* the key whose effect it awaits."""
+        """Watch the screen for ``until`` (a predicate of its text), checked at the end of each
+        burst of output; the time given is that of the burst's last chunk (when the frame that
+        did it had arrived). Start it *before* the key whose effect it awaits."""
         watch = ScreenWatch(until)
         with self._lock:
             self._watches.append(watch)
