@@ -148,11 +148,19 @@ class TypeAhead:
         if event.key == "enter":
             field.call_later(field.action_submit)  # after the keys already passed on
             return
-        again = events.Key(event.key, event.character)
-        # Made here, the key's sender is this screen, and Textual stops a message at its sender:
-        # a key the input does not take (esc) must bubble on to the app's bindings.
-        again._sender = None
-        field.post_message(again)
+        send_key_again(field, event)
+
+
+def send_key_again(widget: Widget, event: events.Key) -> None:
+    """Give ``widget`` a key that reached a screen instead, as if typed while it had focus.
+
+    A key made inside a screen's handler has that screen as its sender, and Textual stops a
+    message at its sender: a key the widget does not take itself (esc in a dialog, tab) would
+    never reach the app's bindings. Sent with no sender, it bubbles all the way, as typed keys do.
+    """
+    again = events.Key(event.key, event.character)
+    again._sender = None
+    widget.post_message(again)
 
 
 class PathScreen(TypeAhead, ModalScreen[str | None]):
@@ -260,7 +268,7 @@ class ExplorerScreen(Screen):
         """Pass the held keys, in order, to ``widget`` (the new tab's text box); None drops them."""
         held, self._held_keys = self._held_keys or [], None
         for key in held if widget is not None else ():
-            widget.post_message(events.Key(key.key, key.character))
+            send_key_again(widget, key)
 
     def on_key(self, event: events.Key) -> None:
         if self._held_keys is not None and self.focused is None:

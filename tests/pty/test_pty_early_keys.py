@@ -104,3 +104,15 @@ def test_a_search_typed_right_after_a_goes_into_the_picker(run_app) -> None:  # 
     term.wait_for(lambda s: "Rows to compare" not in s, 10)
     term.press("ctrl+q")
     assert term.wait_exit(10) == 0
+
+
+def test_a_tab_key_typed_right_after_the_first_f3_moves_the_focus(run_app) -> None:  # noqa: ANN001
+    """A key held while Inspect mounts and not taken by its text box (tab) goes on to the app's
+    bindings: sent again from the screen, it stopped there (Textual stops a message at its
+    sender), so the keyboard stayed in the box."""
+    term: Terminal = run_app()
+    term.wait_for("ready", 30)
+    term.send(key_bytes("f3") + key_bytes("tab"))
+    term.wait_for("m More tokenizers", 30)  # the keys of Inspect's controls: the box lost focus
+    term.press("ctrl+q")
+    assert term.wait_exit(10) == 0
