@@ -34,6 +34,7 @@ from bpe_engine.types import Tokenizer
 
 from .commands import ExplorerCommands
 from .file_actions import FileActions
+from .gc_pause import freeze_what_lives
 from .screens import ACTION_HELP, KEY_NAMES, ExplorerScreen, HelpScreen, TypeAhead
 from .state import ExplorerState
 from .train.corpus_pane import CorpusCut, CorpusPane
@@ -188,6 +189,7 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
         self.query_one(DerivationView).show_none()
         self._apply_size(self.size.width, self.size.height)
         self.query_one(MergeTable).focus()
+        self.call_after_refresh(freeze_what_lives)  # the modules, styles and widgets of the app stay
 
     async def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         """A tab was shown (a click, or the keys after :meth:`action_show_tab`): mount its pane on
@@ -260,6 +262,7 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
     async def _mount_lazy(self, tab: TabPane, pane: Widget) -> None:
         await tab.query(".lazy-placeholder").remove()
         await tab.mount(pane)
+        freeze_what_lives()
 
     def on_key(self, event: events.Key) -> None:
         """A printable key that comes up to the app while a dialog's input has focus was typed for
@@ -337,7 +340,7 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
 
     def on_corpus_pane_facts(self, message: CorpusPane.Facts) -> None:
         self._corpus_cut = message.cut
-        self.query_one(SettingsForm).set_alphabet(message.stats.distinct_characters)
+        freeze_what_lives()  # the cut's words are kept for ctrl+t        self.query_one(SettingsForm).set_alphabet(message.stats.distinct_characters)
 
     def on_settings_form_changed(self, message: SettingsForm.Changed) -> None:
         form = self.query_one(SettingsForm)

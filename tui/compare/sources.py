@@ -17,6 +17,8 @@ from bpe_engine.compare.resolve import resolve_tokenizer
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.types import Encoding, Tokenizer
 
+from ..gc_pause import freeze_what_lives
+
 CHOICES: tuple[tuple[str, str], ...] = (
     ("trained model at step k", OURS),
     ("WordPiece (bert-base-uncased)", "bert-base-uncased"),
@@ -98,5 +100,6 @@ def get(spec: str, ours: Callable[[], Tokenizer | None]) -> Any:
     except (OSError, ValueError) as exc:
         return Failed(spec, BpeEngineError(f"cannot load {spec}: {exc}"))
     with _lock:
-        _cache.setdefault(spec, tok)
-        return _cache[spec]
+        tok = _cache.setdefault(spec, tok)
+    freeze_what_lives()  # a reference tokenizer is kept for the session
+    return tok
