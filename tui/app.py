@@ -262,7 +262,7 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
     async def _mount_lazy(self, tab: TabPane, pane: Widget) -> None:
         await tab.query(".lazy-placeholder").remove()
         await tab.mount(pane)
-        freeze_what_lives()
+        freeze_what_lives()  # the pane and the tokenizers it loaded stay
 
     def on_key(self, event: events.Key) -> None:
         """A printable key that comes up to the app while a dialog's input has focus was typed for
@@ -340,7 +340,8 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
 
     def on_corpus_pane_facts(self, message: CorpusPane.Facts) -> None:
         self._corpus_cut = message.cut
-        freeze_what_lives()  # the cut's words are kept for ctrl+t        self.query_one(SettingsForm).set_alphabet(message.stats.distinct_characters)
+        freeze_what_lives()  # the cut's words are kept for ctrl+t
+        self.query_one(SettingsForm).set_alphabet(message.stats.distinct_characters)
 
     def on_settings_form_changed(self, message: SettingsForm.Changed) -> None:
         form = self.query_one(SettingsForm)
