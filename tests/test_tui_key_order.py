@@ -51,3 +51,37 @@ async def test_ctrl_t_right_after_typing_a_vocab_trains_that_vocab(slow_fields: 
         assert app.query_one("#vocab", Input).value == "305"
         assert "Fix the settings marked in red first." not in notes and app._trained is not None  # noqa: SLF001
         assert app._trained.vocab_size == 305  # noqa: SLF001 - the settings of the run that trained
+
+
+async def test_bound_edit_keys_keep_their_order_with_typed_characters(slow_fields: None) -> None:
+    """ctrl+u, ctrl+w, ctrl+a / ctrl+e and backspace are bindings of the field: they ran only
+    after a trip up to the app, and the characters typed after them overtook them ("ctrl+u 4000"
+    left the field empty, as a path typed after ctrl+u in the save dialog was lost in tmux)."""
+    app = ExplorerApp("low lower lowest newer wider\n")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        field = app.query_one("#vocab", Input)
+        field.focus()
+        await pilot.pause()
+        burst(app, [("ctrl+u", None), ("4", "4"), ("0", "0"), ("0", "0"), ("0", "0")])
+        await settle(pilot)
+        assert field.value == "4000"
+        burst(app, [("ctrl+a", None), ("1", "1"), ("ctrl+e", None), ("backspace", None), ("7", "7")])
+        await settle(pilot)
+        assert field.value == "14007"
+
+
+async def test_the_compare_text_keeps_the_order_of_a_burst() -> None:
+    from textual.widgets import TextArea
+
+    app = ExplorerApp("low lower lowest newer wider\n")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f4")
+        await settle(pilot)
+        box = app.query_one("#compare-text", TextArea)
+        assert app.focused is box
+        box.text = ""
+        await pilot.pause()
+        burst(app, [("t", "t"), ("e", "e"), ("h", "h"), ("backspace", None), ("backspace", None), ("h", "h"), ("e", "e")])
+        await settle(pilot)
+        assert box.text == "the"

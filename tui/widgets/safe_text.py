@@ -19,6 +19,7 @@ from rich.segment import Segment
 from rich.text import Text
 from textual import events
 from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import DirectoryTree, Input, TextArea
 
 from bpe_engine.display import visible_text
@@ -64,10 +65,16 @@ def safe_strip(strip: Strip, *, named: bool = False) -> Strip:
 
 
 class SafeTextArea(TextArea):
-    """TextArea whose painted lines never carry raw control, escape or bidi characters."""
+    """TextArea whose painted lines never carry raw control, escape or bidi characters, and whose
+    bound keys keep their order with typed characters (:func:`run_own_binding`)."""
 
     def render_line(self, y: int) -> Strip:
         return safe_strip(super().render_line(y), named=self.read_only)
+
+    async def _on_key(self, event: events.Key) -> None:
+        await super()._on_key(event)  # characters, enter (and tab when it indents) go in here
+        if not event.is_printable and not event._stop_propagation:  # noqa: SLF001 - not taken above
+            await run_own_binding(self, event)
 
     def _on_resize(self, event: events.Resize) -> None:
         """Re-wrap only when the wrap width changed. Textual sends a Resize to every widget shown
@@ -79,40 +86,38 @@ class SafeTextArea(TextArea):
             event.prevent_default()  # TextArea's own handler (next in the MRO) would re-wrap
 
 
-EDIT_KEYS: dict[str, str] = {
-    "backspace": "delete_left",
-    "delete": "delete_right",
-    "left": "cursor_left",
-    "right": "cursor_right",
-    "home": "home",
-    "end": "end",
-}
-"""Edit keys a :class:`SafeInput` applies the moment they arrive, in order with typed characters."""
+async def run_own_binding(widget: Widget, event: events.Key) -> bool:
+    """Run ``widget``'s own binding for ``event`` now; True if one ran (the key is then used up).
+
+    Textual inserts a typed character the moment it arrives but applies a bound key (backspace,
+    arrows, ctrl+u, ctrl+w, enter...) only after it has travelled up the widget tree to the app;
+    while the app is busy that trip takes longer than a fast typist's next key, which overtakes it:
+    "1000, backspace x4, 3000" came out as "3" (seen in a real terminal on a 1 MB corpus), and
+    ctrl+u then a path lost the path. Textual's issue #6605 (open PR #6631 does the same). The
+    focused widget is the first place the app looks for a binding, so the same binding runs --
+    only at once, in order with the characters. Priority bindings ran before the key got here.
+    """
+    for binding in widget._bindings.key_to_bindings.get(event.key, ()):  # noqa: SLF001
+        if not binding.priority and await widget.app.run_action(binding.action, widget):
+            event.stop()
+            event.prevent_default()
+            return True
+    return False
 
 
 class SafeInput(Input):
     """Input whose painted line never carries raw control, escape or bidi characters, and whose
-    edit keys keep their order.
-
-    Textual's Input inserts a typed character on arrival but applies backspace, delete and the
-    cursor keys through bindings, after the key has travelled up the widget tree; while the app is
-    busy that trip takes longer than a fast typist's next key, so "1000, backspace x4, 3000" came
-    out as "3" or "300" (seen in a real terminal on a 1 MB corpus). Here those keys are applied at
-    once, like characters.
-    """
+    bound keys keep their order with typed characters (:func:`run_own_binding`)."""
 
     def render_line(self, y: int) -> Strip:
         return safe_strip(super().render_line(y))
 
     async def _on_key(self, event: events.Key) -> None:
-        action = EDIT_KEYS.get(event.key)
-        if action is None:
+        if event.is_printable:
             await super()._on_key(event)
             return
-        event.stop()
-        event.prevent_default()
         self._restart_blink()
-        getattr(self, f"action_{action}")()
+        await run_own_binding(self, event)
 
 
 class SafeDirectoryTree(DirectoryTree):
