@@ -113,6 +113,21 @@ async def test_8_2_5_a_loaded_tokenizer_follows_a_newly_opened_corpus(tmp_path) 
         assert "completely" in shown(app, "#segmented-text")
 
 
+async def test_the_header_drops_a_loaded_tokenizers_name_once_a_run_replaces_it() -> None:
+    """Seen by hand in tmux: ctrl+l a saved tokenizer, ctrl+o another corpus, ctrl+t -- the header
+    still read "bpe-explorer — /tmp/hand/tok8" over merges trained on the new corpus."""
+    from bpe_engine.bpe_trainer import BpeTrainerConfig, train
+
+    tok = train([SMALL * 3], BpeTrainerConfig(vocab_size=270)).tokenizer
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.explore_tokenizer(tok, "hand")
+        await settle(app, pilot)
+        assert app.sub_title == "hand"
+        await train_to_end(app, pilot)
+        assert app.sub_title == ""
+
+
 async def test_8_2_6_the_form_knows_the_alphabet_and_a_refused_run_keeps_the_last(alice_text: str) -> None:
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 36)) as pilot:

@@ -113,6 +113,7 @@ class TrainingActions(_Base):
             request.continuing_prefix, request, "trained", self.query_one(CorpusPane).source,
             request.pre_tokenizer.end_of_word,
         )
+        self.sub_title = ""  # the header named a loaded tokenizer: this run replaces it
         self._start_run(view)
         self._train_worker(request, view, self.run_id, self.backend)
 
