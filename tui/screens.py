@@ -94,7 +94,7 @@ class TypeAhead:
     them to the screen itself; by the time the screen reads them its input has focus, but nothing
     passed them on, and the dialog stayed open with an empty input (seen in a pty; Pilot never
     shows it, because it waits for the app between two keys). Here such keys are passed to the
-    input in order, and their enter submits after them.
+    input in order; the input (a SafeInput) runs their enter after them.
 
     Only those keys: a key the input had and let bubble up (esc) goes on its normal way, to the
     bindings (a first version took every key that reached the screen, and esc no longer closed
@@ -133,7 +133,7 @@ class TypeAhead:
         if focused is None:
             self._early_keys.append(event)
         else:
-            self._pass_on(field, event)
+            send_key_again(field, event)  # enter too: the field runs its binding in order (SafeInput)
         return True
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
@@ -141,14 +141,7 @@ class TypeAhead:
         if event.widget is field and field is not None:
             early, self._early_keys = self._early_keys, []
             for key in early:
-                self._pass_on(field, key)
-
-    @staticmethod
-    def _pass_on(field: Input, event: events.Key) -> None:
-        if event.key == "enter":
-            field.call_later(field.action_submit)  # after the keys already passed on
-            return
-        send_key_again(field, event)
+                send_key_again(field, key)
 
 
 def send_key_again(widget: Widget, event: events.Key) -> None:

@@ -78,6 +78,7 @@ class TokenizerPicker(TypeAhead, ModalScreen[Picked | None]):
     TokenizerPicker Button { margin-right: 2; }
     """
 
+    INPUT_ID = "picker-search"
     BINDINGS = [
         Binding("escape", "close", "Close"),
         Binding("enter", "done", "Done", priority=True),
@@ -88,8 +89,6 @@ class TokenizerPicker(TypeAhead, ModalScreen[Picked | None]):
         def __init__(self, found: list[Candidate]) -> None:
             super().__init__()
             self.found = found
-
-    INPUT_ID = "picker-search"
 
     def __init__(self, chosen: Sequence[str], *, multiple: bool = True, title: str = "") -> None:
         super().__init__()

@@ -203,18 +203,19 @@ class MergeTable(ScrollView, can_focus=True):
         walks the ancestors)."""
         base = self._bases.get(kind)
         if base is None:
-            base = self.rich_style
             if kind == "header":
                 base = self.get_component_rich_style("merge-table--header")
-            elif kind != "odd":
-                base += self.get_component_rich_style("merge-table--even-row" if kind == "even" else "merge-table--cursor")
+            elif kind == "odd":
+                base = self.rich_style
+            else:
+                base = self._base("odd") + self.get_component_rich_style("merge-table--even-row" if kind == "even" else "merge-table--cursor")
             self._bases[kind] = base
         return base
 
     def render_line(self, y: int) -> Strip:
         row = y - 1 + round(self.scroll_y) if y else -1  # -1: the header
         if row >= self.row_count:
-            return Strip.blank(self.scrollable_content_region.width, self.rich_style)
+            return Strip.blank(self.scrollable_content_region.width, self._base("odd"))
         if row < 0:
             kind = "header"
         elif row == self._cursor:
