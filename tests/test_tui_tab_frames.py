@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import TabbedContent
+from textual import constants
+from textual.widgets import ProgressBar, TabbedContent
 
 from explore_pilot import settle
 from tui.app import ExplorerApp
 from tui.train.merge_table import MergeTable
+from tui.train.progress_panel import ProgressPanel
 from tui.widgets.keys_footer import KeysFooter
 
 SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n"
@@ -68,8 +70,7 @@ async def test_a_tab_key_lays_out_the_new_tab_with_its_keys_in_one_frame() -> No
             assert frames and frames[0][0] == "layout", f"{key}: painted before laying out the tab: {frames}"
             assert len(layouts) == 1, f"{key}: {len(layouts)} layouts"
             assert layouts[0][1:3] == (tab, keys), f"{key}: the first layout lacked the tab or its keys"
-            # after it only small things move (the tab underline's slide, the focused widget taking
-            # its Focus event); containers restyled by the focus move are drawn in the layout's
+            # after it only small things move (the focused widget taking its Focus event); containers restyled by the focus move are drawn in the layout's
             # frame, not in a second one of most of the screen (9,616 of 4,800 cells' worth before)
             assert max(frame[3] for frame in frames) < 120 * 40 // 4, f"{key}: a second big frame: {frames}"
 
@@ -128,3 +129,42 @@ async def test_the_merge_list_shown_again_draws_no_row_anew() -> None:
         await pilot.press("n")
         await settle(pilot)
         assert drawn, "a step moves the cursor: its rows are drawn in the cursor's style"
+
+
+async def test_a_tab_key_is_followed_by_no_train_of_frames() -> None:
+    """Textual slides the tab underline for 0.3 s: ~19 more paints after each tab key, drawn while
+    the next key may be waiting. The app turns Textual's animations off unless the user sets
+    TEXTUAL_ANIMATIONS."""
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        for key in ("f3", "f4", "f2"):
+            await pilot.press(key)
+            await settle(pilot)
+        frames = record_frames(app)
+        for key in ("f3", "f2", "f4", "f2"):
+            frames.clear()
+            await pilot.press(key)
+            await pilot.pause(0.4)  # longer than the slide
+            assert len(frames) <= 4, f"{key}: {len(frames)} frames: {frames}"
+
+
+def test_the_users_animation_setting_is_kept(monkeypatch: Any) -> None:
+    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "basic")
+    monkeypatch.setattr(constants, "TEXTUAL_ANIMATIONS", "basic")
+    assert ExplorerApp(SMALL).animation_level == "basic"
+
+
+async def test_the_progress_bar_is_empty_while_nothing_is_counted() -> None:
+    """Textual's indeterminate bar is drawn full once animations are off: counting words or a failed
+    run must not look like a finished one."""
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        panel = app.query_one(ProgressPanel)
+        bar = app.query_one("#progress-bar", ProgressBar)
+        for show in (panel.show_counting, lambda: panel.show_failed("boom"), panel.show_idle):
+            show()
+            await pilot.pause()
+            assert (bar.total, bar.progress) == (1, 0)

@@ -12,12 +12,17 @@ from ..widgets.steady_static import SteadyStatic
 from .render import counting_text
 
 
+EMPTY_BAR = {"total": 1, "progress": 0}
+"""The bar while nothing is counted: never Textual's indeterminate pattern, which is a full bar once
+animations are off and looked like a run still going after a failure."""
+
+
 class ProgressPanel(Vertical):
     """Shows what the current run is doing; the app calls the ``show_*`` methods."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="progress-row"):
-            yield ProgressBar(total=None, show_eta=False, show_percentage=True, id="progress-bar")
+            yield ProgressBar(total=EMPTY_BAR["total"], show_eta=False, show_percentage=True, id="progress-bar")
             yield Button("Train", id="train-button", variant="primary", compact=True)
             yield Button("Cancel", id="cancel-button", variant="error", compact=True, disabled=True)
         yield SteadyStatic("", id="progress-status", markup=False)
@@ -34,7 +39,7 @@ class ProgressPanel(Vertical):
 
     def show_idle(self, message: str = "ready: press ctrl+t (or Train) to train") -> None:
         self._set_running(False)
-        self.query_one("#progress-bar", ProgressBar).update(total=1, progress=0)
+        self.query_one("#progress-bar", ProgressBar).update(**EMPTY_BAR)
         self._status(Text(message, style="dim"))
 
     def show_started(self, target: int) -> None:
@@ -48,7 +53,7 @@ class ProgressPanel(Vertical):
         """Cutting the corpus into words; ``done`` of ``total`` characters once a big one reports."""
         self._set_running(True)
         if done is None or not total:
-            self.query_one("#progress-bar", ProgressBar).update(total=None, progress=0)
+            self.query_one("#progress-bar", ProgressBar).update(**EMPTY_BAR)
             self._status(Text("counting words…", style="bold"))
             self.offer_retrain(False)
             return
@@ -69,14 +74,14 @@ class ProgressPanel(Vertical):
         """``done`` merges of the run stay; None: cancelled before it started (the previous run stays)."""
         self._set_running(False)
         if done is None:
-            self.query_one("#progress-bar", ProgressBar).update(total=1, progress=0)
+            self.query_one("#progress-bar", ProgressBar).update(**EMPTY_BAR)
             self._status(Text("cancelled before training started; the previous merges stay", style="yellow"))
             return
         self._status(Text(f"cancelled after {done:,} merges (ctrl+t trains again)", style="yellow"))
 
     def show_failed(self, message: str) -> None:
         self._set_running(False)
-        self.query_one("#progress-bar", ProgressBar).update(total=None, progress=0)
+        self.query_one("#progress-bar", ProgressBar).update(**EMPTY_BAR)
         self._status(Text(message, style="bold red"))
 
     def show_loaded(self, label: str, merges: int) -> None:
