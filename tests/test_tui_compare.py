@@ -188,6 +188,19 @@ def test_unloadable_row_is_a_visible_error_not_a_crash(tmp_path: Any) -> None:
     assert sources.row_label(str(bad)) == "broken.tiktoken"
 
 
+async def test_a_row_without_a_tokenizer_says_why_in_place() -> None:
+    """Before any training the "ours" row cannot encode: the Rows view said "(failed: see above)"
+    with nothing above it (the reason is in the status lines below). It gives the reason itself."""
+    app = Host("abc", ("characters", "ours"))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        view = app.query_one(AlignedRows)
+        lines = [view.render_line(y).text for y in range(view.size.height)]
+        ours = next(line for line in lines if line.startswith("ours"))
+        assert "no trained model yet: train one (ctrl+t)" in ours, lines
+        assert "see above" not in "".join(lines)
+
+
 async def test_compression_curve_is_drawn_from_the_training_log() -> None:
     from textual_plot import PlotWidget
 

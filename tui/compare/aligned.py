@@ -199,8 +199,9 @@ class AlignedRows(ScrollView, can_focus=True):
         for i, (label, cells) in enumerate(zip(self._labels, rows, strict=True)):
             style = _CURRENT if i == self._current else _LABEL
             head = [Segment(label.ljust(self._label_width - 1)[: self._label_width - 1], style), Segment(" ")]
-            if cells is None:
-                strips.append(Strip([*head, Segment("(failed: see above)", _ERROR)]))
+            if cells is None:  # its reason in place (the status lines below repeat it)
+                why = visible_text(self._comparison.rows[i].error or "failed")
+                strips.append(Strip([*head, Segment(f"({why})", _ERROR)]))
             else:
                 strips.append(_strip(head, cells))
         strips.append(Strip.blank(0))
