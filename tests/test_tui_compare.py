@@ -201,6 +201,31 @@ async def test_a_row_without_a_tokenizer_says_why_in_place() -> None:
         assert "see above" not in "".join(lines)
 
 
+def test_opening_inspect_or_compare_does_not_import_the_plotting_stack() -> None:
+    """The first f3 or f4 imports its pane: textual-plot and numpy were ~75 ms of the ~170 ms of
+    imports it waited for, though only the Curve view draws with them."""
+    import subprocess
+    import sys
+
+    code = "import sys, tui.app, tui.inspect, tui.compare; print(sorted({'numpy', 'textual_plot'} & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+async def test_the_curve_view_makes_its_plot_when_first_shown() -> None:
+    from textual_plot import PlotWidget
+
+    app = Host("hello", ("characters",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(ComparePane)
+        assert not app.query(PlotWidget)
+        pane.show_view("compare-curve")
+        await settle(pilot)
+        assert app.query_one(PlotWidget).display
+        assert "train a model (ctrl+t) to draw its curve" in str(app.query_one("#curve-title").render())
+
+
 async def test_compression_curve_is_drawn_from_the_training_log() -> None:
     from textual_plot import PlotWidget
 
