@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .pane import InspectorPane
+from .pane import DEFAULT_SPEC, InspectorPane
 
 STYLESHEET = Path(__file__).with_name("inspect.tcss")
 """The tab's stylesheet (the app lists it in ``CSS_PATH``; a test host mounting the pane alone does too)."""
 
-__all__ = ["InspectorPane", "STYLESHEET"]
+__all__ = ["DEFAULT_SPEC", "InspectorPane", "STYLESHEET"]

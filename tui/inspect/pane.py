@@ -45,9 +45,11 @@ from .render import detail_text, stream_text
 from .why_view import why_text
 
 DEFAULT_TEXT = "Hello 한국어 👋🏽 <|endoftext|>"
+DEFAULT_SPEC = "gpt2"
+"""The tokenizer Inspect opens with (the app loads it off the UI thread before the first f3)."""
 DEBOUNCE = 0.12
 
-__all__ = ["DEFAULT_TEXT", "InspectorPane", "Inspected", "encode_for_inspector"]
+__all__ = ["DEFAULT_SPEC", "DEFAULT_TEXT", "InspectorPane", "Inspected", "encode_for_inspector"]
 
 
 class InspectorPane(Widget):
@@ -87,7 +89,7 @@ class InspectorPane(Widget):
             self.specs = specs
 
     def __init__(
-        self, *, id: str | None = None, text: str = DEFAULT_TEXT, spec: str = "gpt2", state: ExplorerState | None = None  # noqa: A002
+        self, *, id: str | None = None, text: str = DEFAULT_TEXT, spec: str = DEFAULT_SPEC, state: ExplorerState | None = None  # noqa: A002
     ) -> None:
         super().__init__(id=id)
         self._state = state if state is not None else ExplorerState()
@@ -361,7 +363,7 @@ class InspectorPane(Widget):
     # -- helpers ---------------------------------------------------------------------------------
     def _spec(self) -> str:
         value = self.query_one("#inspect-tokenizer", Select).value
-        return value if isinstance(value, str) else "gpt2"
+        return value if isinstance(value, str) else DEFAULT_SPEC
 
     def _mode(self) -> SpecialMode:
         return self.query_one("#inspect-special", SpecialModeSelect).mode
