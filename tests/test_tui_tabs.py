@@ -8,7 +8,7 @@ from textual.widgets import TabbedContent
 from tui.app import ExplorerApp
 from tui.compare import ComparePane
 from tui.inspect import InspectorPane
-from tui.screens import HelpScreen
+from tui.help_screen import HelpScreen
 
 SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n"
 
@@ -48,7 +48,7 @@ async def test_tab_keys_are_in_the_help_screen() -> None:
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        rows = dict(app.screen._rows)
+        rows = dict(app.screen.rows)
         assert rows["f2"].startswith("show the Train tab")
         assert rows["f3"].startswith("show the Inspect tab")
         assert rows["f4"].startswith("show the Compare tab")
@@ -79,3 +79,47 @@ async def test_switching_tabs_puts_the_keyboard_where_you_type() -> None:
         await pilot.press("f2")
         await pilot.pause()
         assert app.focused is app.query_one("#merges")
+
+
+async def test_the_help_lists_the_keys_of_the_tab_on_screen() -> None:
+    """The help once listed only the app's bindings: Compare's a/v/B/x/[/]/f and Inspect's m were
+    nowhere in it."""
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        expected = {
+            "f2": {"Train · the merge list": {"↑", "pgdn"}},
+            "f3": {"Inspect": {"m", "c"}, "Inspect · the token chips": {"home"}, "Inspect · the coloured text": {"b", "i"}},
+            "f4": {"Compare": {"a", "v", "B", "del / x", "shift+↑ / K", "[", "]", "f"}, "Compare · the k slider": {"shift+←"}},
+        }
+        for key, sections in expected.items():
+            await pilot.press(key)
+            await pilot.pause(0.5)
+            await pilot.press("f1")
+            await pilot.pause()
+            shown = {title: {k for k, _ in rows} for title, rows in app.screen.sections}
+            for title, keys in sections.items():
+                assert keys <= shown.get(title, set()), (key, title, shown)
+            others = {"Train", "Inspect", "Compare"} - {title.split(" ·")[0] for title in sections}
+            assert not any(title.split(" ·")[0] in others for title in shown), (key, list(shown))
+            await pilot.press("escape")
+            await pilot.pause()
+
+
+async def test_the_help_scrolls_to_its_last_line_on_a_small_terminal() -> None:
+    """At 80x24 the help was cut after "+ / =": the list did not fit and did not scroll."""
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f4")
+        await pilot.pause(0.5)
+        await pilot.press("f1")
+        await pilot.pause()
+        box = app.screen.query_one("#help-box")
+        keys = app.screen.query_one("#help-keys")
+        assert box.region.bottom <= 24 and keys.region.bottom <= box.region.bottom
+        assert keys.max_scroll_y > 0
+        await pilot.press("end")
+        await pilot.pause()
+        assert keys.scroll_y == keys.max_scroll_y
+        await pilot.press("home", "pagedown")
+        await pilot.pause()
+        assert 0 < keys.scroll_y

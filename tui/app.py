@@ -37,7 +37,8 @@ from bpe_engine.types import Tokenizer
 from .commands import ExplorerCommands
 from .file_actions import FileActions
 from .gc_pause import freeze_what_lives
-from .screens import ACTION_HELP, KEY_NAMES, ExplorerScreen, HelpScreen, TypeAhead
+from .help_screen import APP_EXTRA_KEYS, HelpScreen, binding_rows, widget_sections
+from .screens import ExplorerScreen, TypeAhead
 from .state import ExplorerState
 from .train.corpus_pane import CorpusCut, CorpusPane
 from .train.derivation_view import DerivationView
@@ -437,13 +438,8 @@ class ExplorerApp(TrainingActions, SteppingActions, FileActions, App[None]):
             self.action_cancel()
 
     def action_help(self) -> None:
-        rows = [
-            (
-                " / ".join(KEY_NAMES.get(k, k) for k in b.key.split(",")),
-                ACTION_HELP.get(b.action, b.description or b.action),
-            )
-            for b in self.BINDINGS
-            if isinstance(b, Binding)
-        ]
-        rows += [("ctrl+p", "command palette: every action by name"), ("ctrl+q", "quit")]
-        self.push_screen(HelpScreen(rows))
+        """The help: the app's keys, then those of the tab on screen."""
+        tabs = self.query_one("#tabs", TabbedContent)
+        label = tabs.get_tab(tabs.active).label.plain
+        sections = [("Everywhere (the stepping keys act on Train)", binding_rows(self.BINDINGS) + APP_EXTRA_KEYS)]
+        self.push_screen(HelpScreen([*sections, *widget_sections(label, tabs.get_pane(tabs.active))]))

@@ -1,4 +1,4 @@
-"""Small modal screens: help, path prompts (open corpus, load tokenizer, save), jump to a rank;
+"""Small modal screens: path prompts (open corpus, load tokenizer, save), jump to a rank;
 and the main screen, whose focus changes repaint only the widgets they concern.
 
 Each modal returns its answer through ``dismiss`` (None when the user presses escape), so the
@@ -9,81 +9,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.reactive import Reactive
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import DirectoryTree, Input, Label, Static
 
 from .widgets.safe_text import SafeDirectoryTree, SafeInput
-
-# Long descriptions of the app's bindings for the help screen (the footer keeps short ones).
-ACTION_HELP = {
-    "train": "train (or retrain) on the corpus with the settings shown",
-    "cancel": "cancel the running training (merges so far stay)",
-    "next": "next merge: apply one more merge to the corpus",
-    "prev": "back: undo the last applied merge",
-    "play": "play / pause: animate forward through the merges",
-    "jump": "jump to a merge number",
-    "first": "first: no merges (the initial alphabet)",
-    "last": "last: every merge applied",
-    "faster": "play faster",
-    "slower": "play slower",
-    "open_corpus": "open a text file as the corpus",
-    "save": "save the trained tokenizer (every format) into a directory",
-    "load_tokenizer": "load a tokenizer file or name (gpt2, …) and step through its merges",
-    "help": "this help",
-    "next_view": "small terminal: next Train view (setup -> merges -> why)",
-    "show_tab('train-tab')": "show the Train tab (corpus, settings, merges)",
-    "show_tab('inspect-tab')": "show the Inspect tab (tokenize text with the tokenizer at the current step)",
-    "show_tab('compare-tab')": "show the Compare tab (the tokenizer at this step against reference tokenizers)",
-}
-KEY_NAMES = {"plus": "+", "equals_sign": "=", "minus": "-", "question_mark": "?"}
-
-# Keys handled by widgets rather than app bindings, listed in the help screen too.
-WIDGET_KEYS = [
-    ("↑ / ↓ (merge list)", "select a merge: the corpus shows that step"),
-    ("tab / shift+tab", "move focus between corpus, settings, merge list"),
-    ("ctrl+z / ctrl+y (corpus)", "undo / redo typing"),
-    ("enter (path / jump prompt)", "confirm"),
-    ("escape (any prompt)", "close without doing anything"),
-    ("mouse", "click any field, row, tab or button; scroll with the wheel"),
-]
-
-
-class HelpScreen(ModalScreen[None]):
-    """Every key the app understands, generated from the bindings so it cannot drift."""
-
-    BINDINGS = [Binding("escape,q,f1,question_mark", "dismiss", "Close")]
-
-    def __init__(self, bindings: list[tuple[str, str]]) -> None:
-        super().__init__()
-        self._rows = bindings
-
-    def compose(self) -> ComposeResult:
-        table = Table.grid(padding=(0, 2))
-        table.add_column(style="bold cyan", no_wrap=True)
-        table.add_column()
-        for key, description in [*self._rows, *WIDGET_KEYS]:
-            table.add_row(Text(key), Text(description))
-        with Vertical(id="help-box", classes="modal-box"):
-            yield Label("Keys — bpe-explorer (escape closes)", classes="modal-title")
-            with VerticalScroll():
-                yield Static(table)
-            yield Static(
-                Text(
-                    "Train on the corpus at the left, then step through the merges: the corpus view "
-                    "shows the text split into tokens after the first k merges, the token merge k "
-                    "created highlighted. Stepping keys act when the corpus editor does not have focus.",
-                    style="dim",
-                )
-            )
-
 
 class TypeAhead:
     """A modal with one input to type into (a path, a rank, the tokenizer picker's search): keys

@@ -49,6 +49,8 @@ KEYS: dict[str, bytes] = {
     "left": b"\x1b[D",
     "home": b"\x1b[H",
     "end": b"\x1b[F",
+    "pageup": b"\x1b[5~",
+    "pagedown": b"\x1b[6~",
     "f1": b"\x1bOP",
     "f2": b"\x1bOQ",
     "f3": b"\x1bOR",

@@ -19,3 +19,23 @@ def test_three_v_sent_at_once_advance_three_views(run_app) -> None:  # noqa: ANN
     term.wait_for(lambda s: "│ boundary" in s and "draw its curve" not in s, 10)
     term.press("ctrl+q")
     assert term.wait_exit(10) == 0
+
+
+def test_the_help_scrolls_to_its_end_at_80x24(run_app) -> None:  # noqa: ANN001
+    """At 80x24 the help was cut after "+ / =" with no way to reach the rest; it lists the shown
+    tab's keys too (Compare's "a" picker)."""
+    term = run_app(size=(80, 24))
+    term.wait_for("distinct bytes")
+    term.press("f4")
+    term.wait_for("add a row", 30)
+    term.press("esc")  # out of the text box, where ? would be typed
+    term.press("f1")
+    term.wait_for("Keys — bpe-explorer", 10)
+    term.press("end")
+    term.wait_for(lambda s: "except inside a text field" in s and "Text fields and prompts" in s, 10)
+    term.press("home", "pagedown")  # a page on from the top: the app's keys, not yet Compare's
+    term.wait_for(lambda s: "except inside a text field" not in s and "ctrl+o" in s, 10)
+    term.press("esc")
+    term.wait_for(lambda s: "Keys — bpe-explorer" not in s, 10)
+    term.press("ctrl+q")
+    assert term.wait_exit(10) == 0

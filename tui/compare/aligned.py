@@ -43,11 +43,12 @@ class AlignedRows(ScrollView, can_focus=True):
     """Marker line + one line per row, per wrapped block; blocks built lazily and cached."""
 
     DEFAULT_CSS = "AlignedRows { height: 1fr; border: round $primary 30%; }"
+    HELP_TITLE = "the Rows view"
     BINDINGS = [
-        Binding("left", "nav(0, -1)", "Prev token", show=False),
-        Binding("right", "nav(0, 1)", "Next token", show=False),
-        Binding("up", "nav(-1, 0)", "Row up", show=False),
-        Binding("down", "nav(1, 0)", "Row down", show=False),
+        Binding("left", "nav(0, -1)", "Prev token", show=False, tooltip="light the previous token of the current row"),
+        Binding("right", "nav(0, 1)", "Next token", show=False, tooltip="light the next token of the current row"),
+        Binding("up", "nav(-1, 0)", "Row up", show=False, tooltip="the row above becomes the current row"),
+        Binding("down", "nav(1, 0)", "Row down", show=False, tooltip="the row below becomes the current row"),
     ]
 
     class Nav(Message):

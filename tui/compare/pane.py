@@ -71,18 +71,21 @@ class ComparePane(Widget):
     """Rows of tokenizers on one text; pick rows, light spans, read the statistics, slide k."""
 
     BINDINGS = [
-        Binding("a", "add_rows", "Rows…"),
-        Binding("v", "cycle_view(1)", "View"),
-        Binding("V", "cycle_view(-1)", "View back", show=False),
-        Binding("c", "copy_ids", "Copy ids"),
-        Binding("B", "set_baseline", "Baseline"),
-        Binding("delete,x", "remove_row", "Remove row"),
-        Binding("shift+up,K", "move_row(-1)", "Row up", show=False),
-        Binding("shift+down,J", "move_row(1)", "Row down", show=False),
-        Binding("escape", "escape", "Leave text / clear", show=False),
-        Binding("left_square_bracket", "step_k(-1)", "k−1", show=False),
-        Binding("right_square_bracket", "step_k(1)", "k+1", show=False),
-        Binding("f", "follow", "k follows Train", show=False),
+        Binding("a", "add_rows", "Rows…", tooltip="add or remove rows: a searchable picker of every tokenizer"),
+        Binding("v", "cycle_view(1)", "View", tooltip="next view: Rows, Stats, Text, Curve"),
+        Binding("V", "cycle_view(-1)", "View back", show=False, tooltip="previous view"),
+        Binding("c", "copy_ids", "Copy ids", tooltip="copy the current row's token ids"),
+        Binding("B", "set_baseline", "Baseline", tooltip="make the current row the baseline ★ the costs compare against"),
+        Binding("delete,x", "remove_row", "Remove row", tooltip="remove the current row"),
+        Binding("shift+up,K", "move_row(-1)", "Row up", show=False, tooltip="move the current row up"),
+        Binding("shift+down,J", "move_row(1)", "Row down", show=False, tooltip="move the current row down"),
+        Binding(
+            "escape", "escape", "Leave text / clear", show=False,
+            tooltip="in the text box: leave it, so these keys act; elsewhere: let the lit token go",
+        ),
+        Binding("left_square_bracket", "step_k(-1)", "k−1", show=False, tooltip="k − 1: your row one merge earlier"),
+        Binding("right_square_bracket", "step_k(1)", "k+1", show=False, tooltip="k + 1: your row one merge later"),
+        Binding("f", "follow", "k follows Train", show=False, tooltip="k follows the Train step again"),
     ]
 
     class Compared(Message):

@@ -14,13 +14,14 @@ class MergeSlider(Widget, can_focus=True):
     """``value`` in ``0..maximum``; posts :class:`MergeSlider.Changed` when it moves."""
 
     DEFAULT_CSS = "MergeSlider { height: 1; width: 1fr; min-width: 20; }"
+    HELP_TITLE = "the k slider"
     BINDINGS = [
-        Binding("left", "step(-1)", "k−1", show=False),
-        Binding("right", "step(1)", "k+1", show=False),
-        Binding("shift+left", "step_big(-1)", "k−5%", show=False),
-        Binding("shift+right", "step_big(1)", "k+5%", show=False),
-        Binding("home", "set(0)", "k=0", show=False),
-        Binding("end", "set(-1)", "k=max", show=False),
+        Binding("left", "step(-1)", "k−1", show=False, tooltip="k − 1"),
+        Binding("right", "step(1)", "k+1", show=False, tooltip="k + 1"),
+        Binding("shift+left", "step_big(-1)", "k−5%", show=False, tooltip="k back by 5 % of the merges"),
+        Binding("shift+right", "step_big(1)", "k+5%", show=False, tooltip="k on by 5 % of the merges"),
+        Binding("home", "set(0)", "k=0", show=False, tooltip="k = 0: no merges"),
+        Binding("end", "set(-1)", "k=max", show=False, tooltip="k = every merge"),
     ]
 
     value: reactive[int] = reactive(0, init=False)

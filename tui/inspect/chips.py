@@ -20,11 +20,12 @@ class TokenChips(Widget, can_focus=True):
     """Shows the chips; posts :class:`TokenChips.Selected` when the selection moves."""
 
     DEFAULT_CSS = "TokenChips { height: auto; min-height: 3; max-height: 12; padding: 0 1; border: round $primary 50%; }"
+    HELP_TITLE = "the token chips"
     BINDINGS = [
-        Binding("left", "move(-1)", "Prev token", show=True),
-        Binding("right", "move(1)", "Next token", show=True),
-        Binding("home", "jump(0)", "First", show=False),
-        Binding("end", "jump(-1)", "Last", show=False),
+        Binding("left", "move(-1)", "Prev token", show=True, tooltip="select the previous token"),
+        Binding("right", "move(1)", "Next token", show=True, tooltip="select the next token"),
+        Binding("home", "jump(0)", "First", show=False, tooltip="select the first token"),
+        Binding("end", "jump(-1)", "Last", show=False, tooltip="select the last token"),
     ]
 
     selected: reactive[int] = reactive(0)

@@ -56,10 +56,10 @@ class InspectorPane(Widget):
     """Text field, tokenizer picker, special-token switch, coloured text, chips, the token's story."""
 
     BINDINGS = [
-        Binding("c", "copy_ids", "Copy ids"),
-        Binding("m", "more", "More tokenizers"),
-        Binding("v", "next_lower", "Next pane"),
-        Binding("escape", "leave_text", "Leave text", show=False),
+        Binding("c", "copy_ids", "Copy ids", tooltip="copy the token ids"),
+        Binding("m", "more", "More tokenizers", tooltip="choose the tokenizer: a searchable picker of every one"),
+        Binding("v", "next_lower", "Next pane", tooltip="small terminal: details, streaming decode or why below the chips"),
+        Binding("escape", "leave_text", "Leave text", show=False, tooltip="leave the text box for the chips, so these keys act"),
     ]
     LOWER = ("show-detail", "show-stream", "show-why")
     """The panes below the chips, one at a time on a small terminal (``v`` cycles them)."""

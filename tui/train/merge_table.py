@@ -43,13 +43,14 @@ STRIP_CACHE = 4000  # drawn rows kept (a few screens at every cursor state)
 class MergeTable(ScrollView, can_focus=True):
     """rank · left + right → new · count · words changed."""
 
+    HELP_TITLE = "the merge list"
     BINDINGS = [
-        Binding("up", "cursor_up", "Up", show=False),
-        Binding("down", "cursor_down", "Down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home", "scroll_top", "Top", show=False),
-        Binding("end", "scroll_bottom", "Bottom", show=False),
+        Binding("up", "cursor_up", "Up", show=False, tooltip="the previous merge: the corpus shows that step"),
+        Binding("down", "cursor_down", "Down", show=False, tooltip="the next merge: the corpus shows that step"),
+        Binding("pageup", "page_up", "Page up", show=False, tooltip="a page of merges back"),
+        Binding("pagedown", "page_down", "Page down", show=False, tooltip="a page of merges on"),
+        Binding("home", "scroll_top", "Top", show=False, tooltip="the first merge"),
+        Binding("end", "scroll_bottom", "Bottom", show=False, tooltip="the last merge"),
     ]
     COMPONENT_CLASSES = {"merge-table--header", "merge-table--cursor", "merge-table--even-row"}
     DEFAULT_CSS = """

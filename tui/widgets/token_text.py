@@ -33,14 +33,15 @@ class TokenText(ScrollView, can_focus=True):
     """Wrapped, coloured tokens of one encoding; ``mode`` is text, ids or bytes."""
 
     DEFAULT_CSS = "TokenText { height: 1fr; }"
+    HELP_TITLE = "the coloured text"
     BINDINGS = [
-        Binding("t", "mode('text')", "Text", show=False),
-        Binding("i", "mode('ids')", "Ids"),
-        Binding("b", "mode('bytes')", "Bytes"),
-        Binding("left", "nav(0, -1)", "Prev token", show=False),
-        Binding("right", "nav(0, 1)", "Next token", show=False),
-        Binding("up", "nav(-1, 0)", "Row up", show=False),
-        Binding("down", "nav(1, 0)", "Row down", show=False),
+        Binding("t", "mode('text')", "Text", show=False, tooltip="show the tokens as text"),
+        Binding("i", "mode('ids')", "Ids", tooltip="show the token ids"),
+        Binding("b", "mode('bytes')", "Bytes", tooltip="show the bytes of each token"),
+        Binding("left", "nav(0, -1)", "Prev token", show=False, tooltip="the previous token"),
+        Binding("right", "nav(0, 1)", "Next token", show=False, tooltip="the next token"),
+        Binding("up", "nav(-1, 0)", "Row up", show=False, tooltip="Compare: the row above"),
+        Binding("down", "nav(1, 0)", "Row down", show=False, tooltip="Compare: the row below"),
     ]
 
     class Nav(Message):
