@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+import bpe_engine.training_runner.child as child_module
+
 from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
 from bpe_engine.corpus import count_words
 from bpe_engine.corpus_words import CorpusWords
@@ -229,3 +231,27 @@ def test_the_child_does_not_send_back_the_cut_it_was_given(mixed: str) -> None:
     assert isinstance(in_child[-1], Finished), in_child[-1]
     assert in_child[0].words is words, "the parent's own cut, not a copy through the pipe"
     assert steps_of(in_child) == steps_of(in_thread)
+
+
+def test_the_training_child_yields_the_cpu_to_the_app(alice_text: str) -> None:
+    """The child runs at a lower priority than the process that asked for the run (where the
+    platform allows), so keys in the app are served before more merges on a busy machine."""
+    if not hasattr(os, "nice") or not os.path.exists("/proc/self/stat"):
+        pytest.skip("no process priorities to read here")
+    mine = os.nice(0)
+    seen: list[int] = []
+    real = child_module.subprocess.Popen
+
+    def spying_popen(*args, **kwargs):  # noqa: ANN002, ANN003
+        process = real(*args, **kwargs)
+        seen.append(process.pid)
+        return process
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(child_module.subprocess, "Popen", spying_popen)
+        events = run_training(TrainingRequest(alice_text * 4, vocab_size=2000), backend="child")
+        niceness = None
+        for event in events:
+            if isinstance(event, Merges) and niceness is None:
+                niceness = int(open(f"/proc/{seen[0]}/stat").read().rsplit(")", 1)[1].split()[16])
+        assert niceness == min(mine + child_module.CHILD_NICENESS, 19)

@@ -31,6 +31,10 @@ from .events import Cancelled, Event, Failed, Finished, Merges, Started
 from .frames import read_frame, write_frame
 from .request import TrainingRequest
 
+CHILD_NICENESS = 10
+"""How much the child yields the CPU (``os.nice``): the process that asked for the run is the one a
+user is waiting on, and on a 2-core machine the merge loop, the app and the terminal compete for
+the same cores."""
 POLL_SECONDS = 0.05  # how often the parent looks at its cancel flag while it waits for a frame
 KILL_WAIT = 2.0
 LOG_TAIL_LINES = 6
@@ -180,6 +184,7 @@ def main() -> int:
     import gc
 
     gc.disable()  # short-lived, its containers live to the end: full collections only cost
+    _yield_the_cpu()
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not corrupt the frames
     try:
@@ -198,6 +203,14 @@ def main() -> int:
     except (BrokenPipeError, OSError):
         return 0
     return 0
+
+
+def _yield_the_cpu() -> None:
+    """Run at a lower priority than the parent; where the platform cannot, at the same one."""
+    try:
+        os.nice(CHILD_NICENESS)
+    except (AttributeError, OSError):  # no os.nice (Windows) or not permitted
+        pass
 
 
 def _exit_on_eof(stdin) -> None:  # noqa: ANN001
