@@ -205,7 +205,7 @@ def measure_app(work: Path, corpus: Path, rounds: int, vocab: int, text: str) ->
     term.wait_for(lambda s: step_of(s) == 0)
     out["n_idle"] = [timed(term, lambda: term.press("n", pause=0), lambda s, i=i: step_of(s) == i + 1) for i in range(rounds)]
     # the first f3 mounts the Inspect pane (lazily, on first use): timed on its own
-    out["first_f3"] = [timed(term, lambda: term.press("f3", pause=0), lambda s: "tokens," in s and "Inspect corpus" in s)]
+    out["first_f3"] = [timed(term, lambda: term.press("f3", pause=0), lambda s: "tokens," in s and "Corpus selection" in s)]
     term.press("f2")
     term.wait_for(lambda s: step_of(s) is not None and "merge" in s)
     time.sleep(0.3)
@@ -247,7 +247,7 @@ def tab_round(term: Terminal, rounds: int) -> list[Latency]:
     out = []
     for i in range(rounds):
         if i % 2 == 0:
-            out.append(timed(term, lambda: term.press("f3", pause=0), lambda s: "tokens," in s and "Inspect corpus" in s))
+            out.append(timed(term, lambda: term.press("f3", pause=0), lambda s: "tokens," in s and "Corpus selection" in s))
         else:
             out.append(timed(term, lambda: term.press("f2", pause=0), lambda s: step_of(s) is not None and "merge" in s))
         time.sleep(0.05)

@@ -123,3 +123,16 @@ async def test_the_help_scrolls_to_its_last_line_on_a_small_terminal() -> None:
         await pilot.press("home", "pagedown")
         await pilot.pause()
         assert 0 < keys.scroll_y
+
+
+async def test_inspects_buttons_all_show_at_80_columns() -> None:
+    """At 80x24 the last button read "Cop": the row was 87 cells wide."""
+    from textual.widgets import Button
+
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f3")
+        await pilot.pause(1.0)
+        buttons = list(app.query("InspectorPane Button").results(Button))
+        assert len(buttons) == 4
+        assert all(b.region.right <= 80 and b.region.width >= len(str(b.label)) for b in buttons), [b.region for b in buttons]

@@ -18,7 +18,7 @@ from app_screen import DONE, wait_step
 from pty_terminal import Terminal, key_bytes
 
 
-@pytest.mark.parametrize(("key", "shows"), [("f3", "Inspect corpus selection"), ("f4", "add a row")])
+@pytest.mark.parametrize(("key", "shows"), [("f3", "Corpus selection"), ("f4", "add a row")])
 def test_a_tab_key_right_after_ready_stays_on_its_tab(run_app, corpus_1mb, key: str, shows: str) -> None:  # noqa: ANN001
     term: Terminal = run_app(corpus_1mb, size=(80, 24))
     term.wait_for("ready", 30)

@@ -19,7 +19,7 @@ def test_tabs_and_korean_in_inspect_and_compare(run_app) -> None:  # noqa: ANN00
     term.wait_for("ready")
     train_until_done(term)
     term.press("f3")
-    term.wait_for("Inspect corpus selection", 30)
+    term.wait_for("Corpus selection", 30)
     term.click_text("Hello", 0)
     term.press("end")
     term.type(" 대한민국")

@@ -53,7 +53,7 @@ def test_hostile_name_corpus_paste_and_selection_never_reach_the_terminal(run_ap
 
     mark = term.mark
     term.press("f3")
-    term.wait_for("Inspect corpus selection")
+    term.wait_for("Corpus selection")
     term.click_text("Hello", 0)
     term.press("end")
     term.paste(PAYLOAD)
@@ -74,10 +74,10 @@ def test_hostile_name_corpus_paste_and_selection_never_reach_the_terminal(run_ap
     term.click_text("the cat sat", 2)
     term.press("f7", pause=0.5)  # select all in the corpus editor, at a person's pace
     term.press("f3")
-    term.wait_for("Inspect corpus selection")
-    term.click_text("Inspect corpus selection", 2)
+    term.wait_for("Corpus selection")
+    term.click_text("Corpus selection", 2)
     term.wait_for(lambda s: re.search(r"\d,\d{3} characters", s), 20)  # the whole corpus is inspected
-    assert_raw_inert(term.raw_since(mark), "Inspect corpus selection")
+    assert_raw_inert(term.raw_since(mark), "Corpus selection")
 
     term.press("ctrl+q")
     assert term.wait_exit(10) == 0

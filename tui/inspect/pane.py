@@ -9,7 +9,7 @@ segmentation against the next best; for HF pipelines the stages) update below --
 worker, since a Unigram n-best or an HF merge index may take a moment.
 
 The pane reads nothing from the app: the app sets :attr:`InspectorPane.state` (the trained model
-and its step k) while the tab is visible, and "Inspect corpus selection" asks the app for the
+and its step k) while the tab is visible, and "Corpus selection" asks the app for the
 selection with :class:`InspectorPane.SelectionWanted` (messages up).
 """
 
@@ -110,10 +110,14 @@ class InspectorPane(Widget):
             yield Select(self._choices, value=self._initial_spec, allow_blank=False, compact=True, id="inspect-tokenizer")
             yield SpecialModeSelect(id="inspect-special")
         with Horizontal(classes="buttons"):
-            yield Button("More tokenizers… (m)", id="inspect-more", compact=True)
-            yield Button("Inspect corpus selection", id="inspect-selection", compact=True)
-            yield Button("Load tokenizer file…", id="inspect-load", compact=True)
-            yield Button("Copy ids (c)", id="inspect-copy", compact=True)
+            # short labels, so the four fit in 80 columns ("Copy ids (c)" was cut to "Cop")
+            yield Button("Tokenizers… (m)", id="inspect-more", compact=True, tooltip="every tokenizer, searchable")
+            yield Button(
+                "Corpus selection", id="inspect-selection", compact=True,
+                tooltip="inspect the text selected in the corpus on the Train tab",
+            )
+            yield Button("Load file…", id="inspect-load", compact=True, tooltip="inspect with a tokenizer file")
+            yield Button("Copy ids (c)", id="inspect-copy", compact=True, tooltip="copy the token ids")
         yield Static(id="inspect-status", markup=False)
         yield TokenText(id="inspect-text")
         yield TokenChips(id="inspect-chips")
