@@ -86,7 +86,7 @@ def widget_sections(tab_label: str, root: Widget) -> list[tuple[str, Rows]]:
     seen: set[type] = set()
     for widget in root.walk_children(Widget):
         cls = type(widget)
-        if cls in seen or not cls.__module__.startswith("tui."):
+        if cls in seen or not cls.__module__.startswith(f"{__package__}."):  # the app's own widgets
             continue
         seen.add(cls)
         own = cls.__dict__.get("BINDINGS")

@@ -12,21 +12,22 @@ from ..widgets.steady_static import SteadyStatic
 from .render import counting_text
 
 
-EMPTY_BAR = {"total": 1, "progress": 0}
-"""The bar while nothing is counted: never Textual's indeterminate pattern, which is a full bar once
-animations are off and looked like a run still going after a failure."""
-
-
 class ProgressPanel(Vertical):
     """Shows what the current run is doing; the app calls the ``show_*`` methods."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="progress-row"):
-            yield ProgressBar(total=EMPTY_BAR["total"], show_eta=False, show_percentage=True, id="progress-bar")
+            yield ProgressBar(total=1, show_eta=False, show_percentage=True, id="progress-bar")
             yield Button("Train", id="train-button", variant="primary", compact=True)
             yield Button("Cancel", id="cancel-button", variant="error", compact=True, disabled=True)
         yield SteadyStatic("", id="progress-status", markup=False)
         yield Static("", id="retrain-offer", markup=False)
+
+    def _show_bar(self, done: int, total: int) -> None:
+        """``done`` of ``total``; nothing counted is ``(0, 1)``, an empty bar -- never Textual's
+        indeterminate pattern, which is a full bar once animations are off and looked like a run
+        still going after a failure."""
+        self.query_one("#progress-bar", ProgressBar).update(total=max(total, 1), progress=done)
 
     def _status(self, text: Text) -> None:
         """Show ``text``; the screen is laid out again only when its height changes (a layout pass
@@ -39,13 +40,12 @@ class ProgressPanel(Vertical):
 
     def show_idle(self, message: str = "ready: press ctrl+t (or Train) to train") -> None:
         self._set_running(False)
-        self.query_one("#progress-bar", ProgressBar).update(**EMPTY_BAR)
+        self._show_bar(0, 1)
         self._status(Text(message, style="dim"))
 
     def show_started(self, target: int) -> None:
         self._set_running(True)
-        bar = self.query_one("#progress-bar", ProgressBar)
-        bar.update(total=max(target, 1), progress=0)
+        self._show_bar(0, target)
         self._status(Text(f"training: 0 / {target:,} merges", style="bold"))
         self.offer_retrain(False)
 
@@ -53,20 +53,20 @@ class ProgressPanel(Vertical):
         """Cutting the corpus into words; ``done`` of ``total`` characters once a big one reports."""
         self._set_running(True)
         if done is None or not total:
-            self.query_one("#progress-bar", ProgressBar).update(**EMPTY_BAR)
+            self._show_bar(0, 1)
             self._status(Text("counting words…", style="bold"))
             self.offer_retrain(False)
             return
-        self.query_one("#progress-bar", ProgressBar).update(total=total, progress=done)
+        self._show_bar(done, total)
         self._status(counting_text(done, total))
 
     def show_progress(self, done: int, target: int, rate: float) -> None:
-        self.query_one("#progress-bar", ProgressBar).update(total=max(target, 1), progress=done)
+        self._show_bar(done, target)
         self._status(Text.assemble(("training: ", "bold"), f"{done:,} / {target:,} merges · {rate:,.0f} merges/s"))
 
     def show_finished(self, done: int, target: int, seconds: float) -> None:
         self._set_running(False)
-        self.query_one("#progress-bar", ProgressBar).update(total=max(done, 1), progress=done)
+        self._show_bar(done, done)
         short = "" if done >= target else f" (stopped early: no pair left to merge, target {target:,})"
         self._status(Text(f"done: {done:,} merges in {seconds:.1f} s{short}", style="green"))
 
@@ -74,19 +74,19 @@ class ProgressPanel(Vertical):
         """``done`` merges of the run stay; None: cancelled before it started (the previous run stays)."""
         self._set_running(False)
         if done is None:
-            self.query_one("#progress-bar", ProgressBar).update(**EMPTY_BAR)
+            self._show_bar(0, 1)
             self._status(Text("cancelled before training started; the previous merges stay", style="yellow"))
             return
         self._status(Text(f"cancelled after {done:,} merges (ctrl+t trains again)", style="yellow"))
 
     def show_failed(self, message: str) -> None:
         self._set_running(False)
-        self.query_one("#progress-bar", ProgressBar).update(**EMPTY_BAR)
+        self._show_bar(0, 1)
         self._status(Text(message, style="bold red"))
 
     def show_loaded(self, label: str, merges: int) -> None:
         self._set_running(False)
-        self.query_one("#progress-bar", ProgressBar).update(total=max(merges, 1), progress=merges)
+        self._show_bar(merges, merges)
         self._status(Text(f"exploring {label}: {merges:,} merges", style="green"))
 
     def offer_retrain(self, show: bool, why: str = "corpus or settings changed") -> None:
