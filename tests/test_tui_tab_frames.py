@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual import constants
-from textual.widgets import ProgressBar, TabbedContent
+from textual.widgets import ContentSwitcher, ProgressBar, TabbedContent, TabPane
 
 from explore_pilot import settle
 from tui.app import ExplorerApp
@@ -168,3 +168,41 @@ async def test_the_progress_bar_is_empty_while_nothing_is_counted() -> None:
             show()
             await pilot.pause()
             assert (bar.total, bar.progress) == (1, 0)
+
+
+async def test_the_containers_that_only_hold_the_tabs_draw_nothing() -> None:
+    """TabbedContent, its ContentSwitcher and the TabPanes fill the screen with nothing of their
+    own: each switch redrew their ~36 blank lines (a third of an f3's paint at 120x40). They are
+    left out of the paint (``visibility: hidden``, their children visible again); the panes must
+    still be drawn, reached by tab and by the mouse."""
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        for key in ("f3", "f4", "f2"):
+            await pilot.press(key)
+            await settle(pilot)
+        drawn: list[str] = []
+        tabs = app.query_one("#tabs", TabbedContent)
+        holders = [tabs, tabs.query_one(ContentSwitcher), *tabs.query(TabPane)]
+        merges = app.query_one(MergeTable)
+        for widget in [*holders, merges]:
+            real = widget.render_lines
+
+            def counting(crop: Any, real: Any = real, name: str = type(widget).__name__) -> Any:
+                drawn.append(name)
+                return real(crop)
+
+            widget.render_lines = counting  # type: ignore[method-assign]
+        for key in ("f3", "f2", "f4", "f2"):
+            await pilot.press(key)
+            await settle(pilot)
+        assert "MergeTable" in drawn, "the tab's own widgets are drawn"
+        assert [name for name in drawn if name != "MergeTable"] == []
+        assert app.screen.get_widget_at(*merges.region.center)[0] is merges
+        assert app.screen.focused is merges
+        train = tabs.query_one("#train-tab", TabPane)
+        reachable = [widget for widget in app.screen.focus_chain if train in widget.ancestors]
+        assert merges in reachable and len(reachable) > 3, f"tab reaches {reachable}"
+        await pilot.press("shift+tab")
+        assert app.screen.focused in reachable and app.screen.focused is not merges
