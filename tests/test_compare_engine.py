@@ -136,3 +136,32 @@ def test_byte_level_shortcut_matches_encode_detailed() -> None:
         tok = load_reference(name)
         for mode in ("text", "special"):
             assert _encode(tok, text, mode) == tok.encode_detailed(text, special_mode=mode)
+
+
+def _slow_alignment(enc: Encoding) -> tuple[list[int], list[int], set[int], set[int]]:
+    """Token starts, ends, boundaries and split characters, one byte at a time."""
+    raw = enc.text.encode()
+    first = [len(enc.text[:i].encode()) for i in range(len(enc.text) + 1)]
+
+    def holder(b: int) -> int:  # the character holding byte b (n_chars at the end)
+        return max(i for i, start in enumerate(first) if start <= b) if b < len(raw) else len(enc.text)
+
+    starts = [holder(s) for s, _ in enc.byte_spans]
+    ends = [holder(e - 1) + 1 if e > s else holder(s) for s, e in enc.byte_spans]
+    edges = {x for span in enc.byte_spans for x in span}
+    return starts, ends, {holder(b) for b in edges if b in first}, {holder(b) for b in edges if b not in first}
+
+
+@given(st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30), st.data())
+def test_alignment_of_tokens_cut_anywhere_in_the_bytes(text: str, data: st.DataObject) -> None:
+    """Byte-level rows cut characters anywhere (and may hold empty tokens): the lookups of the
+    non-ASCII path against a byte-by-byte reference."""
+    n = len(text.encode())
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=12)))
+    edges = [0, *cuts, n]
+    spans = tuple(zip(edges, edges[1:]))
+    enc = Encoding(text, tuple(range(len(spans))), tuple("t" for _ in spans), spans, tuple(False for _ in spans))
+    row = align_row(enc)
+    starts, ends, bounds, split = _slow_alignment(enc)
+    assert (list(row.token_starts), list(row.token_ends)) == (starts, ends)
+    assert (set(row.boundaries), set(row.split_chars)) == (bounds, split)

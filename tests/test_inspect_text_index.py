@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import regex
 from hypothesis import given
 from hypothesis import strategies as st
 from test_inspect_fixtures import hand_tokenizer
@@ -71,3 +72,18 @@ def test_empty_text() -> None:
     assert idx.n_chars == 0 and idx.n_bytes == 0
     assert idx.char_span(0, 0) == (0, 0)
     assert idx.is_char_boundary(0)
+
+
+@given(text_strategy)
+def test_chars_before_byte_counts_the_characters_a_prefix_touches(text: str) -> None:
+    idx = TextIndex(text)
+    raw = text.encode()
+    for b in range(len(raw) + 1):
+        assert idx.chars_before_byte[b] == sum(1 for start in _slow_byte_starts(text)[:-1] if start < b)
+
+
+@given(st.text(max_size=40))
+def test_grapheme_starts_are_the_clusters_starts(text: str) -> None:
+    """Lone surrogates included: every character is in exactly one cluster."""
+    expected = (*(m.start() for m in regex.finditer(r"\X", text)), len(text))
+    assert TextIndex(text).grapheme_char_starts == expected
