@@ -52,13 +52,18 @@ def record_frames(app: ExplorerApp) -> list[tuple[str, str, str, int]]:
     return frames
 
 
+async def visit_every_tab(pilot: Any) -> None:
+    """Mount the lazy panes and build each tab's footer keys once, ending on Train."""
+    for key in ("f3", "f4", "f2"):
+        await pilot.press(key)
+        await settle(pilot)
+
+
 async def test_a_tab_key_lays_out_the_new_tab_with_its_keys_in_one_frame() -> None:
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        for key in ("f3", "f4", "f2"):  # mount the lazy panes and build each tab's footer keys once
-            await pilot.press(key)
-            await settle(pilot)
+        await visit_every_tab(pilot)
         frames = record_frames(app)
         footer = app.query_one(KeysFooter)
         for key, tab in (("f3", "inspect-tab"), ("f2", "train-tab"), ("f4", "compare-tab"), ("f2", "train-tab")):
@@ -139,9 +144,7 @@ async def test_a_tab_key_is_followed_by_no_train_of_frames() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("ctrl+t")
         await settle(pilot)
-        for key in ("f3", "f4", "f2"):
-            await pilot.press(key)
-            await settle(pilot)
+        await visit_every_tab(pilot)
         frames = record_frames(app)
         for key in ("f3", "f2", "f4", "f2"):
             frames.clear()
@@ -179,9 +182,7 @@ async def test_the_containers_that_only_hold_the_tabs_draw_nothing() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("ctrl+t")
         await settle(pilot)
-        for key in ("f3", "f4", "f2"):
-            await pilot.press(key)
-            await settle(pilot)
+        await visit_every_tab(pilot)
         drawn: list[str] = []
         tabs = app.query_one("#tabs", TabbedContent)
         holders = [tabs, tabs.query_one(ContentSwitcher), *tabs.query(TabPane)]
