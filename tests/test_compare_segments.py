@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_engine.compare import compare
+from bpe_engine.compare import align_row, compare
 from bpe_engine.compare.rows import _encode
 from bpe_engine.compare.segments import SegmentCache, cut_points, segment_safe
+from bpe_engine.inspect.partial import partial_flags
 from bpe_engine.pretokenizers import WHITESPACE
 from bpe_engine.references import load_reference
 from bpe_engine.registry import load_tokenizer
@@ -48,6 +49,11 @@ def test_stitched_equals_whole(name: str, text: str) -> None:
     for mode in ("text", "special"):
         whole = _encode(tok, text, mode)
         assert SegmentCache().encode(tok, text, mode, _encode) == whole
+        stitched = SegmentCache().row(tok, text, mode, _encode)
+        if stitched is not None:  # None: the text is one segment
+            assert stitched.encoding == whole
+            assert stitched.alignment == align_row(whole)
+            assert stitched.partial == partial_flags(whole)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -59,6 +65,11 @@ def test_stitched_equals_whole_on_the_corpora(name: str, alice_text: str, korean
         assert cache.encode(tok, text, "text", _encode) == _encode(tok, text, "text")
         edited = text[:5000] + "x" + text[5000:]
         assert cache.encode(tok, edited, "text", _encode) == _encode(tok, edited, "text")
+        for typed in (text + "x", edited, text):  # pieces moved, then back where they were
+            stitched = cache.row(tok, typed, "text", _encode)
+            assert stitched is not None
+            whole = _encode(tok, typed, "text")
+            assert (stitched.encoding, stitched.alignment, stitched.partial) == (whole, align_row(whole), partial_flags(whole))
 
 
 def test_unsafe_pre_tokenizers_are_encoded_whole() -> None:
@@ -85,3 +96,5 @@ def test_compare_with_a_cache_matches_without() -> None:
         plain = compare(text, toks, special_mode="text")
         assert [r.encoding for r in with_cache.rows] == [r.encoding for r in plain.rows]
         assert [r.stats for r in with_cache.rows] == [r.stats for r in plain.rows]
+        assert [(r.alignment, r.partial) for r in with_cache.rows] == [(r.alignment, r.partial) for r in plain.rows]
+        assert with_cache.disagreements == plain.disagreements

@@ -133,12 +133,16 @@ def _row(tok: Tokenizer, text: str, index: TextIndex, words: int, mode: SpecialM
     byte_level = bool(getattr(tok, "byte_level", False))
     start = time.perf_counter()
     try:
-        enc = cache.encode(tok, text, mode, _encode) if cache is not None else _encode(tok, text, mode)
-        if enc.text != text:
-            raise BpeEngineError(f"{name} returned an encoding of different text; its offsets cannot be aligned")
-        flags = partial_flags(enc, index)
+        stitched = cache.row(tok, text, mode, _encode) if cache is not None else None
+        if stitched is not None:
+            enc, alignment, flags = stitched
+        else:
+            enc = _encode(tok, text, mode)
+            if enc.text != text:
+                raise BpeEngineError(f"{name} returned an encoding of different text; its offsets cannot be aligned")
+            flags = partial_flags(enc, index)
+            alignment = align_row(enc, index)
         stats = row_stats(enc, index, unk_id=unk_id_of(tok), flags=flags, words=words)
-        alignment = align_row(enc, index)
     except BpeEngineError as exc:
         return CompareRow(name, None, None, None, (), byte_level, time.perf_counter() - start, str(exc))
     except Exception as exc:  # noqa: BLE001 - a loaded or user tokenizer must not take the view down

@@ -3,7 +3,9 @@
 Typing one key into a 5 KB text changes one line, yet a comparison re-encodes seven rows of the
 whole text. For most tokenizers a line start is a hard boundary, so the encoding of the text is
 the encodings of its segments laid end to end; the comparison then re-encodes only segments it
-has not seen (an LRU cache keyed by tokenizer, special mode and segment text).
+has not seen (an LRU cache keyed by tokenizer, special mode and segment text). The same holds for
+what the comparison lays on the characters -- each token's characters, the boundaries, the split
+characters, the partial flags -- so those are cached per segment too (:meth:`SegmentCache.row`).
 
 A cut is made before character ``i`` when ``text[i - 1]`` is a newline, ``text[i - 2]`` is not
 whitespace and ``text[i]`` is not whitespace. Then no piece of the GPT-2, cl100k or o200k regex
@@ -22,11 +24,15 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from itertools import chain
+from typing import Any, NamedTuple
 
+from ..inspect.partial import partial_flags
+from ..inspect.text_index import TextIndex
 from ..pretokenizers import CL100K_PATTERN, END_OF_WORD, GPT2_PATTERN, HF_GPT2_PATTERN, O200K_PATTERN
 from ..simple_tokenizers import CharacterTokenizer, WhitespaceWordTokenizer
 from ..types import Encoding, SpecialMode
+from .align import RowAlignment, align_row
 
 SAFE_PATTERNS = frozenset({GPT2_PATTERN, CL100K_PATTERN, O200K_PATTERN, HF_GPT2_PATTERN, END_OF_WORD.pattern})
 
@@ -54,14 +60,21 @@ def segment_safe(tokenizer: Any) -> bool:
 
 
 class _Entry:
-    """One segment's encoding, its UTF-8 length, and its spans moved to the offsets it was last
-    seen at (typing at the end leaves every earlier segment where it was: no tuple is rebuilt)."""
+    """One segment's encoding, its UTF-8 length, and what is laid on the text from it, moved to
+    the offsets it was last seen at (typing at the end leaves every earlier segment where it was:
+    no tuple is rebuilt).
 
-    __slots__ = ("tokenizer", "encoding", "n_bytes", "moved")
+    A segment's alignment and partial flags depend on the segment alone: a cut is a character
+    boundary that no token crosses, so its tokens' characters, boundaries and split characters in
+    the text are its own moved by the segment's start."""
+
+    __slots__ = ("tokenizer", "encoding", "n_bytes", "moved", "_local", "_placed")
 
     def __init__(self, tokenizer: Any, encoding: Encoding, n_bytes: int) -> None:
         self.tokenizer, self.encoding, self.n_bytes = tokenizer, encoding, n_bytes
         self.moved: dict[int, tuple[tuple[int, int], ...]] = {}
+        self._local: tuple[RowAlignment, tuple[bool, ...]] | None = None
+        self._placed: dict[int, RowAlignment] = {}
 
     def spans_at(self, offset: int) -> tuple[tuple[int, int], ...]:
         spans = self.moved.get(offset)
@@ -72,6 +85,45 @@ class _Entry:
             self.moved[offset] = spans
         return spans
 
+    @property
+    def partial(self) -> tuple[bool, ...]:
+        """Which tokens hold part of a character (where the segment sits does not matter)."""
+        return self._aligned_here()[1]
+
+    def aligned_at(self, start: int) -> RowAlignment:
+        """The segment's alignment moved to character ``start`` of the text."""
+        placed = self._placed.get(start)
+        if placed is None:
+            here = self._aligned_here()[0]
+            if start == 0:
+                placed = here
+            else:
+                placed = RowAlignment(
+                    frozenset([c + start for c in here.boundaries]),
+                    frozenset([c + start for c in here.split_chars]),
+                    tuple([c + start for c in here.token_starts]),
+                    tuple([c + start for c in here.token_ends]),
+                    here.n_chars,
+                )
+            if len(self._placed) >= 2:
+                self._placed.clear()
+            self._placed[start] = placed
+        return placed
+
+    def _aligned_here(self) -> tuple[RowAlignment, tuple[bool, ...]]:
+        if self._local is None:  # its own index: the shared one keeps the few whole texts
+            index = TextIndex(self.encoding.text)
+            self._local = (align_row(self.encoding, index), partial_flags(self.encoding, index))
+        return self._local
+
+
+class Stitched(NamedTuple):
+    """A row of the whole text built from its segments' cached pieces."""
+
+    encoding: Encoding
+    alignment: RowAlignment
+    partial: tuple[bool, ...]
+
 
 class SegmentCache:
     """LRU of segment encodings; holds the tokenizer objects so their ids stay unique."""
@@ -80,30 +132,52 @@ class SegmentCache:
         self._size = size
         self._data: OrderedDict[tuple[int, str, str], _Entry] = OrderedDict()
         self._lock = threading.Lock()
+        self._last_cut: tuple[str, list[int]] | None = None
 
     def encode(self, tokenizer: Any, text: str, mode: SpecialMode, encode: Callable[[Any, str, SpecialMode], Encoding]) -> Encoding:
         """``encode(tokenizer, text, mode)``, stitched from cached segments when safe."""
-        points = cut_points(text)
+        placed = self._segments(tokenizer, text, mode, encode)
+        return encode(tokenizer, text, mode) if placed is None else _stitch_encoding(text, placed)
+
+    def row(self, tokenizer: Any, text: str, mode: SpecialMode, encode: Callable[[Any, str, SpecialMode], Encoding]) -> Stitched | None:
+        """The encoding with its alignment and partial flags, all stitched from cached segments;
+        None when the text is not cut for this tokenizer (align the whole text then). Typing into
+        a 5 KB text then re-aligns one line per row, not every token of it."""
+        placed = self._segments(tokenizer, text, mode, encode)
+        if placed is None:
+            return None
+        pieces = [entry.aligned_at(start) for entry, start, _ in placed]
+        alignment = RowAlignment(
+            frozenset().union(*(piece.boundaries for piece in pieces)),
+            frozenset().union(*(piece.split_chars for piece in pieces)),
+            tuple(chain.from_iterable(piece.token_starts for piece in pieces)),
+            tuple(chain.from_iterable(piece.token_ends for piece in pieces)),
+            len(text),
+        )
+        partial = tuple(chain.from_iterable(entry.partial for entry, _, _ in placed))
+        return Stitched(_stitch_encoding(text, placed), alignment, partial)
+
+    def _segments(self, tokenizer: Any, text: str, mode: SpecialMode, encode: Callable[[Any, str, SpecialMode], Encoding]) -> list[tuple[_Entry, int, int]] | None:
+        """Each segment's entry with its character and byte start; None when not cut."""
+        points = self._cut(text)
         if len(points) == 1 or not segment_safe(tokenizer):
-            return encode(tokenizer, text, mode)
-        ids: list[int] = []
-        tokens: list[str] = []
-        spans: list[tuple[int, int]] = []
-        special: list[bool] = []
-        unknown: list[bool] = []
-        notes: dict[str, None] = {}
+            return None
+        placed = []
         offset = 0
         for start, end in zip(points, [*points[1:], len(text)]):
             entry = self._get(tokenizer, text[start:end], mode, encode)
-            enc = entry.encoding
-            ids += enc.ids
-            tokens += enc.tokens
-            special += enc.special
-            unknown += enc.unknown
-            notes.update(dict.fromkeys(enc.notes))
-            spans += entry.spans_at(offset)
+            placed.append((entry, start, offset))
             offset += entry.n_bytes
-        return Encoding(text, tuple(ids), tuple(tokens), tuple(spans), tuple(special), tuple(unknown), tuple(notes))
+        return placed
+
+    def _cut(self, text: str) -> list[int]:
+        """``cut_points(text)``, once for all the rows of one comparison (they share the text)."""
+        last = self._last_cut
+        if last is not None and last[0] is text:
+            return last[1]
+        points = cut_points(text)
+        self._last_cut = (text, points)
+        return points
 
     def _get(self, tokenizer: Any, segment: str, mode: SpecialMode, encode: Callable[[Any, str, SpecialMode], Encoding]) -> _Entry:
         key = (id(tokenizer), mode, segment)
@@ -118,3 +192,22 @@ class SegmentCache:
             while len(self._data) > self._size:
                 self._data.popitem(last=False)
         return entry
+
+
+def _stitch_encoding(text: str, placed: list[tuple[_Entry, int, int]]) -> Encoding:
+    """The segments' encodings laid end to end: ``text``'s encoding."""
+    ids: list[int] = []
+    tokens: list[str] = []
+    spans: list[tuple[int, int]] = []
+    special: list[bool] = []
+    unknown: list[bool] = []
+    notes: dict[str, None] = {}
+    for entry, _, offset in placed:
+        enc = entry.encoding
+        ids += enc.ids
+        tokens += enc.tokens
+        special += enc.special
+        unknown += enc.unknown
+        notes.update(dict.fromkeys(enc.notes))
+        spans += entry.spans_at(offset)
+    return Encoding(text, tuple(ids), tuple(tokens), tuple(spans), tuple(special), tuple(unknown), tuple(notes))
