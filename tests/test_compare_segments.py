@@ -98,3 +98,22 @@ def test_compare_with_a_cache_matches_without() -> None:
         assert [r.stats for r in with_cache.rows] == [r.stats for r in plain.rows]
         assert [(r.alignment, r.partial) for r in with_cache.rows] == [(r.alignment, r.partial) for r in plain.rows]
         assert with_cache.disagreements == plain.disagreements
+
+
+def test_a_text_of_more_lines_than_the_bound_stays_cached() -> None:
+    """Six rows of a 1,500-line text are ~9,000 segments: a fixed bound of 4,096 evicted each
+    row's lines while the next rows were filled, so every key encoded everything again."""
+    toks = [tokenizer(n) for n in ("characters", "words", "gpt2", "cl100k_base", "o200k_base", "bert-base-uncased")]
+    text = "".join(f"line {i} of the text\n" for i in range(1500))
+    cache = SegmentCache(size=4096)
+    compare(text, toks, special_mode="text", cache=cache)
+    encoded: list[str] = []
+
+    def counting(tok: Any, segment: str, mode: Any) -> Any:
+        encoded.append(segment)
+        return _encode(tok, segment, mode)
+
+    typed = text + "x"
+    for tok in toks:
+        cache.encode(tok, typed, "text", counting)
+    assert len(encoded) == len(toks), f"{len(encoded)} segments encoded again for one typed key"
