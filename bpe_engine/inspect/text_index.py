@@ -87,9 +87,10 @@ class TextIndex:
             # A character starts at every byte that is not a continuation byte (10xxxxxx);
             # surrogatepass keeps a lone surrogate as one 3-byte "character" like utf8_len does.
             raw = text.encode("utf-8", "surrogatepass")
+            self._start_mask = raw.translate(_IS_START)  # 1 where a character starts; the tables below count it
             # the byte offsets whose mask byte is 1, picked in C (typing into Compare builds this
             # index on every key: a regex match object per character was ~1.7 ms for 5 KB)
-            starts = array("q", compress(range(len(raw)), raw.translate(_IS_START)))  # 8 bytes an offset
+            starts = array("q", compress(range(len(raw)), self._start_mask))  # 8 bytes an offset
             starts.append(len(raw))
         self.char_byte_starts: Sequence[int] = starts
         """``char_byte_starts[i]`` is the byte offset where character ``i`` starts; the last entry
@@ -97,7 +98,6 @@ class TextIndex:
         ``array`` of 8-byte ints, or a ``range`` for ASCII text: a tuple of a 2.4 MB text's
         offsets took 86 MB)."""
         self.n_bytes = starts[-1]
-        self._byte_to_char: Sequence[int] | None = None
 
     @cached_property
     def boundary_bytes(self) -> Collection[int]:
@@ -109,21 +109,17 @@ class TextIndex:
     def n_chars(self) -> int:
         return len(self.char_byte_starts) - 1
 
-    @property
+    @cached_property
     def byte_to_char(self) -> Sequence[int]:
         """``byte_to_char[b]`` is the character holding byte ``b`` (``n_chars`` for ``b = n_bytes``)."""
-        if self._byte_to_char is None:
-            if self.n_bytes == self.n_chars:
-                self._byte_to_char = range(self.n_chars + 1)
-            else:
-                # Count character starts (non-continuation bytes) up to each byte.
-                # (started at -1 so no Python-level "- 1" per byte; the first entry is dropped)
-                raw = self.text.encode("utf-8", "surrogatepass")
-                table = array("q", accumulate(raw.translate(_IS_START), initial=-1))
-                del table[0]
-                table.append(self.n_chars)
-                self._byte_to_char = table
-        return self._byte_to_char
+        if self.n_bytes == self.n_chars:
+            return range(self.n_chars + 1)
+        # Count character starts up to each byte (started at -1 so no Python-level "- 1" per
+        # byte; the first entry is dropped).
+        table = array("q", accumulate(self._start_mask, initial=-1))
+        del table[0]
+        table.append(self.n_chars)
+        return table
 
     @cached_property
     def chars_before_byte(self) -> Sequence[int]:
@@ -132,8 +128,7 @@ class TextIndex:
         Comparison rows look every token's end up here."""
         if self.n_bytes == self.n_chars:
             return range(self.n_chars + 1)
-        raw = self.text.encode("utf-8", "surrogatepass")
-        return array("q", accumulate(raw.translate(_IS_START), initial=0))
+        return array("q", accumulate(self._start_mask, initial=0))
 
     def char_at_byte(self, b: int) -> int:
         """The character whose bytes include ``b`` (clamped into the text)."""
