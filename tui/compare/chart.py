@@ -131,7 +131,7 @@ class CurveChart(Widget):
         self._levels[message.key] = message.levels
         self.redraw(self._state, self._k)
 
-    @work(thread=True, exit_on_error=False, group="curve-levels")
+    @work(thread=True, exit_on_error=False, group="curve-levels", description="compression levels of the corpus")
     def _levels_worker(self, key: tuple[int, int], corpus: str) -> None:
         levels = []
         for name in REFERENCES:

@@ -396,7 +396,7 @@ class ComparePane(Widget):
             self._busy_timer = self.set_timer(BUSY_AFTER, self._show_status)
             self._compare_worker(generation, text, specs, mode, ours, k, width)
 
-    @work(thread=True, exit_on_error=False, group="compare")
+    @work(thread=True, exit_on_error=False, group="compare", description="comparing the rows")
     def _compare_worker(self, generation: int, text: str, specs: tuple[str, ...], mode: SpecialMode, ours: Any, k: int, width: int) -> None:
         def loading(spec: str, i: int, n: int) -> None:
             self.post_message(self.Loading(generation, spec, i, n))

@@ -287,11 +287,11 @@ class InspectorPane(Widget):
             self.query_one("#inspect-status", Static).update(loading)
         self._encode_worker(generation, self.text, spec, self._mode(), self._state.tokenizer_at)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="inspect")
+    @work(thread=True, exclusive=True, exit_on_error=False, group="inspect", description="encoding the text")
     def _encode_worker(self, generation: int, text: str, spec: str, mode: SpecialMode, ours: Any) -> None:
         self.post_message(self.Encoded(encode_for_inspector(generation, text, spec, mode, ours)))
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="inspect-why")
+    @work(thread=True, exclusive=True, exit_on_error=False, group="inspect-why", description="why this token")
     def _why_worker(self, generation: int, index: int, tokenizer: Any, encoding: Any) -> None:
         try:
             why = explain(tokenizer, encoding, index)
