@@ -125,6 +125,22 @@ class Segmentation:
             else:
                 found.update(wids)
 
+    def restart(self, emptied: Iterable[tuple[str, Iterable[int]]]) -> None:
+        """Back to the initial words in one move, whatever was applied since.
+
+        ``emptied`` names, for each :meth:`apply` since, its pair and the words it rewrote: apply
+        popped that pair's bucket, and it goes back as :meth:`unapply` would put it. Every other
+        bucket only grew, so the index is still a superset of the pairs (what :meth:`apply` needs).
+        """
+        self.words.symbols[:] = self.initial
+        pairs = self._pairs
+        for pair, wids in emptied:
+            found = pairs.get(pair)
+            if found is None:
+                pairs[pair] = set(wids)
+            else:
+                found.update(wids)
+
     def index(self, wid: int, word: str) -> None:
         pairs = self._pairs
         for key in map(str.__add__, word[:-1], word[1:]):

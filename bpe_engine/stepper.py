@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -285,13 +286,52 @@ class Stepper:
         seg.unapply(seg.symbol(left) + seg.symbol(right), [(wid, before) for wid, before, _ in self._before_after(entry)])
         self.token_count += entry.occurrences
 
-    def seek(self, step: int) -> None:
-        """Move to ``step`` merges applied (clamped to what is available)."""
+    def seek(self, step: int, *, until: float | None = None) -> bool:
+        """Move to ``step`` merges applied (clamped to what is available); True once there.
+
+        With ``until`` (a :func:`time.perf_counter` time) it stops after the first merge that
+        ends past it and returns False, not there yet: a far jump on a big corpus takes a while
+        (to the last of 7,744 merges of a 10 MB corpus, ~0.7 s), and the app moves in slices so
+        that it keeps drawing and reading keys. Going back, it undoes merge by merge or restarts
+        from the initial words and goes forward, whichever rewrites fewer words (step 0: ~100x
+        cheaper than undoing every merge).
+        """
         step = max(0, min(step, len(self.merges)))
+        if step < self.step and self._cheaper_from_the_start(step):
+            self._restart()
+        clock = time.perf_counter
         while self.step > step:
             self._backward()  # no per-word report: a seek only moves
+            if until is not None and clock() > until:
+                return self.step == step
         while self.step < step:
             self._forward()
+            if until is not None and clock() > until:
+                return self.step == step
+        return True
+
+    def _cheaper_from_the_start(self, step: int) -> bool:
+        """Whether reaching ``step`` (below the current one) from step 0 rewrites fewer words than
+        undoing down to it; a merge's cost either way is the words it changed."""
+        undo = self._undo
+        if step == 0:
+            return True
+        forward = sum(len(entry.word_ids) for entry in undo[:step])
+        return forward < sum(len(entry.word_ids) for entry in undo[step:])
+
+    def _restart(self) -> None:
+        """Back to step 0 in one move (:meth:`Segmentation.restart`)."""
+        seg = self._seg
+
+        def emptied() -> Iterator[tuple[str, array]]:
+            for entry in self._undo:
+                if entry.word_ids:
+                    left, right, _ = self.merge_at(entry.rank)
+                    yield seg.symbol(left) + seg.symbol(right), entry.word_ids
+
+        seg.restart(emptied())
+        self._undo.clear()
+        self.token_count = self.initial_token_count
 
     def replay(self, merges: Sequence[tuple[str, str, str]]) -> Iterator[Applied]:
         """What each of ``merges`` does when applied in order from step 0 -- pair count, words

@@ -154,3 +154,41 @@ def test_replay_measures_each_merge_from_step_zero_on_a_copy() -> None:
     measured = [(a.pair_count, a.words_changed, a.occurrences) for a in stepper.replay(stepper.merges)]
     assert measured == [(3, 1, 2), (1, 1, 1)]
     assert stepper.step == 1 and stepper.word_symbols(0)[:2] == ("aa", "a")  # the stepper did not move
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    text=st.lists(st.sampled_from(["a", "b", "ab", " ", "aa", "ba", "\n", "é", "abab"]), max_size=24).map("".join),
+    pre=st.sampled_from([NONE, GPT2, WHITESPACE, END_OF_WORD, END_OF_WORD_SEPARATE]),
+    targets=st.lists(st.integers(min_value=-1, max_value=12), max_size=10),
+    sliced=st.booleans(),
+)
+def test_jumps_in_slices_and_back_to_the_start_equal_resegmenting_from_scratch(text: str, pre, targets: list[int], sliced: bool) -> None:
+    """Far jumps (the app's g / G / j) move in time slices and go back by restarting from step 0
+    when that is cheaper: every state on the way equals the from-scratch segmentation, and n / b
+    after a restart see the right words (the pair index survives it)."""
+    merges: list[tuple[str, str, str]] = []
+    stepper = Stepper.from_text(text, pre, byte_level=False, merges=merges)
+    initial = [stepper.word_symbols(i) for i in range(stepper.word_count)]
+    merges.extend(naive_merges(initial, stepper.counts, 9) + [("b", "b", "X"), ("a", "b", "X"), ("X", "X", "XX")])
+
+    def check() -> None:
+        expected = from_scratch(stepper, initial, stepper.step)
+        assert [stepper.word_symbols(i) for i in range(stepper.word_count)] == expected
+        assert stepper.token_count == sum(len(w) * c for w, c in zip(expected, stepper.counts))
+
+    for target in targets:
+        if sliced:  # a deadline already past: one merge per call, as a slow machine would
+            while not stepper.seek(target, until=0.0):
+                check()
+        else:
+            assert stepper.seek(target)
+        assert stepper.step == max(0, min(target, stepper.available))
+        check()
+        if stepper.step:
+            change = stepper.last_change()
+            assert change is not None and change.rank == stepper.step - 1
+            stepper.backward()
+            check()
+            stepper.forward()
+            check()
