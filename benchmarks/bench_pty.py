@@ -204,6 +204,14 @@ def measure_app(work: Path, corpus: Path, rounds: int, vocab: int, text: str) ->
     term.press("f2", "g")
     term.wait_for(lambda s: step_of(s) == 0)
     out["n_idle"] = [timed(term, lambda: term.press("n", pause=0), lambda s, i=i: step_of(s) == i + 1) for i in range(rounds)]
+    # far jumps, each way three times: G walks every merge from step 0, g goes back in one move
+    at_end = lambda s: (shown := step_shown(s)) is not None and shown[0] == shown[1]  # noqa: E731
+    out["G"], out["g"] = [], []
+    for _ in range(3):
+        out["G"].append(timed(term, lambda: term.press("G", pause=0), at_end))
+        time.sleep(0.2)
+        out["g"].append(timed(term, lambda: term.press("g", pause=0), lambda s: step_of(s) == 0))
+        time.sleep(0.2)
     # the first f3 mounts the Inspect pane (lazily, on first use): timed on its own
     out["first_f3"] = [timed(term, lambda: term.press("f3", pause=0), lambda s: "tokens," in s and "Corpus selection" in s)]
     term.press("f2")
@@ -321,6 +329,9 @@ def main() -> None:
         row("Compare key (5 KB text), training", ours["key_busy"], peer["key"])  # type: ignore[arg-type]
         row("tab switch f2/f4 (Compare), idle", ours["tab4_idle"], peer["tab"])  # type: ignore[arg-type]
         row("tab switch f2/f4 (Compare), train.", ours["tab4_busy"], peer["tab"])  # type: ignore[arg-type]
+        for key, what in (("G", "last"), ("g", "first")):
+            jumps = [lat.arrived * 1000 for lat in ours[key]]  # type: ignore[attr-defined]
+            print(f"{key + ' -> jump to the ' + what + ' merge':<34} median {statistics.median(jumps):7.1f} ms  ({' '.join(f'{j:.0f}' for j in jumps)})")
         print(f"{'esc -> training stopped':<34} {ours['esc'] * 1000:7.1f} ms (child gone)")
         app_train = statistics.median(ours["train"])  # type: ignore[arg-type]
         cli_median = statistics.median(cli)
