@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .errors import ConfigError
-from .words import MAX_SYMBOL_ID, Merge, Words, index_formed_pairs
+from .words import MAX_SYMBOL_ID, Merge, Words, add_to_index, index_formed_pairs
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,11 +119,7 @@ class Segmentation:
             symbols[wid] = word
             wids.append(wid)
         if wids:
-            found = self._pairs.get(pair)
-            if found is None:
-                self._pairs[pair] = set(wids)
-            else:
-                found.update(wids)
+            add_to_index(self._pairs, pair, wids)
 
     def restart(self, emptied: Iterable[tuple[str, Iterable[int]]]) -> None:
         """Back to the initial words in one move, whatever was applied since.
@@ -133,13 +129,8 @@ class Segmentation:
         bucket only grew, so the index is still a superset of the pairs (what :meth:`apply` needs).
         """
         self.words.symbols[:] = self.initial
-        pairs = self._pairs
         for pair, wids in emptied:
-            found = pairs.get(pair)
-            if found is None:
-                pairs[pair] = set(wids)
-            else:
-                found.update(wids)
+            add_to_index(self._pairs, pair, wids)
 
     def index(self, wid: int, word: str) -> None:
         pairs = self._pairs

@@ -293,8 +293,8 @@ class Stepper:
         ends past it and returns False, not there yet: a far jump on a big corpus takes a while
         (to the last of 7,744 merges of a 10 MB corpus, ~0.7 s), and the app moves in slices so
         that it keeps drawing and reading keys. Going back, it undoes merge by merge or restarts
-        from the initial words and goes forward, whichever rewrites fewer words (step 0: ~100x
-        cheaper than undoing every merge).
+        from the initial words and goes forward, whichever rewrites fewer words (g on a 5 MB
+        corpus at 3,744 merges: ~35 ms instead of ~180).
         """
         step = max(0, min(step, len(self.merges)))
         if step < self.step and self._cheaper_from_the_start(step):

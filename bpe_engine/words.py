@@ -166,11 +166,16 @@ def index_formed_pairs(index: dict[str, set[int]], merge: Merge) -> None:
     """Add the words where each gained pair was formed to a pair -> words index (kept by the
     callers that fuse every occurrence of a pair: the WordPiece trainer, the stepper)."""
     for key, words in merge.formed_in.items():
-        found = index.get(key)
-        if found is None:
-            index[key] = set(words)
-        else:
-            found.update(words)
+        add_to_index(index, key, words)
+
+
+def add_to_index(index: dict[str, set[int]], pair: str, words: Iterable[int]) -> None:
+    """Add ``words`` to ``pair``'s bucket of a pair -> words index (made if it has none)."""
+    found = index.get(pair)
+    if found is None:
+        index[pair] = set(words)
+    else:
+        found.update(words)
 
 
 def _more_occurrences(
