@@ -93,6 +93,7 @@ class Segmentation:
     def apply(self, left: str, right: str, new: str) -> Applied:
         """Fuse ``left right`` into ``new`` everywhere, left to right (the trainers' rule)."""
         lc, rc = self._char.get(left), self._char.get(right)
+        seen = new in self._char  # else no word holds it yet (two merges can make one string)
         nc = self.symbol(new)
         if lc is None or rc is None:
             return Applied(None, {})
@@ -102,7 +103,7 @@ class Segmentation:
             return Applied(None, {})
         where = sorted(bucket)
         symbols = self.words.symbols
-        kept = {wid: w for wid in where if nc in (w := symbols[wid]) and pair in w}
+        kept = {wid: w for wid in where if nc in (w := symbols[wid]) and pair in w} if seen else {}
         merge = self.words.merge(pair, nc, where)
         index_formed_pairs(self._pairs, merge)
         return Applied(merge, kept)
