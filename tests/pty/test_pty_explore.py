@@ -85,3 +85,19 @@ def test_stepping_right_after_training_never_locks_up(run_app) -> None:  # noqa:
     wait_step(term, 1)
     term.press("ctrl+q")
     assert term.wait_exit(10) == 0
+
+
+def test_the_footer_drops_esc_cancel_once_a_quick_run_ends(run_app) -> None:  # noqa: ANN001
+    """The sample trains in ~0.1 s: the footer built the page of keys for a running run (with "esc
+    Cancel") and, when the run ended while that page was still being mounted, showed it anyway --
+    "esc Cancel" stayed until the next focus move (seen by hand at 100x30)."""
+    for attempt in range(3):
+        term = run_app(size=(100, 30))
+        term.wait_for("unique")  # the corpus facts are in: ctrl+t trains on their cut
+        term.press("ctrl+t")
+        term.wait_for(DONE.search, 60)
+        time.sleep(0.5)
+        footer = term.screen_text().rstrip("\n").split("\n")[-1]
+        assert "n Next" in footer and "Cancel" not in footer, f"attempt {attempt + 1}: {footer!r}"
+        term.press("ctrl+q")
+        assert term.wait_exit(10) == 0

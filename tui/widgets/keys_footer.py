@@ -107,6 +107,10 @@ class KeysFooter(Footer):
         self._show(keys, page)
         while len(self._pages) > MAX_PAGES:
             await self._pages.pop(next(iter(self._pages))).remove()
+        # The keys may have changed back while the page was mounted (a run of 0.1 s ends before
+        # its "esc Cancel" page is built): that change found the old page still drawn and let it
+        # be, and the new page then hid it. Look again.
+        self._keys_changed(self.screen)
 
     def _show(self, keys: Hashable, page: KeysPage) -> None:
         """Hide every other page and show ``page`` (the most recently shown from now on)."""
