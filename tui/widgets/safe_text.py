@@ -15,6 +15,8 @@ type at the end of the line out of sight. The text itself is untouched either wa
 
 from __future__ import annotations
 
+import unicodedata
+
 from rich.segment import Segment
 from rich.text import Text
 from textual import events
@@ -64,6 +66,22 @@ def safe_strip(strip: Strip, *, named: bool = False) -> Strip:
     return safe.adjust_cell_length(strip.cell_length)
 
 
+def typed_text(event: events.Key) -> str | None:
+    """The text a key types that Textual would drop, or None.
+
+    Textual's fields take a key's character only if ``str.isprintable()`` says so, which it does
+    not for an ideographic space (U+3000, the space of a CJK input method), a no-break space,
+    ZWJ (the glue of 👩‍💻, from an emoji picker), zero-width and bidi marks, private-use
+    characters, or an emoji newer than Python's Unicode tables: typed, they vanished without a
+    word, and the text encoded was not the text typed. Every character but a control (enter, tab,
+    escape, backspace and ctrl keys, which stay keys) is text.
+    """
+    text = event.character
+    if not text or event.is_printable or any(unicodedata.category(c) == "Cc" for c in text):
+        return None
+    return text
+
+
 class SafeTextArea(TextArea):
     """TextArea whose painted lines never carry raw control, escape or bidi characters, and whose
     bound keys keep their order with typed characters (:func:`run_own_binding`)."""
@@ -72,6 +90,12 @@ class SafeTextArea(TextArea):
         return safe_strip(super().render_line(y), named=self.read_only)
 
     async def _on_key(self, event: events.Key) -> None:
+        text = typed_text(event)
+        if text is not None:
+            event.stop()
+            event.prevent_default()
+            self._replace_via_keyboard(text, *self.selection)  # as TextArea types a character
+            return
         await super()._on_key(event)  # characters, enter (and tab when it indents) go in here
         if not event.is_printable and not event._stop_propagation:  # noqa: SLF001 - not taken above
             await run_own_binding(self, event)
@@ -117,6 +141,15 @@ class SafeInput(Input):
             await super()._on_key(event)
             return
         self._restart_blink()
+        text = typed_text(event)
+        if text is not None:  # as Input types a character
+            event.stop()
+            event.prevent_default()
+            if self.selection.is_empty:
+                self.insert_text_at_cursor(text)
+            else:
+                self.replace(text, *self.selection)
+            return
         await run_own_binding(self, event)
 
 
