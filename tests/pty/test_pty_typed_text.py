@@ -38,3 +38,20 @@ def test_characters_typed_into_inspect_and_compare_are_all_kept(run_app) -> None
     term.wait_for(lambda s: count(r"([\d,]+) code points", s) == before + CODE_POINTS, 10)
     term.press("ctrl+q")
     assert term.wait_exit(10) == 0
+
+
+def test_a_paste_into_inspect_keeps_all_its_lines(run_app) -> None:  # noqa: ANN001
+    """Inspect's box is one line: Input kept a paste's first line only, so a pasted paragraph
+    was encoded as its first line. Every line now comes in (shown ↵), CR LF and CR as LF, as
+    Compare's text area makes them."""
+    term: Terminal = run_app()
+    term.wait_for("ready")
+    term.press("f3")
+    term.wait_for("Corpus selection", 30)
+    term.press("end", *["backspace"] * 40, pause=0.005)
+    term.wait_for(lambda s: "Hello" not in s.split("\n")[4], 10)
+    term.paste("first line\nsecond line 둘째\r\nthird")
+    screen = term.wait_for(lambda s: count(r"tokens, ([\d,]+) characters", s) == 31, 10)  # 10 + 1 + 14 + 1 + 5
+    assert "first line↵second line 둘째↵third" in screen
+    term.press("ctrl+q")
+    assert term.wait_exit(10) == 0

@@ -105,7 +105,7 @@ class InspectorPane(Widget):
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield SafeInput(self._initial_text, placeholder="text to inspect", id="inspect-input")
+        yield SafeInput(self._initial_text, placeholder="text to inspect", id="inspect-input", keep_lines=True)
         with Horizontal(classes="bar"):
             yield Select(self._choices, value=self._initial_spec, allow_blank=False, compact=True, id="inspect-tokenizer")
             yield SpecialModeSelect(id="inspect-special")

@@ -16,6 +16,7 @@ type at the end of the line out of sight. The text itself is untouched either wa
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from rich.segment import Segment
 from rich.text import Text
@@ -131,7 +132,16 @@ async def run_own_binding(widget: Widget, event: events.Key) -> bool:
 
 class SafeInput(Input):
     """Input whose painted line never carries raw control, escape or bidi characters, and whose
-    bound keys keep their order with typed characters (:func:`run_own_binding`)."""
+    bound keys keep their order with typed characters (:func:`run_own_binding`).
+
+    With ``keep_lines`` a paste keeps all its lines (Input shows a line break as ``↵``): Input
+    keeps a paste's first line only, so a paragraph pasted into Inspect was encoded as its first
+    line, without a word. Line ends come as the newline a text area would make of them.
+    """
+
+    def __init__(self, *args: Any, keep_lines: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.keep_lines = keep_lines
 
     def render_line(self, y: int) -> Strip:
         return safe_strip(super().render_line(y))
@@ -142,15 +152,26 @@ class SafeInput(Input):
             return
         self._restart_blink()
         text = typed_text(event)
-        if text is not None:  # as Input types a character
+        if text is not None:
             event.stop()
             event.prevent_default()
-            if self.selection.is_empty:
-                self.insert_text_at_cursor(text)
-            else:
-                self.replace(text, *self.selection)
+            self._type(text)
             return
         await run_own_binding(self, event)
+
+    def _on_paste(self, event: events.Paste) -> None:
+        if not self.keep_lines or not event.text:
+            return  # Input's own handler runs next
+        event.stop()
+        event.prevent_default()
+        self._type(event.text.replace("\r\n", "\n").replace("\r", "\n"))
+
+    def _type(self, text: str) -> None:
+        """Put ``text`` at the cursor or over the selection, as Input does with a character."""
+        if self.selection.is_empty:
+            self.insert_text_at_cursor(text)
+        else:
+            self.replace(text, *self.selection)
 
 
 class SafeDirectoryTree(DirectoryTree):
