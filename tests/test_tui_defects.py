@@ -380,3 +380,26 @@ async def test_8_3_a_hidden_compare_does_no_work_until_shown() -> None:
         await pilot.press("f4")
         await settle(app, pilot)
         assert pane.state.step == 5 and pane._generation > before and pane.k == 5
+
+
+async def test_8_2_8_a_short_curve_gives_its_rows_to_the_lines() -> None:
+    """At 80x24 the plot had two rows for its lines: its axis titles and the blank rows around
+    them took the rest. A short chart drops them (its title line names both axes), and gets them
+    back when the window grows."""
+    from textual_plot import PlotWidget
+
+    app = ExplorerApp(SMALL * 20)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await set_input(pilot, app, "#vocab", "300")
+        await train_to_end(app, pilot)
+        await pilot.press("f4")
+        await settle(app, pilot)
+        app.query_one(ComparePane).show_view("compare-curve")
+        await settle(app, pilot)
+        plot = app.query_one(PlotWidget)
+        assert plot.query_one("#plot").size.height >= 7, plot.query_one("#plot").size  # 5 rows of lines and the axes
+        assert (plot.margin_top, plot.margin_bottom) == (0, 1)
+        await pilot.resize_terminal(120, 40)
+        await settle(app, pilot)
+        assert (plot.margin_top, plot.margin_bottom) == (2, 3)
+        assert "tokens/char" in "".join(s.text for s in plot.query_one("#margin-top").render_line(0))

@@ -37,6 +37,9 @@ MARKERS = {"gpt2": "+", "cl100k_base": "x", "o200k_base": "o"}
 """Reference lines are drawn as marks, one shape each, so they differ by more than colour."""
 MAX_POINTS = 200
 REFERENCE_MARKS = 24
+COMPACT_BELOW = 16
+"""Rows: a shorter chart drops its axis titles (the title line names both axes) and the blank
+rows around them, so that the plot keeps rows for its lines: at 80x24 it had two."""
 
 
 class CurveChart(Widget):
@@ -81,6 +84,13 @@ class CurveChart(Widget):
         await self.mount(plot)
         self.redraw(self._state, self._k)
 
+    def on_resize(self) -> None:
+        if self.query("PlotWidget"):
+            self.redraw(self._state, self._k)
+
+    def _compact(self) -> bool:
+        return self.size.height < COMPACT_BELOW
+
     def redraw(self, state: ExplorerState, k: int) -> None:
         """Draw the curve of ``state``'s merges with a marker at ``k``."""
         self._state, self._k = state, k
@@ -121,8 +131,13 @@ class CurveChart(Widget):
             plot.scatter(xs, [level.tokens_per_char] * len(xs), marker=marker, marker_style=colour, label=f"{marker} {level.name}")
         if has_curve:
             plot.add_v_line(min(k, xmax), "#fab387", f"k={k}")
-        plot.set_xlabel("merges")
-        plot.set_ylabel("tokens/char")
+        compact = self._compact()
+        margins = (0, 1) if compact else (2, 3)
+        if (plot.margin_top, plot.margin_bottom) != margins:
+            plot.margin_top, plot.margin_bottom = margins
+            plot.refresh(layout=True)  # the margins' canvases take their new size before drawing
+        plot.set_xlabel("" if compact else "merges")
+        plot.set_ylabel("" if compact else "tokens/char")
         # The key is the title line, not a box drawn over the plot (it hid the axis labels).
         plot.show_legend(is_visible=False)
         self.query_one("#curve-title", Static).update(_key(title, has_curve, levels or ()))
