@@ -252,3 +252,18 @@ async def test_compression_curve_is_drawn_from_the_training_log() -> None:
         labels = [label for label in plot._labels if label]  # noqa: SLF001 - the plot keeps no public list
         assert labels[0] == "ours" and "+ gpt2" in labels and "o o200k_base" in labels
         assert "⣀ ours" in str(app.query_one("#curve-title").render()) and "+ gpt2" in str(app.query_one("#curve-title").render())
+
+
+async def test_the_legend_fits_the_view_whole() -> None:
+    """The key above the rows was 132 cells and was cut at the view's edge (at 120 columns it lost
+    what "dim" means): the view shows the fullest wording that fits."""
+    from bpe_engine.compare import LEGEND
+
+    for width in (80, 100, 160):
+        app = Host("hello", ("characters",))
+        async with app.run_test(size=(width, 30)) as pilot:
+            await settle(pilot)
+            aligned = app.query_one(AlignedRows)
+            legend = aligned._line(0).text  # noqa: SLF001 - the line as drawn
+            assert len(legend) <= aligned.size.width and legend.endswith("token"), (width, legend)
+            assert (legend == LEGEND) == (width >= len(LEGEND) + 2)

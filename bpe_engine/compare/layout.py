@@ -52,6 +52,21 @@ LEGEND = (
     "│ boundary  ▼ rows disagree  red: character split between tokens  purple: unknown piece (not in the "
     "vocabulary)  dim: in no token"
 )
+SHORTER_LEGENDS = (
+    "│ boundary  ▼ rows disagree  red: split character  purple: unknown piece  dim: in no token",
+    "│ cut  ▼ rows disagree  red: split char  purple: unknown  dim: no token",
+)
+"""The same key in fewer cells, for a view narrower than :data:`LEGEND` (cut, it lost its end)."""
+
+
+def legend_for(width: int) -> str:
+    """The fullest legend that fits in ``width`` cells (the shortest when none does).
+
+    >>> legend_for(80)
+    '│ cut  ▼ rows disagree  red: split char  purple: unknown  dim: no token'
+    """
+    legends = (LEGEND, *SHORTER_LEGENDS)
+    return next((legend for legend in legends if len(legend) <= width), legends[-1])
 
 SPACE_MARK = "␣"
 

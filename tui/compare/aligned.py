@@ -30,7 +30,7 @@ from bpe_engine.compare.layout import block_columns
 from bpe_engine.display import visible_text
 
 from ..widgets.token_text import LIT, STYLES
-from .render import LEGEND
+from .render import legend_for
 from .unchanged import unchanged_before
 
 _LABEL = Style(bold=True)
@@ -178,7 +178,7 @@ class AlignedRows(ScrollView, can_focus=True):
         if self._comparison is None:
             return Strip.blank(0)
         if y == 0:
-            return Strip([Segment(LEGEND, _DIM)])
+            return Strip([Segment(legend_for(self.size.width), _DIM)])  # cut, it lost its end
         b, row = divmod(y - 1, self._block_height)
         if b >= len(self._ranges):
             return Strip.blank(0)

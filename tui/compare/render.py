@@ -7,6 +7,6 @@ style keys to these colours.
 
 from __future__ import annotations
 
-from bpe_engine.compare.layout import LEGEND, SEGMENT_STYLES
+from bpe_engine.compare.layout import SEGMENT_STYLES, legend_for
 
-__all__ = ["LEGEND", "SEGMENT_STYLES"]
+__all__ = ["SEGMENT_STYLES", "legend_for"]
