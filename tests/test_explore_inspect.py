@@ -161,3 +161,23 @@ def test_inspector_snapshot_unigram_why(snap_compare: Any, builtin_model_path: A
         await select(pilot, 1)
 
     assert snap_compare(Host("Hello 한국어", spec="sp-unigram-en"), terminal_size=(120, 40), run_before=run_before)
+
+
+async def test_a_tokenizer_file_that_fails_to_load_leaves_the_one_in_use(tmp_path: Any, builtin_model_path: Any) -> None:
+    """"Load file…" made a file the tokenizer before loading it: a text file (not a tokenizer)
+    replaced gpt2 with its error, and the user had to pick gpt2 again. It is loaded first now."""
+    not_a_tokenizer = tmp_path / "notes.txt"
+    not_a_tokenizer.write_text("just some text\n", encoding="utf-8")
+    app = Host("Hello 한국어")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(InspectorPane)
+        pane._loaded_path(str(not_a_tokenizer))  # noqa: SLF001 - what the path dialog calls back
+        await settle(pilot)
+        assert app.query_one("#inspect-tokenizer", Select).value == "gpt2"
+        assert pane.result is not None and pane.result.spec == "gpt2" and pane.result.encoding is not None
+        assert any("cannot tell the format" in n.message and "still inspecting with gpt2" in n.message for n in app._notifications)  # noqa: SLF001
+        model = str(builtin_model_path("sp-unigram-en"))
+        pane._loaded_path(model)  # noqa: SLF001 - a file that loads becomes the tokenizer
+        await settle(pilot)
+        assert app.query_one("#inspect-tokenizer", Select).value == model

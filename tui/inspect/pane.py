@@ -81,6 +81,13 @@ class InspectorPane(Widget):
             super().__init__()
             self.generation, self.index, self.why = generation, index, why
 
+    class FileTried(Message):
+        """A tokenizer file chosen with "Load file…" loaded (``error`` None) or was refused."""
+
+        def __init__(self, path: str, error: str | None) -> None:
+            super().__init__()
+            self.path, self.error = path, error
+
     class Choices(Message):
         """Tokenizers usable now (present built-ins, the hub cache), read in a worker."""
 
@@ -379,4 +386,20 @@ class InspectorPane(Widget):
 
     def _loaded_path(self, path: str | None) -> None:
         if path:
-            self.use_tokenizer(path)
+            self._try_file(path)
+
+    @work(thread=True, exit_on_error=False, group="inspect-file", description="loading a tokenizer file")
+    def _try_file(self, path: str) -> None:
+        """Load the file first: one that fails is not made the tokenizer (it replaced the one in
+        use with its error, and the user had to pick that one again)."""
+        loaded = sources.get(path, lambda: None)
+        error = loaded.error if isinstance(loaded, sources.Failed) else None
+        self.post_message(self.FileTried(path, None if error is None else str(error)))
+
+    def on_inspector_pane_file_tried(self, message: FileTried) -> None:
+        message.stop()
+        if message.error is None:
+            self.use_tokenizer(message.path)  # loaded and cached: it encodes at once
+            return
+        shown = visible_text(sources.label_of(self._spec()))
+        self.notify(f"{visible_text(message.error)} (still inspecting with {shown})", severity="error", markup=False)
