@@ -181,3 +181,24 @@ async def test_a_tokenizer_file_that_fails_to_load_leaves_the_one_in_use(tmp_pat
         pane._loaded_path(model)  # noqa: SLF001 - a file that loads becomes the tokenizer
         await settle(pilot)
         assert app.query_one("#inspect-tokenizer", Select).value == model
+
+
+async def test_on_a_small_terminal_the_status_keeps_the_split_characters(alice_text: str) -> None:
+    """At 80x24 the status shows two lines: with the trained model's long name, the
+    split-character count came last and was cut ("12 character(s)" without what they were). The
+    special-text mode, which the selector above shows too, comes last now."""
+    from test_tui_app import set_input, train_to_end
+    from tui.app import ExplorerApp
+
+    app = ExplorerApp(alice_text[:3000] + " 대한민국은 민주공화국이다")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await set_input(pilot, app, "#vocab", "400")
+        await train_to_end(app, pilot)
+        await pilot.press("f3")
+        await settle(pilot)
+        pane = app.query_one(InspectorPane)
+        pane.inspect("대한민국은 민주공화국이다. 모든 권력은 국민으로부터 나온다", "ours")
+        await settle(pilot)
+        status = app.query_one("#inspect-status")
+        lines = ["".join(s.text for s in status.render_line(y)) for y in range(status.size.height)]
+        assert "k=" in lines[0] and any("split across tokens" in line for line in lines), lines

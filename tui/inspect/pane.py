@@ -325,9 +325,10 @@ class InspectorPane(Widget):
             f" · {len(r.details):,} tokens, {len(r.text):,} characters, {r.graphemes:,} graphemes, {len(r.text.encode('utf-8', 'surrogatepass')):,} bytes",
             "dim",
         )
-        status.append(f" · special text: {self._mode()}", "dim")
         if r.groups:
             status.append(f" · {len(r.groups)} character(s) split across tokens", "#fab387")
+        # last: the selector above says it too, and a small terminal shows two lines of this
+        status.append(f" · special text: {self._mode()}", "dim")
         for note in r.notes:
             status.append(f"\n{note}", "yellow")
         if r.error:
