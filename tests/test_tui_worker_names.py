@@ -1,15 +1,14 @@
 """No worker is named after its arguments: Textual builds a worker's description from ``repr()`` of
 the arguments unless it is given one, on the UI thread. The corpus facts worker takes the whole
-corpus -- 50 ms of the UI thread per count for 5 MB, ~0.5 s for 50 MB (a cProfile of start-up
+corpus -- 48 ms of the UI thread per count for 5 MB, 294 ms for 50 MB (a cProfile of start-up
 found it) -- and the chart, Inspect and Compare workers take the corpus or the typed text."""
 
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Input, TextArea
 from textual.worker import Worker
 from textual.worker_manager import WorkerManager
-
-from textual.widgets import Input, TextArea
 
 from explore_pilot import settle
 from tui.app import ExplorerApp

@@ -70,12 +70,12 @@ class CurveChart(Widget):
 
     def _plot(self) -> PlotWidget | None:
         """The plot, or None while it is being made (it is drawn once it is up)."""
-        from textual_plot import PlotWidget
-
-        plots = self.query(PlotWidget)
-        if plots:
-            return plots.first()
+        plot = self._plot_if_made()
+        if plot is not None:
+            return plot
         if not self._making_plot:
+            from textual_plot import PlotWidget
+
             self._making_plot = True
             self.call_later(self._make_plot, PlotWidget())
         return None
@@ -85,11 +85,25 @@ class CurveChart(Widget):
         self.redraw(self._state, self._k)
 
     def on_resize(self) -> None:
-        if self.query("PlotWidget"):
-            self.redraw(self._state, self._k)
+        plot = self._plot_if_made()
+        if plot is not None:
+            self._fit_axes(plot)  # the plot redraws itself at its new size; only its margins follow the height
 
-    def _compact(self) -> bool:
-        return self.size.height < COMPACT_BELOW
+    def _plot_if_made(self) -> PlotWidget | None:
+        from textual_plot import PlotWidget
+
+        plots = self.query(PlotWidget)
+        return plots.first() if plots else None
+
+    def _fit_axes(self, plot: PlotWidget) -> None:
+        """Axis titles and the blank rows around them only where the chart has rows to spare."""
+        compact = self.size.height < COMPACT_BELOW
+        margins = (0, 1) if compact else (2, 3)
+        plot.set_xlabel("" if compact else "merges")
+        plot.set_ylabel("" if compact else "tokens/char")
+        if (plot.margin_top, plot.margin_bottom) != margins:
+            plot.margin_top, plot.margin_bottom = margins
+            plot.refresh(layout=True)  # the margins' canvases take their new size before drawing
 
     def redraw(self, state: ExplorerState, k: int) -> None:
         """Draw the curve of ``state``'s merges with a marker at ``k``."""
@@ -131,13 +145,7 @@ class CurveChart(Widget):
             plot.scatter(xs, [level.tokens_per_char] * len(xs), marker=marker, marker_style=colour, label=f"{marker} {level.name}")
         if has_curve:
             plot.add_v_line(min(k, xmax), "#fab387", f"k={k}")
-        compact = self._compact()
-        margins = (0, 1) if compact else (2, 3)
-        if (plot.margin_top, plot.margin_bottom) != margins:
-            plot.margin_top, plot.margin_bottom = margins
-            plot.refresh(layout=True)  # the margins' canvases take their new size before drawing
-        plot.set_xlabel("" if compact else "merges")
-        plot.set_ylabel("" if compact else "tokens/char")
+        self._fit_axes(plot)
         # The key is the title line, not a box drawn over the plot (it hid the axis labels).
         plot.show_legend(is_visible=False)
         self.query_one("#curve-title", Static).update(_key(title, has_curve, levels or ()))
