@@ -32,9 +32,9 @@ sys.path.insert(0, str(ROOT))
 
 import tiktoken  # noqa: E402
 
-from bpe_engine.bpe_trainer import BpeTrainerConfig, train  # noqa: E402
-from bpe_engine.references import reference_pre_tokenizer, reference_ranks, reference_special_tokens  # noqa: E402
+from bpe_engine.catalog.openai import reference_pre_tokenizer, reference_ranks, reference_special_tokens  # noqa: E402
 from bpe_engine.compare.segments import SegmentCache  # noqa: E402
+from bpe_engine.training.bpe import BpeTrainerConfig, train  # noqa: E402
 from tui.compare import sources  # noqa: E402
 from tui.compare.pane import run_comparison  # noqa: E402
 

@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import tiktoken  # noqa: E402
 
-from bpe_engine import bpe_encode  # noqa: E402
-from bpe_engine.references import (  # noqa: E402
+from bpe_engine.bpe import encode as bpe_encode  # noqa: E402
+from bpe_engine.catalog.openai import (  # noqa: E402
     load_reference,
     reference_pre_tokenizer,
     reference_ranks,

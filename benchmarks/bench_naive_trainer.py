@@ -18,12 +18,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from _corpora import default_corpus  # noqa: E402  (benchmarks/ is on sys.path)
 
-from bpe_engine.bpe_trainer import TIE_BREAKS, BpeTrainerConfig, BpeTraining  # noqa: E402
 from bpe_engine.corpus import count_words  # noqa: E402
 from bpe_engine.pretokenizers import GPT2  # noqa: E402
-from bpe_engine.reference_trainer import train_naive  # noqa: E402
-
-
+from bpe_engine.training.bpe import TIE_BREAKS, BpeTrainerConfig, BpeTraining  # noqa: E402
+from bpe_engine.training.naive_bpe import train_naive  # noqa: E402
 
 
 def main() -> None:

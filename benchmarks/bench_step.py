@@ -1,7 +1,7 @@
 """One step of the explorer on a 1 MB corpus: incremental stepper vs. re-segmenting from scratch.
 
 The app must move one merge forward or back in <= 50 ms on a 1 MB corpus. We train byte-level
-BPE on the first MB of the bench corpus, build the :class:`~bpe_engine.stepper.Stepper` (as the
+BPE on the first MB of the bench corpus, build the :class:`~bpe_engine.explore.stepper.Stepper` (as the
 training worker does), then time every forward step through the merges, every backward step, and,
 as the peer measured in the same run, re-segmenting the corpus from scratch at a few ranks with the
 engine's encoder (``BpeTokenizer.with_merge_prefix(k).encode``), which is what a non-incremental
@@ -24,7 +24,6 @@ sys.path.insert(0, str(REPO))
 from _corpora import default_corpus  # noqa: E402  (benchmarks/ is on sys.path)
 
 
-
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -40,10 +39,10 @@ def main() -> None:
     parser.add_argument("--scratch", type=int, default=5, help="how many ranks to re-segment from scratch")
     args = parser.parse_args()
 
-    from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
     from bpe_engine.corpus import count_words
+    from bpe_engine.explore.stepper import Stepper
     from bpe_engine.pretokenizers import GPT2
-    from bpe_engine.stepper import Stepper
+    from bpe_engine.training.bpe import BpeTrainerConfig, BpeTraining
 
     path = args.corpus or default_corpus()
     raw = path.read_bytes()[: int(args.mb * 1_000_000)]

@@ -39,9 +39,9 @@ from _corpora import default_corpus  # noqa: E402  (benchmarks/ is on sys.path)
 
 # -- children ---------------------------------------------------------------------------------
 def child_ours(path: str, vocab_size: int, out: str, lines: bool, max_len: int | None) -> dict:
-    from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
     from bpe_engine.corpus import count_files
     from bpe_engine.pretokenizers import HF_GPT2
+    from bpe_engine.training.bpe import BpeTrainerConfig, BpeTraining
 
     start = time.perf_counter()
     counts = count_files([path], HF_GPT2, byte_level=True, lines=lines, workers=2)  # streamed, as the CLI

@@ -31,7 +31,7 @@ SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 
 def run_ours(path: str, vocab_size: int) -> dict:
     sys.path.insert(0, str(ROOT))
-    from bpe_engine.wordpiece import WordPieceTrainerConfig, WordPieceTraining, count_bert_words
+    from bpe_engine.training.wordpiece import WordPieceTrainerConfig, WordPieceTraining, count_bert_words
 
     start = time.perf_counter()
     text = Path(path).read_text(encoding="utf-8")

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from bpe_engine.display import token_label, visible_text
 from bpe_engine.errors import ConfigError
+from bpe_engine.explore.merge_tree import merge_tree_for, render_tree
 from bpe_engine.inspect import (
     CharPiece,
     PartialGroup,
@@ -26,7 +27,6 @@ from bpe_engine.inspect import (
     iter_token_details,
     partial_groups,
 )
-from bpe_engine.merge_tree import merge_tree_for, render_tree
 from bpe_engine.types import Encoding
 
 from .cmd_encode import add_special_mode_argument, read_input

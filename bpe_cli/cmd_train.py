@@ -16,9 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bpe_engine.bpe_trainer.config import DEFAULT_MAX_TOKEN_LENGTH
 from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import END_OF_WORD_STYLES, PreTokenizer, get_pretokenizer
+from bpe_engine.training.bpe.config import DEFAULT_MAX_TOKEN_LENGTH
 
 from .arg_types import non_negative, positive
 from .corpus_input import _special_token, add_corpus_options, choose_pre_tokenizer, counts_for_training
@@ -124,9 +124,9 @@ def _run_with_progress(training: Any) -> list[int]:
 
 def train_bpe(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     """Read, count, merge with a progress bar, save; print files and notes."""
-    from bpe_engine.bpe_trainer import BpeTrainerConfig, BpeTraining
     from bpe_engine.formats import save_spec, skipped_formats, spec_from_tokenizer
     from bpe_engine.pretokenizers import GPT2
+    from bpe_engine.training.bpe import BpeTrainerConfig, BpeTraining
 
     out = _output_dir(args)
     pre = pre or GPT2
@@ -163,7 +163,8 @@ def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     from bpe_engine.corpus import stream_texts
     from bpe_engine.corpus.blocks import CutRule
     from bpe_engine.formats import save_tokenizer
-    from bpe_engine.wordpiece import BERT_SPECIAL_TOKENS, WordPieceTrainerConfig, WordPieceTraining, vocab_txt_problem
+    from bpe_engine.training.wordpiece import WordPieceTrainerConfig, WordPieceTraining
+    from bpe_engine.wordpiece import BERT_SPECIALS, vocab_txt_problem
 
     if args.from_counts:
         raise ConfigError("--from-counts trains --model bpe; WordPiece counts its words through BERT's normaliser")
@@ -176,7 +177,7 @@ def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
             raise ConfigError(f"{option} applies to --model bpe; WordPiece marks word-inner pieces with ## instead")
     out = _output_dir(args)
     unk = args.unk_token or "[UNK]"
-    specials = tuple(dict.fromkeys([*BERT_SPECIAL_TOKENS, *args.special, unk]))
+    specials = tuple(dict.fromkeys([*BERT_SPECIALS, *args.special, unk]))
     config = WordPieceTrainerConfig(
         vocab_size=args.vocab_size,
         min_frequency=2 if args.min_frequency is None else args.min_frequency,

@@ -16,15 +16,14 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from bpe_engine.errors import ConfigError
-from bpe_engine.types import UNKNOWN_ID
-
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from bpe_engine.byte_table import token_str_to_bytes
+from bpe_engine.bpe.byte_table import token_str_to_bytes
 from bpe_engine.display import decode_bytes_visibly, token_label, token_str_label, visible_text
+from bpe_engine.errors import ConfigError
+from bpe_engine.types import UNKNOWN_ID
 
 # Alternating backgrounds make token boundaries visible without separators that could be
 # mistaken for token text; specials get their own style.

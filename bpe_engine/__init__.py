@@ -39,21 +39,21 @@ _EXPORTS: dict[str, str] = {
     "PreTokenizer": "pretokenizers",
     "get_pretokenizer": "pretokenizers",
     "split_specials": "pretokenizers",
-    "bytes_to_token_str": "byte_table",
-    "token_str_to_bytes": "byte_table",
+    "bytes_to_token_str": "bpe.byte_table",
+    "token_str_to_bytes": "bpe.byte_table",
     # corpus and training
     "read_documents": "corpus",
     "count_words": "corpus",
     "corpus_stats": "corpus",
     "WordCounts": "corpus",
-    "BpeTrainerConfig": "bpe_trainer",
-    "BpeTraining": "bpe_trainer",
-    "train": "bpe_trainer",
-    "Stepper": "stepper",
+    "BpeTrainerConfig": "training.bpe",
+    "BpeTraining": "training.bpe",
+    "train": "training.bpe",
+    "Stepper": "explore.stepper",
     # tokenizers and files
-    "BpeTokenizer": "bpe_model",
-    "load_reference": "references",
-    "REFERENCE_NAMES": "references",
+    "BpeTokenizer": "bpe.model",
+    "load_reference": "catalog.openai",
+    "REFERENCE_NAMES": "catalog.openai",
     "load_tokenizer": "registry",
     "available_tokenizers": "registry",
     "save_tokenizer": "formats",
@@ -62,7 +62,7 @@ _EXPORTS: dict[str, str] = {
     "token_details": "inspect",
     "partial_groups": "inspect",
     "stream_decode": "inspect",
-    "merge_tree_for": "merge_tree",
+    "merge_tree_for": "explore.merge_tree",
     "visible_text": "display",
     "token_label": "display",
 }
@@ -84,9 +84,9 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from .bpe_model import BpeTokenizer
-    from .bpe_trainer import BpeTrainerConfig, BpeTraining, train
-    from .byte_table import bytes_to_token_str, token_str_to_bytes
+    from .bpe.byte_table import bytes_to_token_str, token_str_to_bytes
+    from .bpe.model import BpeTokenizer
+    from .catalog.openai import REFERENCE_NAMES, load_reference
     from .compare import compare
     from .corpus import WordCounts, corpus_stats, count_words, read_documents
     from .display import token_label, visible_text
@@ -99,11 +99,11 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         TokenizerFileError,
         UnknownSymbolError,
     )
+    from .explore.merge_tree import merge_tree_for
+    from .explore.stepper import Stepper
     from .formats import save_tokenizer
     from .inspect import partial_groups, stream_decode, token_details
-    from .merge_tree import merge_tree_for
     from .pretokenizers import PreTokenizer, get_pretokenizer, split_specials
-    from .references import REFERENCE_NAMES, load_reference
     from .registry import available_tokenizers, load_tokenizer
-    from .stepper import Stepper
+    from .training.bpe import BpeTrainerConfig, BpeTraining, train
     from .types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding, MergeStep, SpecialMode, Tokenizer

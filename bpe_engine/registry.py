@@ -8,7 +8,7 @@ Accepted forms, tried in this order:
    ``vocab.json`` + ``merges.txt``, or a WordPiece ``vocab.txt``, or exactly one ``*.tiktoken``;
 3. a file: ``*.tiktoken``, ``tokenizer.json`` (any Hugging Face pipeline, through
    :func:`bpe_engine.hf.load_tokenizer_json`), ``vocab.json`` (with ``merges.txt`` beside it), ``vocab.txt``,
-   a Mistral Tekken ``tekken*.json`` (:mod:`bpe_engine.tekken`), a SentencePiece ``*.model`` (or
+   a Mistral Tekken ``tekken*.json`` (:mod:`bpe_engine.formats.tekken`), a SentencePiece ``*.model`` (or
    Mistral's ``*.model.vN``; :func:`bpe_engine.sentencepiece.load_model`).
 
 Before 2 and 3: a built-in of the catalogue (``tekken``, ``whisper``, ``mistral-v1`` ...; fetched
@@ -28,13 +28,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .catalog.openai import REFERENCE_NAMES, reference_pre_tokenizer, reference_special_tokens
 from .errors import BpeEngineError, TokenizerFileError
 from .formats import load_gpt2_files, load_saved, read_hf_json, read_tiktoken
 from .formats.bundle import METADATA_FILE
-from .formats.tiktoken_files import rank_gap_note, rank_gaps
 from .formats.spec import BpeSpec
+from .formats.tiktoken_files import rank_gap_note, rank_gaps
 from .pretokenizers import GPT2, PreTokenizer
-from .references import REFERENCE_NAMES, reference_pre_tokenizer, reference_special_tokens
 
 BERT_NAME = "bert-base-uncased"
 _FORMS = (
@@ -44,8 +44,8 @@ _FORMS = (
 )
 # Loaders in other engine modules, by file kind: (module, function, what the files are called).
 _ENGINE_LOADERS: dict[str, tuple[str, str, str]] = {
-    "tekken": ("bpe_engine.tekken", "load_tekken", "Tekken JSON files"),
-    "whisper": ("bpe_engine.whisper", "load_whisper", "Whisper rank files"),
+    "tekken": ("bpe_engine.formats.tekken", "load_tekken", "Tekken JSON files"),
+    "whisper": ("bpe_engine.formats.whisper", "load_whisper", "Whisper rank files"),
     "sentencepiece": ("bpe_engine.sentencepiece", "load_model", "SentencePiece .model files"),
 }
 
@@ -61,13 +61,13 @@ def available_tokenizers() -> list[str]:
 def load_tokenizer(spec: str | Path) -> Any:
     """Load the tokenizer ``spec`` names (see the module docstring for the accepted forms).
 
-    Returns a :class:`~bpe_engine.bpe_model.BpeTokenizer` (or a WordPiece tokenizer for
+    Returns a :class:`~bpe_engine.bpe.model.BpeTokenizer` (or a WordPiece tokenizer for
     ``bert-base-uncased`` / ``vocab.txt``). Unknown specs and malformed files raise
     :class:`~bpe_engine.errors.BpeEngineError` subclasses whose message says what is accepted.
     """
     text = str(spec)
     if text in REFERENCE_NAMES:
-        from .references import load_reference
+        from .catalog.openai import load_reference
 
         return load_reference(text)
     if text == BERT_NAME:
@@ -217,7 +217,7 @@ def _spec_from_source(kind: str, path: Path) -> BpeSpec:
         raise TokenizerFileError(path, "a vocab.json needs merges.txt in the same directory")
     vocab, merge_list = load_gpt2_files(path, merges)
     made = {left + right for left, right in merge_list}
-    from .byte_table import is_byte_token_str
+    from .bpe.byte_table import is_byte_token_str
 
     specials = {t: i for t, i in vocab.items() if t not in made and len(t) > 1 and _looks_special(t, is_byte_token_str)}
     spec = BpeSpec(
@@ -238,7 +238,7 @@ def _looks_special(token: str, is_byte_token_str: Any) -> bool:
 
 
 def _tiktoken_tokenizer(path: Path) -> Any:
-    from .bpe_model import BpeTokenizer
+    from .bpe.model import BpeTokenizer
 
     stem = path.name[: -len(".tiktoken")]
     pre: PreTokenizer = GPT2

@@ -4,7 +4,7 @@ Every loader must answer random bytes and random JSON shapes with either a clean
 :class:`~bpe_engine.errors.BpeEngineError` or a tokenizer that works -- never a traceback, a hang or
 a gigabyte. A loader owner adds their format in a few lines::
 
-    from fuzz_loaders import check_load, json_documents, mutated_json
+    from tests.fuzz_loaders import check_load, json_documents, mutated_json
 
     @given(doc=mutated_json(VALID_TOKENIZER_JSON))
     def test_my_loader(tmp_path_factory, doc):

@@ -2,7 +2,7 @@
 
 Attributes go down (the app sets state on panes), messages come up (widgets and the training
 worker post). Tokenizer logic lives in ``bpe_engine``; training runs through
-:mod:`bpe_engine.training_runner`; this module only decides *who* is told *what*. The Train
+:mod:`bpe_engine.training.runner`; this module only decides *who* is told *what*. The Train
 tab's actions are mixins kept beside their widgets (:mod:`tui.train.training_actions`,
 :mod:`tui.train.stepping_actions`); files are in :mod:`tui.file_actions`.
 """
@@ -20,8 +20,8 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.css.query import NoMatches
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
 from textual.reactive import var
 from textual.screen import ModalScreen
@@ -30,8 +30,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Header, Input, Static, TabbedContent, TabPane, TextArea
 from textual.widgets._select import SelectOverlay
 
-from bpe_engine.stepper import Stepper
-from bpe_engine.training_runner import Backend, TrainingRequest
+from bpe_engine.explore.stepper import Stepper
+from bpe_engine.training.runner import Backend, TrainingRequest
 from bpe_engine.types import Tokenizer
 
 from .commands import ExplorerCommands

@@ -7,7 +7,7 @@ its own bytes match ``sha256``. The hashes were computed from real downloads of 
 
 ``kind`` says which loader reads the file (the registry dispatches on it):
 ``sentencepiece`` (a ``ModelProto``), ``tokenizer.json`` (Hugging Face), ``tekken``
-(:mod:`bpe_engine.tekken`), ``whisper`` (:mod:`bpe_engine.whisper`).
+(:mod:`bpe_engine.formats.tekken`), ``whisper`` (:mod:`bpe_engine.formats.whisper`).
 """
 
 from __future__ import annotations

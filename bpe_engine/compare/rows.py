@@ -4,7 +4,7 @@
 text under ``refuse``, a broken loaded file) keeps its place with an error message instead of
 an encoding, so one bad row never hides the others.
 
->>> from bpe_engine.simple_tokenizers import CharacterTokenizer, WhitespaceWordTokenizer
+>>> from bpe_engine.compare.baselines import CharacterTokenizer, WhitespaceWordTokenizer
 >>> c = compare("hi you", [CharacterTokenizer(), WhitespaceWordTokenizer()])
 >>> [(r.name, r.stats.tokens) for r in c.rows], c.disagreements
 ([('characters', 6), ('whitespace words', 2)], (1, 4, 5))

@@ -30,9 +30,9 @@ from typing import Any, NamedTuple
 from ..inspect.partial import partial_flags
 from ..inspect.text_index import TextIndex
 from ..pretokenizers import CL100K_PATTERN, END_OF_WORD, GPT2_PATTERN, HF_GPT2_PATTERN, O200K_PATTERN
-from ..simple_tokenizers import CharacterTokenizer, WhitespaceWordTokenizer
 from ..types import Encoding, SpecialMode
 from .align import RowAlignment, align_row
+from .baselines import CharacterTokenizer, WhitespaceWordTokenizer
 
 MAX_ENTRIES = 16384  # ~200 KB of text in seven rows at ~20 KB an entry; past that a key costs >0.5 s anyway
 RECENT_TOKENIZERS = 16  # the rows a comparison may hold at once, with room for a change of rows

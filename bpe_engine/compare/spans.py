@@ -6,7 +6,7 @@ which of *its* tokens touch those characters (tiktokenizer and the OpenAI tokeni
 token up on hover; here the span lights up across all rows at once, and each row says how many
 tokens it spends on it). Pure data over the alignments the comparison already holds.
 
->>> from bpe_engine.simple_tokenizers import CharacterTokenizer, WhitespaceWordTokenizer
+>>> from bpe_engine.compare.baselines import CharacterTokenizer, WhitespaceWordTokenizer
 >>> from bpe_engine.compare.rows import compare
 >>> c = compare("ab cd", [CharacterTokenizer(), WhitespaceWordTokenizer()])
 >>> pick = token_at(c, 1, 4)

@@ -9,7 +9,7 @@ Every character goes through :func:`bpe_engine.display.visible_text` (escape cod
 zero-width characters show by name; a newline shows as ``↵`` and ends the line). A character
 whose bytes are split between tokens is drawn once, on the ``split`` style of its first token.
 
->>> from bpe_engine.simple_tokenizers import WhitespaceWordTokenizer
+>>> from bpe_engine.compare.baselines import WhitespaceWordTokenizer
 >>> from bpe_engine.compare.rows import compare
 >>> row = compare("ab c", [WhitespaceWordTokenizer()]).rows[0]
 >>> [[(p.text, p.style) for p in line] for line in text_view(row.encoding, row.alignment, "ids", 80)]

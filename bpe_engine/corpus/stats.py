@@ -9,7 +9,7 @@ from ..pretokenizers import PreTokenizer
 from .fast_split import split_in_segments
 
 if TYPE_CHECKING:  # corpus_words imports this package
-    from ..corpus_words import CorpusWords
+    from .cut import CorpusWords
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..byte_table import CHAR_TO_BYTE
+from ..bpe.byte_table import CHAR_TO_BYTE
 from ..display import visible_text
 from ..errors import ConfigError, TokenizerFileError
 from ..pretokenizers import PreTokenizer

@@ -257,7 +257,7 @@ def hf_spec_from_dict(path: str | Path, data: Any, *, name: str) -> BpeSpec:
 
 
 def plain_bpe_spec(path: str | Path, data: Any, *, name: str, hf: Any) -> BpeSpec | None:
-    """The spec of a tokenizer.json that :class:`~bpe_engine.bpe_model.BpeTokenizer` runs *exactly*
+    """The spec of a tokenizer.json that :class:`~bpe_engine.bpe.model.BpeTokenizer` runs *exactly*
     as Hugging Face does, else None (then the general :mod:`bpe_engine.hf` pipeline runs it).
 
     ``data`` was already validated by the general loader, which built ``hf`` from it. Besides what

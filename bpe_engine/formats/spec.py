@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..byte_table import CHAR_TO_BYTE, is_byte_token_str, token_str_to_bytes
+from ..bpe.byte_table import CHAR_TO_BYTE, is_byte_token_str, token_str_to_bytes
 from ..errors import TokenizerFileError
 from ..pretokenizers import BUILTIN, PreTokenizer, custom
 
 if TYPE_CHECKING:  # the model module imports nothing from here; keep the dependency one-way
-    from ..bpe_model import BpeTokenizer
+    from ..bpe.model import BpeTokenizer
 
 
 @dataclass
@@ -60,8 +60,8 @@ class BpeSpec:
                 )
 
     def build(self) -> BpeTokenizer:
-        """The :class:`~bpe_engine.bpe_model.BpeTokenizer` this spec describes."""
-        from ..bpe_model import BpeTokenizer
+        """The :class:`~bpe_engine.bpe.model.BpeTokenizer` this spec describes."""
+        from ..bpe.model import BpeTokenizer
 
         if self.rank_table:
             return BpeTokenizer.from_ranks(

@@ -5,7 +5,7 @@ first, an end-of-word suffix on the last. A character missing from the vocabular
 ``<0xNN>`` byte tokens (``byte_fallback``, when all of them exist), else ``unk_token`` (consecutive
 unknowns fused into one with ``fuse_unk``), else it is dropped -- all as HF does. Then the merges
 apply, lowest rank first, leftmost on ties, through the one merge loop of
-:mod:`bpe_engine.bpe_encode`. ``ignore_merges`` first looks the whole piece up in the vocabulary.
+:mod:`bpe_engine.bpe.encode`. ``ignore_merges`` first looks the whole piece up in the vocabulary.
 
 Pieces arrive as the model's own strings (``Ġthe`` after ByteLevel, ``▁the`` after Metaspace). A
 byte-level model whose alphabet holds all 256 byte characters can take the raw text piece instead
@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 from itertools import repeat
 from operator import add, mul
 
-from ..bpe_encode import NEVER, PieceCache, merge_pair_ranks
-from ..byte_table import BYTE_CHARS, bytes_to_token_str
+from ..bpe.byte_table import BYTE_CHARS, bytes_to_token_str
+from ..bpe.encode import NEVER, PieceCache, merge_pair_ranks
 from ..errors import ConfigError
 
 Symbol = tuple[int, int]  # (id, length in UTF-8 bytes of the piece)

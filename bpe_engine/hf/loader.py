@@ -5,7 +5,7 @@ file (invalid JSON names the line), validates and builds every stage through
 :mod:`.schema`/:mod:`.components` (a wrong type or value names the JSON path, an unsupported
 component names itself), and returns
 
-* a :class:`~bpe_engine.bpe_model.BpeTokenizer` when the file is a plain BPE pipeline that
+* a :class:`~bpe_engine.bpe.model.BpeTokenizer` when the file is a plain BPE pipeline that
   :mod:`bpe_engine.formats.hf_json` expresses exactly -- what bpe-explorer itself saves, and GPT-2
   style files -- so those keep the merge explorer, the tiktoken fast path and their ids;
 * an :class:`.HfTokenizer` for everything else.
@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..formats._json import load_json
+from ..token_ids import MAX_TOKEN_ID
 from . import components
 from .added_tokens import AddedToken, AddedVocabulary, assign_ids
 from .bpe import BpeModel
@@ -28,7 +29,6 @@ from .models import UnigramModel, WordLevelModel, WordPieceModel
 from .pipeline import HfTokenizer, Pipeline
 from .post_processors import Padding, TokenRecord, Truncation
 from .pre_tokenizers import ByteLevel, Metaspace
-from ..token_ids import MAX_TOKEN_ID
 from .schema import Node
 
 MODELS = ("BPE", "WordPiece", "WordLevel", "Unigram")

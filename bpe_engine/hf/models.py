@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..bpe_encode import PieceCache
+from ..bpe.encode import PieceCache
 from ..errors import ConfigError
 from ..types import UNKNOWN_ID
 from ..wordpiece.model import WordPieceTokenizer

@@ -16,8 +16,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..byte_table import bytes_to_token_str
-from ..wordpiece.bert_normalizer import WHITE_SPACE, BertNormalizer, is_bert_control, is_cjk_ideograph, is_nonspacing_mark, lower_char
+from ..bpe.byte_table import bytes_to_token_str
+from ..wordpiece.bert_normalizer import (
+    WHITE_SPACE,
+    BertNormalizer,
+    is_bert_control,
+    is_cjk_ideograph,
+    is_nonspacing_mark,
+    lower_char,
+)
 from .normalized import NormalizedString
 from .splitting import compile_onig, regex_matches
 from .unicode_forms import form_changes, normalize_text

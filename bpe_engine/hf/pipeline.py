@@ -26,7 +26,7 @@ from functools import reduce
 from operator import iadd
 from typing import Any, Literal
 
-from ..byte_table import is_byte_token_str, token_str_to_bytes
+from ..bpe.byte_table import is_byte_token_str, token_str_to_bytes
 from ..errors import ConfigError, SpecialTokenError
 from ..token_ids import check_decode_ids
 from ..types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding, SpecialMode

@@ -33,7 +33,7 @@ from .unigram_words import UnigramWords
 from .words import word_splitter
 
 if TYPE_CHECKING:
-    from ..merge_tree import MergeNode
+    from ..explore.merge_tree import MergeNode
     from .explain import UnigramChoice
 
 _MODES = ("text", "special", "refuse")

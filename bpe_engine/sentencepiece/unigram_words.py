@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from functools import reduce
 from operator import iadd, itemgetter
 
-from ..bpe_encode import PieceCache
+from ..bpe.encode import PieceCache
 from .unigram import Node, UnigramModel
 
 Entry = tuple[tuple[int, ...], float, float, bool]

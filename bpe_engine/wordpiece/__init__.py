@@ -2,7 +2,8 @@
 
 Everything public is re-exported here::
 
-    from bpe_engine.wordpiece import bert_base_uncased, train_wordpiece, WordPieceTrainerConfig
+    from bpe_engine.wordpiece import bert_base_uncased
+    from bpe_engine.training.wordpiece import train_wordpiece, WordPieceTrainerConfig
 
     tok = bert_base_uncased()
     tok.encode("unaffable")                          # [14477, 20961, 3468] = una ##ffa ##ble
@@ -13,8 +14,8 @@ Everything public is re-exported here::
     training.tokenizer()
 
 Modules: :mod:`.bert_normalizer`, :mod:`.bert_pretokenizer` (front end), :mod:`.model`
-(encoder), :mod:`.trainer` / :mod:`.reference_trainer` (fast and naive training),
-:mod:`.vocab_files` / :mod:`.hf_json` (files), :mod:`.stats`.
+(encoder),
+:mod:`bpe_engine.training.wordpiece` (fast and naive training), :mod:`.vocab_files` / :mod:`.hf_json` (files), :mod:`.stats`.
 """
 
 from .bert_normalizer import BertNormalizer
@@ -22,13 +23,6 @@ from .bert_pretokenizer import bert_pieces, bert_words
 from .hf_json import hf_json_text, load_hf_json, save_hf_json, save_wordpiece_dir
 from .model import BERT_SPECIALS, WordPieceTokenizer
 from .stats import TextStats, text_stats, tokens_per_word, unk_rate
-from .trainer import (
-    BERT_SPECIAL_TOKENS,
-    WordPieceTrainerConfig,
-    WordPieceTraining,
-    count_bert_words,
-    train_wordpiece,
-)
 from .vocab_files import (
     BERT_BASE_UNCASED,
     BERT_VOCAB_SHA256,
@@ -41,17 +35,13 @@ from .vocab_files import (
 __all__ = [
     "BERT_BASE_UNCASED",
     "BERT_SPECIALS",
-    "BERT_SPECIAL_TOKENS",
     "BERT_VOCAB_SHA256",
     "BertNormalizer",
     "TextStats",
     "WordPieceTokenizer",
-    "WordPieceTrainerConfig",
-    "WordPieceTraining",
     "bert_base_uncased",
     "bert_pieces",
     "bert_words",
-    "count_bert_words",
     "hf_json_text",
     "load_hf_json",
     "load_vocab_txt",
@@ -61,6 +51,5 @@ __all__ = [
     "save_wordpiece_dir",
     "text_stats",
     "tokens_per_word",
-    "train_wordpiece",
     "unk_rate",
 ]

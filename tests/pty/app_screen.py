@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pty_terminal import Terminal
+from tests.pty.pty_terminal import Terminal
 
 DONE = re.compile(r"done: ([\d,]+) merges")
 STEP = re.compile(r"step ([\d,]+)/([\d,]+)")

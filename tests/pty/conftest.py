@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pty_terminal import Terminal, app_command
+from tests.pty.pty_terminal import Terminal, app_command
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

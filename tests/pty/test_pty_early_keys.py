@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from app_screen import DONE, wait_step
-from pty_terminal import Terminal, key_bytes
+from tests.pty.app_screen import DONE, wait_step
+from tests.pty.pty_terminal import Terminal, key_bytes
 
 
 @pytest.mark.parametrize(("key", "shows"), [("f3", "Corpus selection"), ("f4", "add a row")])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from app_screen import DONE, step_shown, train_until_done, wait_step
+from tests.pty.app_screen import DONE, step_shown, train_until_done, wait_step
 
 
 def cpu_seconds(pid: int) -> float:

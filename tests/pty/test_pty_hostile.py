@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import re
 
-from hostile_text import HOSTILE
-
-from pty_terminal import Terminal
+from tests.hostile_text import HOSTILE
+from tests.pty.pty_terminal import Terminal
 
 PAYLOAD = "".join(
     HOSTILE[k] for k in ("osc-title", "csi-clear", "c1-csi", "c1-osc", "bidi-rlo", "zero-width", "markup", "markup-click")

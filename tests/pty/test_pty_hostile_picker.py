@@ -5,9 +5,8 @@ listed it: Textual's DirectoryTree paints names as they are."""
 
 from __future__ import annotations
 
-from test_pty_hostile import assert_raw_inert
-
-from pty_terminal import Terminal
+from tests.pty.pty_terminal import Terminal
+from tests.pty.test_pty_hostile import assert_raw_inert
 
 DIRECTORY = "d\x1b]0;PWNED\x07\x1b[2J\u202eir"
 FILE = "[bold red]f\x9b31m\u200b.txt"

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from app_screen import DONE, merges_done, progress_shown, set_vocab, step_shown, train_until_done, wait_step
+from tests.pty.app_screen import DONE, merges_done, progress_shown, set_vocab, step_shown, train_until_done, wait_step
 
 
 def test_a_1mb_corpus_trains_and_steps_in_a_terminal(run_app, corpus_1mb) -> None:  # noqa: ANN001

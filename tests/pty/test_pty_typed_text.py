@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from pty_terminal import Terminal
+from tests.pty.pty_terminal import Terminal
 
 TYPED = "👩\u200d💻\u3000a\u00a0b\u200bc\U0001fae9"  # 5 of its 10 code points are not "printable"
 CODE_POINTS = len(TYPED)

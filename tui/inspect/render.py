@@ -12,8 +12,8 @@ from rich.text import Text
 
 from bpe_engine.compare.layout import SEGMENT_STYLES, cell_text
 from bpe_engine.display import token_label, visible_text
+from bpe_engine.explore.merge_tree import MergeNode, render_tree
 from bpe_engine.inspect import PartialGroup, StreamStep, TokenDetail
-from bpe_engine.merge_tree import MergeNode, render_tree
 from bpe_engine.types import UNKNOWN_ID
 
 CHIP_STYLES = ("black on #89b4fa", "black on #a6e3a1")

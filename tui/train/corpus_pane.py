@@ -3,7 +3,7 @@
 Facts are recomputed off the UI thread, debounced, because pre-tokenizing a 10 MB corpus takes
 longer than a keystroke. The pane tells the app about edits with :class:`CorpusPane.Edited` so
 the app can offer to retrain. The facts come from the corpus cut into the very words a trainer
-counts (:class:`~bpe_engine.corpus_words.CorpusWords`), and the cut goes up with them: a run
+counts (:class:`~bpe_engine.corpus.cut.CorpusWords`), and the cut goes up with them: a run
 started on the same text and pre-tokenizer trains on it instead of cutting the corpus again.
 """
 
@@ -21,7 +21,7 @@ from textual.widgets import TextArea
 from textual.worker import get_current_worker
 
 from bpe_engine.corpus import CorpusStats, stats_of_words
-from bpe_engine.corpus_words import CorpusCancelled, CorpusWords
+from bpe_engine.corpus.cut import CorpusCancelled, CorpusWords
 from bpe_engine.display import visible_text
 from bpe_engine.pretokenizers import GPT2, PreTokenizer
 

@@ -7,7 +7,7 @@ from rich.console import Group
 from rich.text import Text
 from rich.tree import Tree
 
-from bpe_engine.stepper import Derivation, Stepper
+from bpe_engine.explore.stepper import Derivation, Stepper
 
 from ..widgets.fixed_text import FixedText
 from .render import merge_text, token_text, tokens_text

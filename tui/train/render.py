@@ -12,9 +12,9 @@ from functools import lru_cache
 from rich.text import Text
 from textual.content import Content, Span
 
-from bpe_engine.byte_table import CHAR_TO_BYTE
+from bpe_engine.bpe.byte_table import CHAR_TO_BYTE
 from bpe_engine.display import decode_bytes_visibly, token_label, token_str_label, visible_text
-from bpe_engine.stepper import Stepper
+from bpe_engine.explore.stepper import Stepper
 
 TOKEN_STYLES = ("on #22384f", "on #4a3050")  # alternating token backgrounds
 HIGHLIGHT_STYLE = "bold black on #e0b040"  # tokens created by the selected merge

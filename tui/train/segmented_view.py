@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 
 from bpe_engine.display import visible_text
-from bpe_engine.stepper import Stepper
+from bpe_engine.explore.stepper import Stepper
 
 from ..widgets.fixed_text import FixedText
 from .render import segmented_text, token_text

@@ -15,7 +15,6 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
-from bpe_engine.bpe_trainer.config import DEFAULT_MAX_TOKEN_LENGTH
 from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import (
     CL100K,
@@ -28,8 +27,8 @@ from bpe_engine.pretokenizers import (
     custom,
     with_end_of_word,
 )
-
-from bpe_engine.training_runner import TrainingRequest
+from bpe_engine.training.bpe.config import DEFAULT_MAX_TOKEN_LENGTH
+from bpe_engine.training.runner import TrainingRequest
 
 from ..widgets.safe_text import SafeInput
 
@@ -58,7 +57,7 @@ BYTE_ALPHABET = 256
 def wordpiece_available() -> bool:
     """WordPiece joins the model selector once its engine package is importable."""
     try:
-        import bpe_engine.wordpiece.trainer  # noqa: F401
+        import bpe_engine.training.wordpiece.trainer  # noqa: F401
     except ImportError:
         return False
     return True

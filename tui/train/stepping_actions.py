@@ -23,7 +23,7 @@ from .merge_table import MergeTable
 from .segmented_view import SegmentedView
 
 if TYPE_CHECKING:
-    from bpe_engine.stepper import Stepper
+    from bpe_engine.explore.stepper import Stepper
 
     from ..app import ExplorerApp as _Base
 else:

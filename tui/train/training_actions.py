@@ -1,9 +1,9 @@
 """Training and replaying runs in the app: start, cancel, and the runner's events turned into views.
 
 A mixin of :class:`~tui.app.ExplorerApp`. The worker threads forward the events of
-:func:`bpe_engine.training_runner.run_training` (or :func:`replay_events`) tagged with a run id.
+:func:`bpe_engine.training.runner.run_training` (or :func:`replay_events`) tagged with a run id.
 One thing is built in the worker: the stepper of a :class:`Started` run, from the run's frozen
-:class:`~bpe_engine.corpus_words.CorpusWords` (~0.5 s of pure Python on 5 MB, which on the UI
+:class:`~bpe_engine.corpus.cut.CorpusWords` (~0.5 s of pure Python on 5 MB, which on the UI
 thread froze every key and delayed "done"); for a run on the facts line's cut it is built
 beside the run from its start (:class:`_StepperInAdvance`). It is handed over with the event and
 the worker keeps no reference, so it still has one owner at a time. The merge list is an immutable
@@ -24,12 +24,12 @@ from textual import work
 from textual.widgets import Input, TextArea
 from textual.worker import get_current_worker
 
-from bpe_engine.corpus_words import CorpusWords
+from bpe_engine.corpus.cut import CorpusWords
 from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError
+from bpe_engine.explore.stepper import Stepper
 from bpe_engine.pretokenizers import EndOfWord
-from bpe_engine.stepper import Stepper
-from bpe_engine.training_runner import (
+from bpe_engine.training.runner import (
     Backend,
     Cancelled,
     Counting,

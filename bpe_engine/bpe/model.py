@@ -1,0 +1,608 @@
+"""``BpeTokenizer``: one BPE model -- trained merge list or tiktoken rank table -- behind one API.
+
+The pipeline is the Hugging Face one in small stages: special tokens are cut out first
+(:func:`~bpe_engine.pretokenizers.split_specials`), the pre-tokenizer cuts the rest into pieces,
+each piece goes through the merge loop of :mod:`bpe_engine.bpe.encode` (memoised per piece), and
+decoding joins the tokens' bytes (byte-level) or text (character-level, markers undone).
+
+Two ways to build one:
+
+- ``BpeTokenizer(name=..., vocab=..., merges=..., ...)`` for trained merge lists: encode applies
+  the lowest-ranked merge first (HF semantics); no whole-piece shortcut.
+- ``BpeTokenizer.from_ranks(...)`` for ``.tiktoken`` rank tables: encode merges the pair whose
+  concatenated bytes has the lowest rank, after tiktoken's "the whole piece is a token" shortcut.
+
+Documented choices:
+
+- **Special tokens**: by default (:data:`~bpe_engine.types.DEFAULT_SPECIAL_MODE`) their text is
+  encoded as ordinary text; ``special_mode="special"`` encodes it as the special token and
+  ``"refuse"`` raises :class:`SpecialTokenError`. Passing tiktoken's ``allowed_special`` /
+  ``disallowed_special`` instead gives tiktoken's semantics exactly (other specials refused).
+- **Surrogates** (byte-level): like tiktoken, a text that is not encodable as UTF-8 is first
+  passed through UTF-16 with ``surrogatepass``/``replace``: a surrogate *pair* becomes its
+  character, a lone surrogate becomes U+FFFD. So ``decode(encode(s)) == s`` for every ``str``
+  without lone surrogates.
+- **Unknown symbols** (character-level, or a byte-level alphabet of only the bytes seen) become
+  ``unk_token`` when one is set. Without one, ``encode`` raises :class:`UnknownSymbolError` (there
+  is no id to return) naming the symbol and why, while ``encode_detailed`` marks them as unknown
+  pieces (``Encoding.unknown``, id :data:`~bpe_engine.types.UNKNOWN_ID`) and explains in
+  ``Encoding.notes``: an explorer shows what it cannot encode instead of failing.
+- **Ids** follow :mod:`bpe_engine.token_ids`: special-token ids are checked at construction, and
+  ``decode``/``token_bytes`` refuse negative or unknown ids instead of indexing from the end.
+- **vocab_size** counts distinct ids (vocabulary + special tokens); for cl100k that is 100,261,
+  where tiktoken's ``n_vocab`` (largest id + 1) says 100,277.
+- **backend**: ``"python"`` always uses the pure-Python encoder; ``"tiktoken"`` uses tiktoken's
+  Rust core built from our ranks and fails if that is not proven identical
+  (:mod:`bpe_engine.bpe.tiktoken_bridge`); ``"auto"`` (default) uses tiktoken where proven.
+
+>>> from bpe_engine.pretokenizers import GPT2
+>>> tok = BpeTokenizer(name="tiny", vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")],
+...                    pre_tokenizer=GPT2, byte_level=False)
+>>> tok.encode("abab ab")
+Traceback (most recent call last):
+...
+bpe_engine.errors.UnknownSymbolError: character ' ' (U+0020) is not in the alphabet of 'tiny', so ' ab' cannot be encoded; inspect and compare show it as an unknown piece; retrain on text that contains it, use a byte-level tokenizer, or train with an unknown token
+>>> enc = tok.encode_detailed("abab ab")
+>>> enc.ids, enc.tokens, enc.unknown
+((2, 2, -1, 2), ('ab', 'ab', ' ', 'ab'), (False, False, True, False))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from functools import lru_cache, reduce
+from itertools import accumulate
+from operator import iadd
+from typing import TYPE_CHECKING, Any, Literal
+
+import regex
+
+from ..errors import ConfigError, SpecialTokenError, UnknownSymbolError
+from ..pretokenizers import PreTokenizer, compile_pattern, split_specials
+from ..special_text import refusal_message
+from ..token_ids import check_decode_ids, id_problem
+from ..types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding, SpecialMode
+from .encode import MergeTable, PieceCache, RankTable
+
+if TYPE_CHECKING:
+    import tiktoken
+
+Backend = Literal["python", "tiktoken", "auto"]
+_MODES = ("refuse", "text", "special")
+
+
+class BpeTokenizer:
+    """A BPE tokenizer (see the module docstring for the rules it follows)."""
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        vocab: dict[str, int],
+        merges: list[tuple[str, str]],
+        pre_tokenizer: PreTokenizer,
+        byte_level: bool,
+        special_tokens: dict[str, int] | None = None,
+        unk_token: str | None = None,
+        backend: Backend = "auto",
+    ) -> None:
+        table = MergeTable(
+            name=name,
+            vocab=vocab,
+            merges=merges,
+            byte_level=byte_level,
+            end_of_word_suffix=pre_tokenizer.end_of_word_suffix,
+            unk_token=unk_token,
+            end_of_word_separate=pre_tokenizer.end_of_word == "separate",
+        )
+        self._setup(name, table, pre_tokenizer, special_tokens or {}, table.n_merges, backend)
+        self.unk_token = unk_token
+        self.notes: tuple[str, ...] = ()
+        """What the loader wants the user to know about this model (a rank file's gaps, ...)."""
+
+    @classmethod
+    def from_ranks(
+        cls,
+        *,
+        name: str,
+        mergeable_ranks: dict[bytes, int],
+        pre_tokenizer: PreTokenizer,
+        special_tokens: dict[str, int] | None = None,
+        backend: Backend = "auto",
+    ) -> BpeTokenizer:
+        """A tokenizer from a tiktoken rank table (ids = ranks), encoding the tiktoken way."""
+        self = cls.__new__(cls)
+        table = RankTable(mergeable_ranks)
+        self._setup(name, table, pre_tokenizer, special_tokens or {}, table.n_merges, backend)
+        self.unk_token = None
+        self.notes = ()
+        return self
+
+    def _setup(
+        self,
+        name: str,
+        table: RankTable | MergeTable,
+        pre_tokenizer: PreTokenizer,
+        special_tokens: dict[str, int],
+        merge_count: int,
+        backend: Backend,
+    ) -> None:
+        if backend not in ("python", "tiktoken", "auto"):
+            raise ConfigError(f"unknown backend {backend!r}; choose python, tiktoken or auto")
+        self.name = name
+        self.pre_tokenizer = pre_tokenizer
+        self.backend: Backend = backend
+        self._table = table
+        self._specials = dict(special_tokens)
+        self._special_set = frozenset(special_tokens)
+        self._special_ids = {i: s for s, i in special_tokens.items()}
+        self._id_bytes = list(table.id_bytes)
+        for text, token_id in special_tokens.items():
+            _check_special(text, token_id)
+            ordinary = table.token_str(token_id)
+            if ordinary is not None and ordinary != text:
+                raise ConfigError(
+                    f"special token {text!r} has id {token_id}, which vocabulary token {ordinary!r} already uses; "
+                    "give the special token a free id"
+                )
+            if token_id >= len(self._id_bytes):
+                self._id_bytes.extend([None] * (token_id + 1 - len(self._id_bytes)))
+            self._id_bytes[token_id] = text.encode("utf-8")
+        self._merge_count = merge_count
+        self._limit = table.limit_for(merge_count)
+        self._cache: PieceCache[tuple[int, ...]] = PieceCache(table.piece_encoder(self._limit))
+        self._lenient_cache: PieceCache[tuple[int, ...]] | None = None  # made on the first unknown symbol
+        self._vocab: dict[str, int] | None = None
+        self._vocab_size: int | None = None
+        self._tiktoken: tuple[tiktoken.Encoding | None, str] | None = None
+
+    def __repr__(self) -> str:
+        kind = "ranks" if isinstance(self._table, RankTable) else "merges"
+        return f"<BpeTokenizer {self.name!r} {kind} merges={self._merge_count} backend={self.backend}>"
+
+    # -- views sharing the same tables -----------------------------------------------------------
+    def with_merge_prefix(self, k: int) -> BpeTokenizer:
+        """The same tokenizer using only its first ``k`` merges (for a "merges so far" slider).
+
+        Tables are shared; only a fresh piece cache is made, so this is cheap to call often.
+        """
+        if k < 0:
+            raise ConfigError(f"merge prefix must be >= 0, got {k}")
+        return self._view(min(k, self._table.n_merges), self.backend)
+
+    def with_backend(self, backend: Backend) -> BpeTokenizer:
+        """The same tokenizer forced to another backend (``python`` for the reference encoder)."""
+        return self._view(self._merge_count, backend)
+
+    def _view(self, merge_count: int, backend: Backend) -> BpeTokenizer:
+        view = type(self).__new__(type(self))
+        view._setup(self.name, self._table, self.pre_tokenizer, self._specials, merge_count, backend)
+        view.unk_token = self.unk_token
+        view.notes = self.notes
+        if merge_count == self._merge_count and self._tiktoken is not None:
+            view._tiktoken = self._tiktoken
+        return view
+
+    # -- properties ------------------------------------------------------------------------------
+    @property
+    def byte_level(self) -> bool:
+        return self._table.byte_level
+
+    @property
+    def is_rank_table(self) -> bool:
+        """True for tiktoken rank tables (``from_ranks``), False for trained merge lists."""
+        return isinstance(self._table, RankTable)
+
+    @property
+    def mergeable_ranks(self) -> dict[bytes, int] | None:
+        """The tiktoken rank table (bytes -> rank = id) of a rank-table model, else None.
+        Shared with every view and the reference cache: do not mutate."""
+        return self._table.ranks if isinstance(self._table, RankTable) else None
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        return dict(self._specials)
+
+    @property
+    def merge_count(self) -> int:
+        """How many merges this view uses (all of them unless made by ``with_merge_prefix``)."""
+        return self._merge_count
+
+    @property
+    def n_merges(self) -> int:
+        """How many merges the underlying model has."""
+        return self._table.n_merges
+
+    @property
+    def vocab(self) -> dict[str, int]:
+        """token string (model alphabet) -> id, without special tokens unless the model put them
+        in its vocabulary. Built on first use for rank tables. Do not mutate."""
+        if self._vocab is None:
+            self._vocab = self._table.vocab(self._limit)
+        return self._vocab
+
+    @property
+    def merges(self) -> list[tuple[str, str]]:
+        """The merge list in rank order (recovered from the ranks on first use for rank tables)."""
+        return self._table.merges(self._merge_count)
+
+    @property
+    def vocab_size(self) -> int:
+        """Distinct ids: vocabulary tokens plus special tokens that are not also in it."""
+        if self._vocab_size is None:
+            table = self._table
+            if isinstance(table, RankTable) and self._merge_count == table.n_merges:
+                # ranks are unique, so no need to build o200k's 200k-entry string vocab to count
+                shared = sum(1 for i in self._special_ids if table.token_str(i) is not None)
+                self._vocab_size = len(table.ranks) + len(self._special_ids) - shared
+            else:
+                vocab_ids = set(self.vocab.values())
+                self._vocab_size = len(vocab_ids) + sum(1 for i in self._special_ids if i not in vocab_ids)
+        return self._vocab_size
+
+    def token_str(self, token_id: int) -> str:
+        """The token in the model's alphabet (``Ġthe``, ``▁the``); a special token's own text."""
+        special = self._special_ids.get(token_id)
+        if special is not None:
+            return special
+        token = self._table.token_str(token_id)
+        if token is None:
+            raise self._bad_id(token_id)
+        return token
+
+    def token_bytes(self, token_id: int) -> bytes:
+        """The bytes the token stands for (UTF-8 of its text for character-level models)."""
+        data = self._id_bytes[token_id] if 0 <= token_id < len(self._id_bytes) else None
+        if data is None:
+            raise self._bad_id(token_id)
+        return data
+
+    def id_of(self, token: str) -> int | None:
+        """The id of a token string (model alphabet) or special token, or None if absent."""
+        special = self._specials.get(token)
+        return special if special is not None else self._table.id_of(token)
+
+    # -- encoding --------------------------------------------------------------------------------
+    def encode(
+        self,
+        text: str,
+        *,
+        special_mode: SpecialMode | None = None,
+        allowed_special: Literal["all"] | Collection[str] | None = None,
+        disallowed_special: Literal["all"] | Collection[str] | None = None,
+    ) -> list[int]:
+        """Token ids of ``text``.
+
+        ``special_mode`` is the short form: ``text`` (the default: encode it as ordinary text),
+        ``special`` (as the special token), ``refuse`` (raise on special-token text).
+        ``allowed_special``/``disallowed_special`` refine it exactly as in tiktoken; given without
+        ``special_mode``, they mean what they mean in tiktoken (specials not allowed are refused).
+
+        >>> from bpe_engine.catalog.openai import load_reference
+        >>> load_reference("gpt2").encode("hello <|endoftext|>", special_mode="special")
+        [31373, 220, 50256]
+        """
+        allowed = self._check_specials(text, special_mode, allowed_special, disallowed_special)
+        encoding = self._fast_encoding()
+        if encoding is not None:
+            return encoding.encode(text, allowed_special=allowed, disallowed_special=())
+        try:
+            return self._encode_python(text, allowed)
+        except UnicodeEncodeError:
+            return self._encode_python(_fix_surrogates(text), allowed)
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Encode with every special token's text treated as ordinary text."""
+        encoding = self._fast_encoding()
+        if encoding is not None:
+            return encoding.encode_ordinary(text)
+        try:
+            return self._encode_ordinary_python(text)
+        except UnicodeEncodeError:
+            return self._encode_ordinary_python(_fix_surrogates(text))
+
+    def encode_detailed(
+        self,
+        text: str,
+        *,
+        special_mode: SpecialMode | None = None,
+        allowed_special: Literal["all"] | Collection[str] | None = None,
+        disallowed_special: Literal["all"] | Collection[str] | None = None,
+    ) -> Encoding:
+        """Ids with tokens, byte spans in ``Encoding.text`` (UTF-8) and special flags.
+
+        For byte-level models ``Encoding.text`` is the text after the surrogate fix-up above.
+        Unknown symbols never raise here: they are unknown pieces (see the module docstring).
+        """
+        allowed = self._check_specials(text, special_mode, allowed_special, disallowed_special)
+        if self.byte_level:
+            text = _fix_surrogates(text) if not _utf8_ok(text) else text
+        ids, spans, special, unknown_symbols = _detailed(self, text, allowed)
+        if not unknown_symbols:
+            tokens = tuple(map(self.token_str, ids))
+            return Encoding(text=text, ids=tuple(ids), tokens=tokens, byte_spans=tuple(spans), special=tuple(special))
+        tokens = tuple(unknown_symbols.get(n) or self.token_str(i) for n, i in enumerate(ids))
+        table = self._table
+        assert isinstance(table, MergeTable)  # rank tables hold every byte
+        # One note per distinct symbol, in order of first appearance: independent of counts, so
+        # encodings stitched from segments (the app's Compare) carry the same notes as a whole one.
+        fix = f"it is encoded as the unknown token {self.unk_token!r}" if self.unk_token is not None else "it has no id"
+        notes = tuple(f"unknown piece: {table.why_unknown(symbol)}; {fix}" for symbol in dict.fromkeys(unknown_symbols.values()))
+        unknown = tuple(n in unknown_symbols for n in range(len(ids)))
+        return Encoding(text, tuple(ids), tokens, tuple(spans), tuple(special), unknown, notes)
+
+    def _encode_python(self, text: str, allowed: frozenset[str]) -> list[int]:
+        if not allowed:
+            return self._encode_ordinary_python(text)
+        out: list[int] = []
+        for segment, is_special in split_specials(text, allowed):
+            if is_special:
+                out.append(self._specials[segment])
+            else:
+                out += self._encode_ordinary_python(segment)
+        return out
+
+    def _encode_ordinary_python(self, text: str) -> list[int]:
+        # The hot loop: regex findall, then one C-level dict lookup per piece (misses run BPE),
+        # flattened by list.__iadd__ called from C (faster than itertools.chain here).
+        return reduce(iadd, map(self._cache.__getitem__, self.pre_tokenizer.split(text)), [])
+
+    def _piece_ids(self, piece: str) -> tuple[int, ...]:
+        """Ids of one pre-tokenized piece (cached); unknown symbols without an unk token become
+        :data:`UNKNOWN_ID` (the detailed view's unknown pieces)."""
+        try:
+            return self._cache[piece]
+        except UnknownSymbolError:
+            if self._lenient_cache is None:
+                self._lenient_cache = PieceCache(self._table.piece_encoder(self._limit, lenient=True))  # type: ignore[call-arg]
+            return self._lenient_cache[piece]
+
+    def _check_specials(
+        self,
+        text: str,
+        mode: SpecialMode | None,
+        allowed_special: Literal["all"] | Collection[str] | None,
+        disallowed_special: Literal["all"] | Collection[str] | None,
+    ) -> frozenset[str]:
+        """Resolve the special-token options to the allowed set, raising on disallowed text."""
+        if mode is None:
+            tiktoken_style = allowed_special is not None or disallowed_special is not None
+            mode = "refuse" if tiktoken_style else DEFAULT_SPECIAL_MODE
+        if mode not in _MODES:
+            raise ConfigError(f"special_mode must be one of {', '.join(_MODES)}, got {mode!r}")
+        every = self._special_set
+        allowed = every if mode == "special" else frozenset()
+        disallowed = every if mode == "refuse" else frozenset()
+        if allowed_special is not None:
+            allowed = every if allowed_special == "all" else frozenset(allowed_special)
+            unknown = sorted(allowed - every)
+            if unknown:
+                raise ConfigError(f"{unknown[0]!r} is not a special token of {self.name!r}; known: {sorted(every)}")
+            if disallowed_special is None and mode == "refuse":
+                disallowed = every - allowed
+        if disallowed_special is not None:
+            disallowed = every - allowed if disallowed_special == "all" else frozenset(disallowed_special)
+        if disallowed:
+            match = _special_regex(disallowed).search(text)
+            if match:
+                raise SpecialTokenError(refusal_message(match.group(), self.name), token=match.group())
+        return allowed
+
+    # -- decoding --------------------------------------------------------------------------------
+    def decode_tokens_bytes(self, ids: Sequence[int]) -> list[bytes]:
+        """Each token's bytes, like tiktoken's ``decode_tokens_bytes``.
+
+        >>> from bpe_engine.catalog.openai import load_reference
+        >>> load_reference("gpt2").decode_tokens_bytes([31373, 995])
+        [b'hello', b' world']
+        """
+        return [self.token_bytes(i) for i in ids]
+
+    def decode_bytes(self, ids: Sequence[int]) -> bytes:
+        """The concatenated bytes of ``ids`` (byte-level models: the exact original text)."""
+        check_decode_ids(ids, len(self._id_bytes), self.name)
+        try:
+            return b"".join(map(self._id_bytes.__getitem__, ids))  # type: ignore[arg-type]
+        except TypeError:  # a hole in the id table (None)
+            for i in ids:
+                self.token_bytes(i)  # raises the clear error for the first bad id
+            raise
+
+    def decode(self, ids: Sequence[int], *, errors: Literal["replace", "strict"] = "replace") -> str:
+        """Text of ``ids``. Byte-level: exact bytes decoded as UTF-8 (``errors="replace"`` puts
+        U+FFFD where a token sequence stops inside a character). Character-level: tokens joined,
+        then ``▁`` back to spaces and ``</w>`` to word breaks."""
+        if self.byte_level:
+            text = self.decode_bytes(ids).decode("utf-8", errors=errors)
+            # a byte-level model over ▁-marked pieces carries the markers in its bytes
+            return self.pre_tokenizer.decode_text(text) if self.pre_tokenizer.space_marker else text
+        check_decode_ids(ids, len(self._id_bytes), self.name)
+        return self.pre_tokenizer.decode_text("".join(map(self.token_str, ids)))
+
+    def decode_with_offsets(self, ids: Sequence[int]) -> tuple[str, list[int]]:
+        """The decoded text and each token's start character offset in it (like tiktoken).
+
+        Where a token starts inside a character, its offset is that character's. Strict UTF-8.
+
+        >>> from bpe_engine.catalog.openai import load_reference
+        >>> load_reference("gpt2").decode_with_offsets([31373, 995])
+        ('hello world', [0, 5])
+        """
+        if self.byte_level:
+            offsets = []
+            text_len = 0
+            for token in self.decode_tokens_bytes(ids):
+                offsets.append(max(0, text_len - (bool(token) and 0x80 <= token[0] < 0xC0)))
+                text_len += sum(1 for c in token if not 0x80 <= c < 0xC0)
+            return self.decode_bytes(ids).decode("utf-8", errors="strict"), offsets
+        # character-level: markers become spaces token by token; decode_text then drops the
+        # prepended ▁'s space (whitespace style) or trailing word breaks (end-of-word style).
+        pre = self.pre_tokenizer
+        pieces = []
+        for i in ids:
+            piece = self.token_str(i)
+            if i not in self._special_ids:
+                for marker in (pre.space_marker, pre.end_of_word_suffix):
+                    if marker:
+                        piece = piece.replace(marker, " ")
+            pieces.append(piece)
+        text = self.decode(ids)
+        lead = 1 if pre.space_marker and "".join(pieces).startswith(" ") else 0
+        offsets, pos = [], 0
+        for piece in pieces:
+            offsets.append(min(max(pos - lead, 0), len(text)))
+            pos += len(piece)
+        return text, offsets
+
+    # -- tiktoken fast path ----------------------------------------------------------------------
+    def tiktoken_status(self) -> tuple[tiktoken.Encoding | None, str]:
+        """``(encoding, reason)``: tiktoken's core built from our ranks when proven identical,
+        else ``(None, why not)``. Computed once per view."""
+        if self._tiktoken is None:
+            from .tiktoken_bridge import build_tiktoken
+
+            self._tiktoken = build_tiktoken(self)
+        return self._tiktoken
+
+    def _fast_encoding(self) -> tiktoken.Encoding | None:
+        if self.backend == "python":
+            return None
+        encoding, reason = self.tiktoken_status()
+        if encoding is None and self.backend == "tiktoken":
+            raise ConfigError(f"tokenizer {self.name!r} cannot use the tiktoken backend: {reason}; use backend='python'")
+        return encoding
+
+    def _bad_id(self, token_id: Any) -> ConfigError:
+        if token_id == UNKNOWN_ID:
+            return ConfigError(f"id {UNKNOWN_ID} marks an unknown piece, which has no token in {self.name!r}")
+        return ConfigError(f"token id {token_id!r} is not in tokenizer {self.name!r} (ids run 0..{len(self._id_bytes) - 1})")
+
+
+def _check_special(text: object, token_id: object) -> None:
+    """A special token is non-empty text with a valid id (an empty one would match everywhere)."""
+    if not isinstance(text, str) or not text:
+        raise ConfigError(f"special token {text!r} is empty or not text; a special token needs at least one character")
+    problem = id_problem(token_id)
+    if problem is not None:
+        raise ConfigError(f"special token {text!r} has id {token_id!r}, which {problem}")
+
+
+def _utf8_ok(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _fix_surrogates(text: str) -> str:
+    """tiktoken's fix-up: surrogate pairs become their character, lone surrogates U+FFFD."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+@lru_cache(maxsize=64)
+def _special_regex(tokens: frozenset[str]) -> regex.Pattern[str]:
+    return compile_pattern("|".join(regex.escape(t) for t in sorted(tokens, key=lambda t: (-len(t), t))))
+
+
+
+
+# -- encode_detailed: where each token came from ----------------------------------------------------
+Span = tuple[int, int]
+
+
+def _detailed(
+    tok: BpeTokenizer, text: str, allowed: frozenset[str]
+) -> tuple[list[int], list[Span], list[bool], dict[int, str]]:
+    """Ids, byte spans in ``text.encode()``, special flags and the unknown pieces (token index ->
+    symbol), piece by piece.
+
+    Spans are mapped back through the pre-tokenizer's character spans, so they stay right when a
+    piece is not a plain slice of the text (``▁`` markers, a dropped ``</w>`` word break).
+    """
+    encoding = tok._fast_encoding()
+    pre = tok.pre_tokenizer
+    tiles = tok.byte_level and pre.space_marker is None and pre.end_of_word_suffix is None
+    unk = tok._table.unk_id if isinstance(tok._table, MergeTable) else None
+    if encoding is not None or tiles:
+        # Byte-level tokens (specials included) spell the text's bytes in order, so spans are
+        # running sums -- unless an unknown symbol stands for a byte the vocabulary lacks.
+        try:
+            if encoding is not None:
+                ids = encoding.encode(text, allowed_special=allowed, disallowed_special=())
+            else:
+                ids = tok._encode_python(text, allowed)
+        except UnknownSymbolError:
+            ids = None
+        if ids is not None and (unk is None or unk not in ids):
+            ends = list(accumulate(map(len, map(tok._id_bytes.__getitem__, ids))))  # type: ignore[arg-type]
+            specials = tok._special_ids
+            return ids, list(zip([0, *ends[:-1]], ends)), [i in specials for i in ids], {}
+    byte_at = _byte_offsets(text)
+    ids, spans, special = [], [], []
+    unknown: dict[int, str] = {}
+    start = 0
+    segments = split_specials(text, allowed) if allowed else ([(text, False)] if text else [])
+    for segment, is_special in segments:
+        if is_special:
+            ids.append(tok._specials[segment])
+            spans.append((byte_at(start), byte_at(start + len(segment))))
+            special.append(True)
+        else:
+            for piece, s, e in tok.pre_tokenizer.split_with_spans(segment):
+                piece_ids = tok._piece_ids(piece)
+                first = len(ids)
+                ids += piece_ids
+                spans += _piece_spans(tok, piece, piece_ids, start + s, start + e, byte_at, unknown, first)
+                special += [False] * len(piece_ids)
+        start += len(segment)
+    return ids, spans, special, unknown
+
+
+def _piece_spans(
+    tok: BpeTokenizer, piece: str, ids: Sequence[int], s: int, e: int, byte_at: Any, unknown: dict[int, str], first: int
+) -> list[Span]:
+    """Byte spans of one piece's tokens; ``[s, e)`` is the piece's character span in the text.
+
+    Unknown pieces (the unk token, or :data:`UNKNOWN_ID`) stand for one symbol each; their
+    symbols are recorded in ``unknown`` under their token index (``first`` + position)."""
+    table = tok._table
+    unk = table.unk_id if isinstance(table, MergeTable) else None
+    # boundary[k] = text byte offset of the piece's k-th unit (bytes if byte-level, else chars)
+    offset = len(piece) - (e - s)  # 1 when the pre-tokenizer prepended a ▁ that covers no text
+    boundary: list[int] = []
+    for ci, ch in enumerate(piece):
+        x = s + ci - offset if ci >= offset else s
+        base = byte_at(x)
+        if tok.byte_level:
+            width = byte_at(x + 1) - base if ci >= offset else 0  # a ▁ standing for a 1-byte space
+            boundary += [base + min(d, width) for d in range(len(ch.encode("utf-8", "surrogatepass")))]
+        else:
+            boundary.append(base)
+    boundary.append(byte_at(e))
+    suffix = tok.pre_tokenizer.end_of_word_suffix or ""
+    spans, k = [], 0
+    for n, token_id in enumerate(ids):
+        if token_id == unk or token_id == UNKNOWN_ID:
+            width = 1
+            unknown[first + n] = table.symbol_at(piece, k)  # type: ignore[union-attr]
+        elif tok.byte_level:
+            width = len(tok.token_bytes(token_id))
+        else:
+            width = len(tok.token_str(token_id)) - (len(suffix) if n == len(ids) - 1 else 0)
+        spans.append((boundary[k], boundary[min(k + width, len(boundary) - 1)]))
+        k += width
+    return spans
+
+
+def _byte_offsets(text: str) -> Any:
+    """A function: character offset -> UTF-8 byte offset in ``text`` (identity for ASCII)."""
+    if text.isascii():
+        return int
+    table = [0]
+    total = 0
+    for ch in text:
+        o = ord(ch)
+        total += 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
+        table.append(total)
+    return table.__getitem__

@@ -1,0 +1,235 @@
+""""Why this token": the tree of merges that builds a token from bytes or characters.
+
+BPE adds each vocabulary entry with one merge ``left + right -> new``, so a token's history is a
+binary tree whose leaves are base symbols. For a model we trained, the merges are ours. A
+rank-only table (tiktoken's ``.tiktoken`` files) stores no merges, but they can be recovered: the
+pair that built token ``t`` of rank ``r`` is what BPE makes of ``t``'s bytes using only ranks below
+``r`` -- exactly two parts (the trick minbpe's ``recover_merges`` uses for GPT-4).
+
+>>> idx = MergeIndex([("a", "b"), ("ab", "c")])
+>>> print("\\n".join(prefix + node.token for prefix, node in render_tree(idx.tree("abc"))))
+abc
+├─ ab
+│  ├─ a
+│  └─ b
+└─ c
+>>> ranks = {b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4}
+>>> [c.data for c in tree_from_ranks(b"abc", ranks).children]
+[b'ab', b'c']
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from threading import Lock
+from typing import Any, Literal
+
+from ..bpe.byte_table import bytes_to_token_str, is_byte_token_str, token_str_to_bytes
+
+NodeKind = Literal["merge", "base", "added", "special"]
+
+
+@dataclass(frozen=True, slots=True)
+class MergeNode:
+    """One token in the tree. ``rank`` is the 0-based merge that built it (``None`` for a leaf).
+
+    ``kind``: ``merge`` (built from the two children), ``base`` (a byte or character of the initial
+    alphabet), ``added`` (a vocabulary entry no merge builds, such as p50k's runs of spaces),
+    ``special`` (a special token, never merged).
+    """
+
+    token: str
+    data: bytes
+    kind: NodeKind
+    rank: int | None = None
+    children: tuple[MergeNode, ...] = ()
+
+    @property
+    def depth(self) -> int:
+        return 1 + max((c.depth for c in self.children), default=0)
+
+    def leaves(self) -> list[MergeNode]:
+        if not self.children:
+            return [self]
+        return [leaf for c in self.children for leaf in c.leaves()]
+
+
+class MergeIndex:
+    """``new -> (rank, left, right)`` for a list of merges, built once per merge list.
+
+    ``join`` says how a pair forms its token (plain concatenation for BPE); ``to_bytes`` turns a
+    token string into the bytes it stands for (the GPT-2 byte table for byte-level models).
+    """
+
+    def __init__(
+        self,
+        merges: Sequence[tuple[str, str]],
+        *,
+        join: Callable[[str, str], str] = lambda a, b: a + b,
+        to_bytes: Callable[[str], bytes] | None = None,
+    ) -> None:
+        self._built: dict[str, tuple[int, str, str]] = {}
+        for rank, (left, right) in enumerate(merges):
+            new = join(left, right)
+            # The first merge that makes a token is the one that added it; a malformed file with
+            # an empty side would make a token its own child, so such merges are skipped.
+            if left and right and new not in self._built:
+                self._built[new] = (rank, left, right)
+        self._to_bytes = to_bytes or _default_to_bytes
+
+    def __len__(self) -> int:
+        return len(self._built)
+
+    def rank_of(self, token: str) -> int | None:
+        entry = self._built.get(token)
+        return entry[0] if entry else None
+
+    def tree(self, token: str, *, base: Callable[[str], bool] | None = None) -> MergeNode:
+        """The merge tree of ``token``; tokens no merge builds are leaves (``base`` decides
+        whether such a leaf is an initial symbol or an added entry; default: one character)."""
+        is_base = base or (lambda t: len(t) == 1)
+        return self._tree(token, is_base, 0)
+
+    def _tree(self, token: str, is_base: Callable[[str], bool], depth: int) -> MergeNode:
+        entry = self._built.get(token)
+        if entry is None or depth > 4096:
+            return MergeNode(token, self._to_bytes(token), "base" if is_base(token) else "added")
+        rank, left, right = entry
+        kids = (self._tree(left, is_base, depth + 1), self._tree(right, is_base, depth + 1))
+        return MergeNode(token, self._to_bytes(token), "merge", rank, kids)
+
+
+def tree_from_ranks(token: bytes, ranks: Mapping[bytes, int]) -> MergeNode:
+    """Recover the merge tree of ``token`` from a byte-level rank table (tiktoken style).
+
+    Node ranks are merge numbers, as for trained merges: a table's first 256 ranks are the single
+    bytes, so merge ``k`` has rank (and id) ``256 + k``.
+    """
+    label = bytes_to_token_str(token)
+    if len(token) <= 1:
+        return MergeNode(label, token, "base")
+    rank = ranks.get(token)
+    parts = _bpe(token, ranks, rank) if rank is not None else []
+    merge_no = rank - 256 if rank is not None and rank >= 256 else rank
+    if len(parts) != 2:
+        return MergeNode(label, token, "added", merge_no)
+    kids = (tree_from_ranks(parts[0], ranks), tree_from_ranks(parts[1], ranks))
+    return MergeNode(label, token, "merge", merge_no, kids)
+
+
+def merge_tree_for(tokenizer: Any, token_id: int, *, special: bool = False) -> MergeNode | None:
+    """The merge tree of one token of ``tokenizer``, or ``None`` when the model has no merges
+    (WordPiece picks the longest vocabulary entry; the baselines have no vocabulary to build).
+
+    Works with our BPE models (``merges`` in the model alphabet, ``byte_level``), with plain
+    ``tiktoken.Encoding`` objects (ranks recovered from ``_mergeable_ranks``), and with any
+    tokenizer that builds its own trees (a ``merge_tree(token_id, special=...)`` method, as
+    SentencePiece models do from piece scores).
+    """
+    own = getattr(tokenizer, "merge_tree", None)
+    if callable(own):
+        try:
+            return own(token_id, special=special)
+        except (KeyError, IndexError, ValueError, OverflowError):
+            return None
+    try:
+        data = tokenizer.token_bytes(token_id)
+    except (KeyError, IndexError, ValueError, OverflowError):
+        return None  # an id outside the vocabulary has no history to show
+    if special:
+        return MergeNode(_label(tokenizer, token_id, data), data, "special")
+    ranks = getattr(tokenizer, "_mergeable_ranks", None)  # a plain tiktoken.Encoding
+    if ranks is None and getattr(tokenizer, "is_rank_table", False):
+        # Our BpeTokenizer over a rank table: recovering its whole merge list (``merges``) costs
+        # seconds for cl100k, while one token's tree needs only the ranks.
+        ranks = tokenizer.mergeable_ranks
+    if isinstance(ranks, Mapping):
+        return tree_from_ranks(data, ranks)
+    index = _cached_index(tokenizer)
+    if index is not None:
+        token = tokenizer.token_str(token_id)
+        byte_level = bool(getattr(tokenizer, "byte_level", False))
+        return index.tree(token, base=_byte_base if byte_level else None)
+    return None
+
+
+def render_tree(node: MergeNode) -> list[tuple[str, MergeNode]]:
+    """Lines of an indented tree: ``(prefix, node)`` pairs; the caller renders each node's label
+    safely (token text is user data and may hold control characters)."""
+    lines: list[tuple[str, MergeNode]] = [("", node)]
+    _render(node, "", lines)
+    return lines
+
+
+# -- private -------------------------------------------------------------------------------------
+_INDEX_CACHE: OrderedDict[int, tuple[object, MergeIndex]] = OrderedDict()
+_INDEX_LOCK = Lock()
+
+
+def _cached_index(tokenizer: Any) -> MergeIndex | None:
+    """The merge index of ``tokenizer`` (None without a merge list), built once per tokenizer:
+    keyed by the tokenizer's id, which the cache holds so it cannot be reused. (A ``merges``
+    property may build a fresh list on every read -- 65k pairs for an HF file -- so the list is
+    only read on a miss.)"""
+    key = id(tokenizer)
+    with _INDEX_LOCK:
+        hit = _INDEX_CACHE.get(key)
+        if hit is not None and hit[0] is tokenizer:
+            _INDEX_CACHE.move_to_end(key)
+            return hit[1]
+    merges = getattr(tokenizer, "merges", None)
+    if merges is None or callable(merges):
+        return None
+    byte_level = bool(getattr(tokenizer, "byte_level", False))
+    index = MergeIndex(list(merges), to_bytes=_byte_to_bytes if byte_level else _default_to_bytes)
+    with _INDEX_LOCK:
+        _INDEX_CACHE[key] = (tokenizer, index)
+        while len(_INDEX_CACHE) > 8:
+            _INDEX_CACHE.popitem(last=False)
+    return index
+
+
+def _byte_base(token: str) -> bool:
+    return len(token) == 1 and is_byte_token_str(token)
+
+
+def _byte_to_bytes(token: str) -> bytes:
+    try:
+        return token_str_to_bytes(token)
+    except KeyError:
+        return token.encode("utf-8", "surrogatepass")
+
+
+def _default_to_bytes(token: str) -> bytes:
+    return token.encode("utf-8", "surrogatepass")
+
+
+def _label(tokenizer: Any, token_id: int, data: bytes) -> str:
+    try:
+        return str(tokenizer.token_str(token_id))
+    except (KeyError, IndexError, ValueError):
+        return bytes_to_token_str(data)
+
+
+def _bpe(token: bytes, ranks: Mapping[bytes, int], max_rank: int) -> list[bytes]:
+    """Byte-pair encode ``token`` with ranks below ``max_rank`` (the naive, readable way)."""
+    parts = [token[i : i + 1] for i in range(len(token))]
+    while len(parts) > 1:
+        best_i, best_rank = -1, max_rank
+        for i in range(len(parts) - 1):
+            r = ranks.get(parts[i] + parts[i + 1])
+            if r is not None and r < best_rank:
+                best_i, best_rank = i, r
+        if best_i < 0:
+            break
+        parts[best_i : best_i + 2] = [parts[best_i] + parts[best_i + 1]]
+    return parts
+
+
+def _render(node: MergeNode, indent: str, lines: list[tuple[str, MergeNode]]) -> None:
+    for i, child in enumerate(node.children):
+        last = i == len(node.children) - 1
+        lines.append((indent + ("└─ " if last else "├─ "), child))
+        _render(child, indent + ("   " if last else "│  "), lines)

@@ -1,0 +1,95 @@
+"""The BPE trainer's settings: everything that decides the merges, checked once, up front."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ...errors import ConfigError
+from ...pretokenizers import GPT2, EndOfWord, PreTokenizer, with_end_of_word
+from ..word_table import MAX_SYMBOL_ID
+
+TieBreak = Literal["hf", "lexicographic", "first-seen"]
+TIE_BREAKS: tuple[str, ...] = ("hf", "lexicographic", "first-seen")
+
+MAX_VOCAB_SIZE = 1_000_000
+"""Symbols are stored as characters (:mod:`bpe_engine.training.word_table`), so ids stay below U+10FFFF."""
+assert MAX_VOCAB_SIZE <= MAX_SYMBOL_ID
+
+DEFAULT_MAX_TOKEN_LENGTH = 16
+"""Tokens stop growing at 16 characters (bytes for byte-level), SentencePiece's default.
+
+Without a limit a file of one repeated character trains one token as long as the file (and
+encoding it is slow); natural text seldom has useful tokens longer than this. ``None`` lifts it.
+"""
+
+
+@dataclass(frozen=True)
+class BpeTrainerConfig:
+    """Everything that decides the merges. Same config + same corpus -> the same merges.
+
+    ``vocab_size`` counts special tokens, alphabet and merged tokens (HF's meaning).
+    ``initial_alphabet`` (byte-level): all 256 byte characters, or only those in the corpus.
+    ``limit_alphabet`` (character-level): keep that many characters, the most frequent; among
+    equal counts the smaller code point stays (HF leaves that tie to an unstable sort). Dropped
+    characters are skipped inside words, as HF does.
+    ``min_frequency``: stop when the best pair occurs fewer times.
+    ``max_token_length``: a merge may not make a token this long or longer -- HF's rule, in
+    characters (bytes for byte-level), ``</w>`` not counted; default
+    :data:`DEFAULT_MAX_TOKEN_LENGTH`, ``None`` for no limit.
+    ``tie_break``: ``hf``, ``lexicographic`` or ``first-seen`` (:mod:`.tie_breaks`).
+    ``end_of_word``: ``attached`` (``l o w</w>``) or ``separate`` (``l o w </w>``) -- how the
+    pre-tokenizer's ``</w>`` marks word ends; ``None`` keeps the pre-tokenizer's own. Setting it
+    replaces ``pre_tokenizer`` by its variant, so the trained tokenizer encodes the same way.
+    ``unk_token`` (character-level): a special token that stands for characters the alphabet
+    lacks when encoding; added after ``special_tokens`` when it is not one of them.
+    """
+
+    vocab_size: int
+    byte_level: bool = True
+    pre_tokenizer: PreTokenizer = GPT2
+    initial_alphabet: Literal["all", "seen"] = "all"
+    limit_alphabet: int | None = None
+    min_frequency: int = 0
+    special_tokens: tuple[str, ...] = ()
+    max_token_length: int | None = DEFAULT_MAX_TOKEN_LENGTH
+    tie_break: TieBreak = "hf"
+    end_of_word: EndOfWord | None = None
+    unk_token: str | None = None
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.vocab_size <= MAX_VOCAB_SIZE:
+            raise ConfigError(f"vocab_size must be between 0 and {MAX_VOCAB_SIZE:,}, got {self.vocab_size}")
+        if self.tie_break not in TIE_BREAKS:
+            raise ConfigError(f"unknown tie-break {self.tie_break!r}; choose one of: {', '.join(TIE_BREAKS)}")
+        if self.initial_alphabet not in ("all", "seen"):
+            raise ConfigError(f"initial_alphabet must be 'all' or 'seen', got {self.initial_alphabet!r}")
+        if self.limit_alphabet is not None and (self.byte_level or self.limit_alphabet < 0):
+            raise ConfigError("limit_alphabet is for character-level training and must be >= 0")
+        if self.max_token_length is not None and self.max_token_length < 1:
+            raise ConfigError(f"max_token_length must be >= 1 (or None for no limit), got {self.max_token_length}")
+        if self.min_frequency < 0:
+            raise ConfigError(f"min_frequency must be >= 0, got {self.min_frequency}")
+        if isinstance(self.special_tokens, str):
+            raise ConfigError("special_tokens must be a sequence of strings, not one string")
+        specials = tuple(self.special_tokens)
+        if any(not isinstance(s, str) or not s for s in specials):
+            raise ConfigError("special tokens must be non-empty strings")
+        if self.unk_token is not None:
+            if self.byte_level:
+                raise ConfigError(
+                    "unk_token is for character-level training: a byte-level model spells every byte, "
+                    "so nothing is unknown (train with --char-level, or drop --unk-token)"
+                )
+            if not self.unk_token:
+                raise ConfigError("unk_token must be a non-empty string such as '<unk>'")
+            if self.unk_token not in specials:
+                specials += (self.unk_token,)
+        object.__setattr__(self, "special_tokens", specials)
+        if self.end_of_word is not None:
+            object.__setattr__(self, "pre_tokenizer", with_end_of_word(self.pre_tokenizer, self.end_of_word))
+        if self.byte_level and self.pre_tokenizer.end_of_word_suffix is not None:
+            raise ConfigError(
+                f"the {self.pre_tokenizer.name} pre-tokenizer marks word ends on characters (</w>): "
+                "train it character-level (--char-level), or pick a byte-level pre-tokenizer such as gpt2"
+            )

@@ -1,0 +1,58 @@
+"""The stepping protocol every trainer shares: one merge per ``next()``, stop anywhere, resume.
+
+:class:`~bpe_engine.training.bpe.BpeTraining` and
+:class:`~bpe_engine.training.wordpiece.trainer.WordPieceTraining` differ only in how they choose and apply
+the next merge (``_next``) and what they note when training stops (``_note_stop``); the app, the
+CLI progress bar and the tests drive both through this one surface.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from typing import Any
+
+from ..types import MergeStep
+
+
+class StepwiseTraining(ABC):
+    """Base of the trainers. Subclasses set ``config`` (with ``vocab_size``), ``_initial_size``
+    (the vocabulary before any merge) and ``_finished = False`` in ``__init__``."""
+
+    config: Any
+    _initial_size: int
+    _finished: bool
+
+    @property
+    def target_merges(self) -> int:
+        """An upper bound of the merges done plus still to come (for progress bars)."""
+        return max(0, self.config.vocab_size - self._initial_size)
+
+    @property
+    def finished(self) -> bool:
+        return self._finished
+
+    def __iter__(self) -> Iterator[MergeStep]:
+        return self.steps()
+
+    def steps(self) -> Iterator[MergeStep]:
+        """Yield one :class:`MergeStep` per merge until training stops; resumable."""
+        while not self._finished:
+            step = self._next()
+            if step is None:
+                self._finished = True
+                self._note_stop()
+                return
+            self._record(step)
+            yield step
+
+    @abstractmethod
+    def _next(self) -> MergeStep | None:
+        """Make the next merge, or return None when training is over."""
+
+    @abstractmethod
+    def _note_stop(self) -> None:
+        """Say in ``notes`` why training stopped."""
+
+    def _record(self, step: MergeStep) -> None:
+        """Keep what the subclass tracks per merge (nothing by default)."""

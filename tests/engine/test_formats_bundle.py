@@ -1,0 +1,111 @@
+"""save_spec / load_saved: every format written, the directory reloads to the same spec."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from bpe_engine.bpe.byte_table import BYTE_ALPHABET
+from bpe_engine.errors import TokenizerFileError
+from bpe_engine.formats import load_gpt2_files, load_saved, read_hf_json, read_tiktoken, save_spec
+from bpe_engine.formats.bundle import METADATA_FILE, tiktoken_ranks
+from bpe_engine.formats.spec import BpeSpec
+from bpe_engine.pretokenizers import CL100K, WHITESPACE, custom
+
+
+def byte_spec(pre=CL100K) -> BpeSpec:
+    vocab = {c: i for i, c in enumerate(BYTE_ALPHABET)}
+    merges = [("Ġ", "t"), ("h", "e"), ("Ġt", "he")]
+    for left, right in merges:
+        vocab[left + right] = len(vocab)
+    return BpeSpec(name="my tok", vocab=vocab, merges=merges, pre_tokenizer=pre, byte_level=True,
+                   special_tokens={"<|endoftext|>": len(vocab)})
+
+
+def test_byte_level_directory_round_trip(tmp_path):
+    spec = byte_spec()
+    written = save_spec(spec, tmp_path / "out")
+    names = sorted(p.name for p in written)
+    assert names == sorted(["tokenizer.json", "vocab.json", "merges.txt", "my_tok.tiktoken", METADATA_FILE])
+    assert load_saved(tmp_path / "out") == spec
+    vocab, merges = load_gpt2_files(tmp_path / "out" / "vocab.json", tmp_path / "out" / "merges.txt")
+    assert vocab == spec.full_vocab() and merges == spec.merges
+    ranks = read_tiktoken(tmp_path / "out" / "my_tok.tiktoken")
+    assert ranks[b" the"] == spec.vocab["Ġthe"] and len(ranks) == len(spec.vocab)
+    meta = json.loads((tmp_path / "out" / METADATA_FILE).read_text(encoding="utf-8"))
+    assert meta["version"] == 2 and meta["pre_tokenizer"] == {"name": "cl100k", "pattern": CL100K.pattern}
+
+
+def test_custom_regex_survives_via_metadata(tmp_path):
+    spec = byte_spec(custom(r"\p{N}{1,3}+|\S+"))
+    save_spec(spec, tmp_path)
+    assert load_saved(tmp_path).pre_tokenizer == spec.pre_tokenizer
+
+
+def test_char_level_with_newline_tokens_skips_merges_txt(tmp_path):
+    spec = BpeSpec(name="c", vocab={"▁a": 0, "\n": 1, "▁a\n": 2}, merges=[("▁a", "\n")],
+                   pre_tokenizer=WHITESPACE, byte_level=False)
+    names = {p.name for p in save_spec(spec, tmp_path)}
+    assert names == {"tokenizer.json", METADATA_FILE}
+    assert load_saved(tmp_path) == spec
+    assert json.loads((tmp_path / METADATA_FILE).read_text(encoding="utf-8"))["files"]["merges.txt"] is None
+
+
+def test_no_tiktoken_without_all_bytes(tmp_path):
+    spec = byte_spec()
+    del spec.vocab["Ā"]
+    assert tiktoken_ranks(spec) is None
+
+
+def test_metadata_from_the_future(tmp_path):
+    save_spec(byte_spec(), tmp_path)
+    meta = json.loads((tmp_path / METADATA_FILE).read_text(encoding="utf-8"))
+    meta["version"] = 99
+    (tmp_path / METADATA_FILE).write_text(json.dumps(meta), encoding="utf-8")
+    with pytest.raises(TokenizerFileError, match="newer bpe-explorer"):
+        load_saved(tmp_path)
+
+
+def test_loads_from_gpt2_files_when_tokenizer_json_is_gone(tmp_path):
+    spec = byte_spec()
+    save_spec(spec, tmp_path)
+    (tmp_path / "tokenizer.json").unlink()
+    assert load_saved(tmp_path) == spec
+
+
+def test_output_path_is_a_file(tmp_path):
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(TokenizerFileError, match="not a directory"):
+        save_spec(byte_spec(), tmp_path / "f")
+
+
+def test_failed_save_leaves_previous_files(tmp_path, monkeypatch):
+    save_spec(byte_spec(), tmp_path)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    bigger = byte_spec()
+    bigger.merges.append(("Ġthe", "Ġthe"))
+    bigger.vocab["ĠtheĠthe"] = len(bigger.vocab) + 1
+
+    def boom(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError):
+        save_spec(bigger, tmp_path)
+    monkeypatch.undo()
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    assert read_hf_json(tmp_path / "tokenizer.json").merges == byte_spec().merges
+
+
+def test_merge_counts_kept(tmp_path):
+    from bpe_engine.formats import load_merge_counts
+
+    save_spec(byte_spec(), tmp_path / "a", merge_counts=[9, 7, 5])
+    assert load_merge_counts(tmp_path / "a") == [9, 7, 5]
+    save_spec(byte_spec(), tmp_path / "b")
+    assert load_merge_counts(tmp_path / "b") is None
+    assert load_merge_counts(tmp_path) is None
+    with pytest.raises(ValueError):
+        save_spec(byte_spec(), tmp_path / "c", merge_counts=[1])
