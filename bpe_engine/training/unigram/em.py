@@ -31,7 +31,8 @@ _WAVE_MIN = 64
 def fold_f32(ids: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
     """``out[ids[k]] = float(out[ids[k]] + values[k])`` for k in order (doubles in, floats kept).
 
-    >>> fold_f32(np.array([0, 0]), np.array([1.0, 2.0 ** -24 + 2.0 ** -60]), 1).tolist()
+    >>> v = 2.0 ** -24 + 2.0 ** -50  # float(1 + v) rounds up; 1 + float(v) would tie to even, 1.0
+    >>> fold_f32(np.array([0, 0]), np.array([1.0, v]), 1).tolist()
     [1.0000001192092896]
     """
     out = np.zeros(size, np.float64)

@@ -10,8 +10,8 @@ stop consuming and the work stops. The result equals ``sentencepiece`` 0.2.1 tra
 >>> t = UnigramTraining(["ab ab abc", "abc b a"] * 20, UnigramTrainerConfig(vocab_size=8, hard_vocab_limit=False))
 >>> [type(s).__name__ for s in t.steps()][:3]
 ['SeedStep', 'EmStep', 'EmStep']
->>> t.finished, t.pieces[:4]
-(True, [('<unk>', 0.0), ('<s>', 0.0), ('</s>', 0.0), ('▁ab', ...)])
+>>> t.finished, [p for p, _s in t.pieces]
+(True, ['<unk>', '<s>', '</s>', '▁abc', 'b', 'c', 'a', '▁'])
 """
 
 from __future__ import annotations
@@ -198,6 +198,23 @@ class UnigramTraining:
 
         self._require_finished()
         return model_proto_bytes(self.pieces, self.types, self.config)
+
+    def tokenizer_json(self) -> str:
+        """The model as a Hugging Face ``tokenizer.json`` (same ids on ordinary text)."""
+        from ...formats.hf_unigram import unigram_tokenizer_json
+        from .sentences import normalizer_settings
+
+        self._require_finished()
+        return unigram_tokenizer_json(
+            self.pieces, self.types, normalizer_settings(self.config), unk_id=self.config.unk_id,
+            byte_fallback=self.config.byte_fallback,
+        )
+
+    def save(self, directory: str | Path, name: str) -> list[Path]:
+        """``DIR/NAME.model``, ``tokenizer.json`` and ``bpe-explorer.json``, atomically."""
+        from .model_file import save_unigram_dir
+
+        return save_unigram_dir(directory, name, self.model_bytes(), self.tokenizer_json())
 
     def tokenizer(self, name: str = "unigram"):
         """The model as a :class:`~bpe_engine.sentencepiece.SentencePieceTokenizer` (no file)."""
