@@ -198,6 +198,7 @@ def viterbi(e: Edges) -> tuple[np.ndarray, np.ndarray]:
     out_order = np.argsort(e.begin, kind="stable")
     out_bounds = np.searchsorted(e.begin[out_order], np.arange(int(e.lengths.max(initial=0)) + 2))
     k_in = 0
+    by_end = end_sorted = None
     for p in range(int(e.lengths.max(initial=0)) + 1):
         while k_in < len(in_slices) and in_slices[k_in][0] == p:
             _p, _rank, a, b = in_slices[k_in]
@@ -221,16 +222,20 @@ def viterbi(e: Edges) -> tuple[np.ndarray, np.ndarray]:
         prev[idx] = arg_at[src]
         gap = best - second_at[src]
         risky = np.flatnonzero(gap <= 4 * np.spacing(np.abs(bt[idx])) + 4 * np.spacing(np.abs(best)))
+        if len(risky) and by_end is None:
+            by_end = np.argsort(ge, kind="stable")  # in-edges of each position, in node order
+            end_sorted = ge[by_end]
         for r in risky.tolist():  # a rounding tie is possible: decide it as SentencePiece does
-            _exact_prev(e, int(idx[r]), bt, prev, ge)
+            _exact_prev(e, int(idx[r]), bt, prev, by_end, end_sorted)
     word_end = e.base + e.lengths
     last = arg_at[word_end]
     return _paths(last, prev, len(e.lengths))
 
 
-def _exact_prev(e: Edges, r: int, bt: np.ndarray, prev: np.ndarray, ge: np.ndarray) -> None:
+def _exact_prev(e: Edges, r: int, bt: np.ndarray, prev: np.ndarray, by_end: np.ndarray, end_sorted: np.ndarray) -> None:
     src = e.base[e.word[r]] + e.begin[r]
-    cands = np.flatnonzero(ge == src)  # in node order: by begin
+    a, b = np.searchsorted(end_sorted, [src, src + 1])
+    cands = by_end[a:b]  # in node order: by begin
     sums = (bt[cands] + e.score[r]).astype(F32)
     best = sums.max()
     prev[r] = cands[np.flatnonzero(sums == best)[0]]

@@ -165,7 +165,8 @@ class UnigramTraining:
         )
 
     def _prune_step(self, rnd: int, current: list[str], scores: np.ndarray, r) -> PruneStep:
-        by_loss_kept = [i for i in r.keep.tolist() if i in set(r.candidates.tolist())]
+        candidates = set(r.candidates.tolist())
+        by_loss_kept = [i for i in r.keep.tolist() if i in candidates]
         loss_of = dict(zip(r.candidates.tolist(), r.candidate_losses.tolist()))
         best = max(by_loss_kept, key=lambda i: (loss_of[i], -i), default=None)
         low = by_loss_kept[-1] if by_loss_kept else None
