@@ -79,6 +79,9 @@ def register(subparsers: Any) -> None:
         help="stop when the best pair occurs fewer than K times (default: 0 for BPE, 2 for WordPiece)",
     )
     parser.add_argument("--name", default=None, help="tokenizer name (default: the output directory's name)")
+    from .unigram_options import add_unigram_options
+
+    add_unigram_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -211,8 +214,41 @@ def _report(name: str, vocab_size: int, merges: int, written: list[Path], notes:
         say(console, f"note: {note}", "yellow")
 
 
+def train_unigram(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
+    """SentencePiece Unigram: each line a sentence, SentencePiece's options; NAME.model + tokenizer.json."""
+    from bpe_engine.training.unigram import EmStep, PruneStep, UnigramTrainerConfig, UnigramTraining
+
+    from .unigram_options import config_from_args
+
+    if pre is not None or args.from_counts or args.byte_level or args.tie_break or args.end_of_word:
+        raise ConfigError(
+            "--model unigram reads each line as a sentence with SentencePiece's own options; "
+            "--pre-tokenizer, --from-counts, --byte-level, --tie-break and --end-of-word do not apply"
+        )
+    if "-" in args.files:
+        raise ConfigError("--model unigram reads files (SentencePiece reads its input twice); save standard input to a file first")
+    out = _output_dir(args)
+    config: UnigramTrainerConfig = config_from_args(args)
+    training = UnigramTraining(config=config, files=args.files, memory_limit=args.memory_limit)
+    with merge_progress(stderr_console()) as progress:
+        task = progress.add_task("loading and seeding", total=None)
+        for step in training.steps():
+            if isinstance(step, EmStep):
+                label = f"EM round {step.round}.{step.sub_iteration}: {step.vocab_size:,} pieces"
+            elif isinstance(step, PruneStep):
+                label = f"pruned round {step.round}: {step.size_after:,} pieces"
+            else:
+                label = type(step).__name__.removesuffix("Step").lower()
+            progress.update(task, description=label, completed=step.index + 1, total=training.total_steps)
+    name = args.name or out.resolve().name
+    written = training.save(out, name)
+    _report(name, len(training.pieces), 0, written, training.notes)
+    return 0
+
+
 TRAINERS: dict[str, Callable[[argparse.Namespace, PreTokenizer | None], int]] = {
     "bpe": train_bpe,
     "wordpiece": train_wordpiece,
+    "unigram": train_unigram,
 }
 """Model name -> runner (``--model``)."""

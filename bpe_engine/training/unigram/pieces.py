@@ -1,0 +1,150 @@
+"""Which strings may become pieces: SentencePiece's ``IsValidSentencePiece``, once per string
+(:func:`is_valid_piece`, the readable rule) and for many substrings at once (:func:`valid_lengths`).
+
+The rule (``trainer_interface.cc``): at most ``max_sentencepiece_length`` characters; never ``▅``
+(the unknown marker), NUL, tab or space; ``▁`` only where the whitespace options allow it; no two
+Unicode scripts in one piece when ``split_by_unicode_script`` (Hiragana and Katakana count as Han,
+a combining mark takes the script of the character before it, and with ``split_by_number=false``
+a digit belongs to every script); no digit in a longer piece with ``split_digits``. Scripts come
+from SentencePiece's own table (``bpe_engine/data/sp_unicode_scripts.tsv``), not from Python's.
+
+>>> from bpe_engine.training.unigram.config import UnigramTrainerConfig
+>>> cfg = UnigramTrainerConfig()
+>>> [is_valid_piece(s, cfg) for s in ("▁the", "the▁", "ab,", "한국", "a1")]
+[True, False, False, True, False]
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+import numpy as np
+
+from .config import UnigramTrainerConfig
+
+WS = "\u2581"
+UNK_CHAR = "\u2585"
+ANY = -1  # kAnyType: belongs to every script
+_HAN_ALIASES = ("Hiragana", "Katakana")
+
+
+@cache
+def _table() -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, int]]:
+    text = resources.files("bpe_engine").joinpath("data/sp_unicode_scripts.tsv").read_text()
+    names: dict[str, int] = {"Common": 0}
+    starts, ends, ids = [], [], []
+    for line in text.splitlines():
+        a, b, name = line.split("\t")
+        starts.append(int(a, 16))
+        ends.append(int(b, 16))
+        ids.append(names.setdefault(name, len(names)))
+    return np.array(starts, np.int64), np.array(ends, np.int64), np.array(ids, np.int64), names
+
+
+def scripts_of(codes: np.ndarray, config: UnigramTrainerConfig) -> np.ndarray:
+    """The script id each code point counts as in the piece rule (``ANY`` for free digits,
+    ``INHERITED`` kept as its own id so the caller can let it follow its neighbour)."""
+    starts, ends, ids, names = _table()
+    k = np.searchsorted(starts, codes, side="right") - 1
+    inside = (k >= 0) & (codes <= ends[np.maximum(k, 0)])
+    out = np.where(inside, ids[np.maximum(k, 0)], names["Common"])
+    han = names["Han"]
+    for alias in _HAN_ALIASES:
+        out[out == names[alias]] = han
+    out[codes == 0x30FC] = han
+    if not config.split_by_number:
+        out[_is_digit(codes)] = ANY
+    return out
+
+
+def inherited_id() -> int:
+    return _table()[3]["Inherited"]
+
+
+def _is_digit(codes: np.ndarray) -> np.ndarray:
+    return ((codes >= 0x30) & (codes <= 0x39)) | ((codes >= 0xFF10) & (codes <= 0xFF19))
+
+
+def _poison(codes: np.ndarray) -> np.ndarray:
+    bad = (codes == ord(UNK_CHAR)) | (codes == 0) | (codes == 9) | (codes == 0x20)
+    return bad | ((codes >= 0xD800) & (codes < 0xE000)) | (codes >= 0x110000) | (codes < 0)
+
+
+def is_valid_piece(piece: str, config: UnigramTrainerConfig) -> bool:
+    """``IsValidSentencePiece`` for one string, step for step (the reference for the vector form)."""
+    if not piece or len(piece) > config.max_sentencepiece_length:
+        return False
+    codes = np.array([ord(c) for c in piece], np.int64)
+    scripts = scripts_of(codes, config)
+    inherited = inherited_id()
+    all_ws = all(c == WS for c in piece)
+    prev = ANY
+    n = len(piece)
+    for pos, c in enumerate(piece):
+        if _poison(codes[pos : pos + 1])[0]:
+            return False
+        if c == WS:
+            if not config.allow_whitespace_only_pieces or not all_ws:
+                if config.treat_whitespace_as_suffix:
+                    if (config.split_by_whitespace and pos < n - 1) or (not config.split_by_whitespace and pos < n - 1 and pos == 0):
+                        return False
+                elif (config.split_by_whitespace and pos > 0) or (not config.split_by_whitespace and pos > 0 and pos == n - 1):
+                    return False
+            continue
+        s = int(scripts[pos])
+        if s == inherited:
+            s = prev
+        if config.split_digits and _is_digit(codes[pos : pos + 1])[0] and n > 1:
+            return False
+        if config.split_by_unicode_script and s != ANY and prev != ANY and prev != s:
+            return False
+        prev = s
+    return True
+
+
+def valid_mask(codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray, config: UnigramTrainerConfig) -> np.ndarray:
+    """``is_valid_piece(text[s:s+l])`` for every ``(s, l)``, vectorised over a code-point array
+    (which must extend at least ``max(lengths)`` past every start; pad it with a poison value)."""
+    starts = np.asarray(starts, np.int64)
+    lengths = np.asarray(lengths, np.int64)
+    ok = (lengths >= 1) & (lengths <= config.max_sentencepiece_length)
+    if not len(starts):
+        return ok
+    maxlen = int(lengths.max())
+    ws = codes == ord(WS)
+    poison = _poison(codes)
+    digit = _is_digit(codes)
+    scripts = scripts_of(codes, config)
+    inherited = inherited_id()
+    # Script conflicts: the character before j that decides its script check (skipping ▁ and
+    # combining marks, which follow their neighbour) and whether the two scripts clash.
+    real = ~ws & (scripts != inherited)
+    idx = np.where(real, np.arange(len(codes)), -1)
+    prev_real = np.maximum.accumulate(np.concatenate(([-1], idx[:-1])))
+    clash = real & (prev_real >= 0)
+    ps = scripts[np.maximum(prev_real, 0)]
+    clash &= (ps != ANY) & (scripts != ANY) & (ps != scripts)
+    all_ws = np.ones(len(starts), bool)
+    for off in range(maxlen):
+        inside = off < lengths
+        all_ws &= ~inside | ws[starts + off]
+    for off in range(maxlen):
+        inside = off < lengths
+        j = starts + off
+        bad = poison[j]
+        w = ws[j]
+        last = off == lengths - 1
+        if config.treat_whitespace_as_suffix:
+            wbad = (~last) if config.split_by_whitespace else ((~last) & (off == 0))
+        else:
+            wbad = np.full(len(j), off > 0) if config.split_by_whitespace else (last & (off > 0))
+        if config.allow_whitespace_only_pieces:
+            wbad = wbad & ~all_ws
+        bad = bad | (w & wbad)
+        if config.split_digits:
+            bad = bad | (digit[j] & (lengths > 1))
+        if config.split_by_unicode_script:
+            bad = bad | (clash[j] & (prev_real[j] >= starts) & ~w)
+        ok &= ~(inside & bad)
+    return ok

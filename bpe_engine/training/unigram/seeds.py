@@ -1,0 +1,166 @@
+"""Seed pieces: every character, plus the substrings SentencePiece's suffix tree yields.
+
+``MakeSeedSentencePieces`` builds an enhanced suffix array (esaxx) over all sentences joined by
+a boundary symbol and takes each *internal node* -- a substring followed by at least two different
+characters -- of 2 or more characters, without a boundary, that is a valid piece; its score is
+occurrences x length; the best ``seed_sentencepiece_size`` are kept (ties: the node esaxx emits
+first, see :func:`seed_candidates`), after all characters by frequency. Scores become log
+probabilities in ``float`` (``ToLogProb``).
+
+Here the suffixes are sorted only by their first ``max_sentencepiece_length + 1`` characters (a
+longer node can never be a piece), and, in the default whitespace mode, over the distinct ``▁``
+words with their counts instead of the whole text: a valid piece never holds ``▁`` past its first
+character, so every occurrence lies inside one word, and the character after it is the word's next
+character, or ``▁`` / the boundary after the word. Same nodes, same counts, a fraction of the work.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .config import UnigramTrainerConfig
+from .pieces import UNK_CHAR, WS, valid_mask
+from .sentences import split_into_words
+
+F32 = np.float32
+
+
+@dataclass(frozen=True, slots=True)
+class Seeds:
+    """The seed vocabulary: ``pieces`` with ``scores`` (float32 log probabilities), characters
+    first; ``counts`` the integer scores before ``ToLogProb`` (occurrences x length, or a
+    character's count); ``candidates`` how many substrings qualified before the cut."""
+
+    pieces: list[str]
+    scores: np.ndarray
+    counts: np.ndarray
+    num_chars: int
+    candidates: int
+
+
+def char_counts(sentences: Sequence[str]) -> list[tuple[str, int]]:
+    """Every character but ``▅`` with its count, most frequent first, then by code point."""
+    counts: Counter[str] = Counter()
+    for s in sentences:
+        counts.update(s)
+    counts.pop(UNK_CHAR, None)
+    counts.pop("\0", None)
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def to_log_prob(values: np.ndarray) -> np.ndarray:
+    """``ToLogProb``: ``log(v) - log(sum)`` with the sum accumulated in ``float``, in order."""
+    v32 = values.astype(F32)
+    total = float(np.add.accumulate(v32)[-1]) if len(v32) else 0.0
+    logsum = float(F32(math.log(total)))
+    return np.array([math.log(float(x)) - logsum for x in v32], np.float64).astype(F32)
+
+
+def make_seeds(sentences: Sequence[str], config: UnigramTrainerConfig) -> Seeds:
+    chars = char_counts(sentences)
+    units, follows, weights = _units(sentences, config)
+    text, starts, lengths, scores = seed_candidates(units, follows, weights, config)
+    pieces = [c for c, _n in chars] + [text[s : s + n] for s, n in zip(starts.tolist(), lengths.tolist())]
+    counts = np.concatenate([np.array([n for _c, n in chars], np.int64), scores])
+    return Seeds(pieces, to_log_prob(counts), counts, len(chars), int(scores.size))
+
+
+def _units(sentences: Sequence[str], config: UnigramTrainerConfig) -> tuple[list[str], list[str], list[int]]:
+    """Distinct units with what follows them and their counts: ``▁`` words in the default mode,
+    whole sentences otherwise (the boundary ``\\0`` follows them)."""
+    table: Counter[tuple[str, bool]] = Counter()
+    by_word = config.split_by_whitespace and not config.treat_whitespace_as_suffix and not config.allow_whitespace_only_pieces
+    for s in sentences:
+        if by_word:
+            words = split_into_words(s, config)
+            if not words:  # an empty sentence SentencePiece's removal left behind: a lone boundary
+                continue
+            for w in words[:-1]:
+                table[(w, False)] += 1
+            table[(words[-1], True)] += 1
+        elif s:
+            table[(s, True)] += 1
+    units = [u for u, _last in table]
+    follows = ["\0" if last else WS for _u, last in table]
+    return units, follows, list(table.values())
+
+
+def seed_candidates(
+    units: Sequence[str], follows: Sequence[str], weights: Sequence[int], config: UnigramTrainerConfig
+) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
+    """The chosen substrings as ``(text, starts, lengths, scores)``, best first.
+
+    Order: score descending, then esaxx's node order. esaxx numbers nodes as its stack pops them
+    while scanning the suffix array: by the end of their suffix interval, deeper nodes first at
+    the same end. For two substrings that is their code-point order, except that a substring comes
+    *after* every longer one that starts with it (``ab`` after ``abc``).
+    """
+    maxlen = config.max_sentencepiece_length
+    width = maxlen + 1
+    text = "".join(u + f for u, f in zip(units, follows))
+    n = len(text)
+    if n == 0:
+        return text, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    codes = np.frombuffer(text.encode("utf-32-le"), np.uint32).astype(np.int64)
+    unit_len = np.array([len(u) + 1 for u in units], np.int64)
+    unit_start = np.concatenate(([0], np.cumsum(unit_len)[:-1]))
+    unit_of = np.repeat(np.arange(len(units)), unit_len)
+    content = np.ones(n, bool)
+    content[unit_start + unit_len - 1] = False  # the follow symbols start no occurrence
+    room = (unit_start + unit_len - 1)[unit_of] - np.arange(n)
+    pos = np.flatnonzero(content)
+    w = np.asarray(weights, np.int64)[unit_of[pos]]
+    # Dense ranks (order kept, 0 for the padding past the end) packed into 64-bit sort keys.
+    alphabet, ranks = np.unique(codes, return_inverse=True)
+    ranks = np.concatenate([ranks.astype(np.int64) + 1, np.zeros(width, np.int64)])
+    bits = max(1, int(len(alphabet) + 1).bit_length())
+    per_key = max(1, 63 // bits)
+    keys = []
+    for k0 in range(0, width, per_key):
+        key = np.zeros(len(pos), np.int64)
+        for c in range(k0, min(k0 + per_key, width)):
+            key = (key << bits) | ranks[pos + c]
+        key <<= bits * (per_key - min(per_key, width - k0))
+        keys.append(key)
+    order = np.lexsort(keys[::-1])
+    sa = pos[order]
+    w = w[order]
+    lcp = np.zeros(len(sa), np.int64)
+    same = np.ones(len(sa) - 1, bool)
+    for off in range(width):
+        same &= ranks[sa[1:] + off] == ranks[sa[:-1] + off]
+        lcp[1:] += same
+    lcp[0] = -1
+    cum_w = np.concatenate(([0], np.cumsum(w)))
+    all_start, all_len, all_freq, all_end = [], [], [], []
+    for d in range(2, maxlen + 1):
+        brk = lcp < d
+        run = np.cumsum(brk) - 1
+        exact = np.zeros(run[-1] + 1, bool)
+        exact[run[lcp == d]] = True  # some neighbours part right after d characters: a node
+        first = np.flatnonzero(brk)
+        end = np.concatenate((first[1:], [len(sa)]))
+        sel = exact & (end - first >= 2)
+        first, end = first[sel], end[sel]
+        i0 = sa[first]
+        ok = room[i0] >= d
+        first, end, i0 = first[ok], end[ok], i0[ok]
+        all_start.append(i0)
+        all_len.append(np.full(len(i0), d, np.int64))
+        all_freq.append(cum_w[end] - cum_w[first])
+        all_end.append(end)
+    starts = np.concatenate(all_start)
+    lengths = np.concatenate(all_len)
+    freq = np.concatenate(all_freq)
+    ends = np.concatenate(all_end)
+    padded = np.concatenate([codes, np.zeros(width, np.int64)])
+    good = valid_mask(padded, starts, lengths, config)
+    starts, lengths, freq, ends = starts[good], lengths[good], freq[good], ends[good]
+    scores = freq * lengths
+    best = np.lexsort((-lengths, ends, -scores))[: config.seed_sentencepiece_size]
+    return text, starts[best], lengths[best], scores[best]
