@@ -18,7 +18,14 @@ from bpe_engine.corpus.counting import add_part
 from bpe_engine.corpus.counts_file import read_counts, read_header, write_counts
 from bpe_engine.errors import ConfigError
 
-from .corpus_input import CorpusSettings, add_corpus_options, counts_from_files, describe, settings_from_args, settings_from_header
+from .corpus_input import (
+    CorpusSettings,
+    add_corpus_options,
+    counts_from_files,
+    describe,
+    settings_from_args,
+    settings_from_header,
+)
 from .output import say, stderr_console, stdout_console
 
 ENGINES = ("local", "dask")

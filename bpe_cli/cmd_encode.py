@@ -16,15 +16,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from bpe_engine.choices import SPECIAL_MODES, values
 from bpe_engine.errors import ConfigError
 from bpe_engine.types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding
 
 from .output import (
-    open_tokenizer,
-    UNKNOWN_STYLE,
     label_for,
     note,
     note_special_text,
+    open_tokenizer,
     print_id_line,
     print_json,
     print_token_line,
@@ -35,7 +35,6 @@ from .output import (
 )
 
 BACKENDS = ("auto", "python", "tiktoken")
-SPECIAL_MODES = ("text", "special", "refuse")
 EXIT_UNKNOWN_PIECES = 1
 
 
@@ -78,9 +77,9 @@ def add_special_mode_argument(parser: argparse.ArgumentParser) -> None:
     """``--special-mode`` as encode, inspect and compare share it (one default everywhere)."""
     parser.add_argument(
         "--special-mode",
-        choices=SPECIAL_MODES,
+        choices=values(SPECIAL_MODES),
         default=DEFAULT_SPECIAL_MODE,
-        help=f"text that spells a special token (<|endoftext|>): text (encode it as ordinary text; the default), "
+        help="text that spells a special token (<|endoftext|>): text (encode it as ordinary text; the default), "
         "special (as the special token), refuse (stop with an error)",
     )
 
@@ -103,9 +102,8 @@ def with_backend(tokenizer: Any, backend: str) -> Any:
     """The tokenizer on the chosen backend; one it cannot offer is a ConfigError."""
     if backend == "auto":
         return tokenizer
-    switch = getattr(tokenizer, "with_backend", None)
-    if switch is not None:
-        return switch(backend)
+    if tokenizer.capabilities.fast_backend:
+        return tokenizer.with_backend(backend)
     if backend == "tiktoken":
         raise ConfigError(f"{tokenizer.name!r} has no tiktoken backend (only BPE models do); use --backend python")
     return tokenizer

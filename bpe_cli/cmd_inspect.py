@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json_stream(inspect_json_fields(tokenizer, encoding, index, groups, args, notes))
         return 0
-    byte_level = bool(getattr(tokenizer, "byte_level", False))
+    byte_level = tokenizer.capabilities.byte_level
     console = stdout_console()
     for message in notes:
         say(console, message, "yellow")

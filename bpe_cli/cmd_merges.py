@@ -12,8 +12,8 @@ whole UTF-8) and ``bytes`` (hex).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from bpe_engine.errors import ConfigError
@@ -45,10 +45,9 @@ MergeRow = tuple[int, str, str, str, int, "int | None"]
 
 def merge_rows(tokenizer: Any, counts: list[int] | None, limit: int | None) -> Iterator[MergeRow]:
     """(rank, left, right, new, new id, count) in the model alphabet, one merge at a time."""
-    merges = getattr(tokenizer, "merges", None)
-    if merges is None:
+    if not tokenizer.capabilities.replays_merges:
         raise ConfigError(f"tokenizer {tokenizer.name!r} has no merge list (it is not a BPE model)")
-    vocab = tokenizer.vocab
+    merges, vocab = tokenizer.merges, tokenizer.vocab
     for rank, (left, right) in enumerate(merges[:limit] if limit is not None else merges):
         new = left + right
         count = counts[rank] if counts is not None and rank < len(counts) else None
@@ -62,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.tokenizer)
     counts = load_merge_counts(path) if path.is_dir() else None
     rows = merge_rows(tokenizer, counts, args.limit)
-    byte_level = bool(getattr(tokenizer, "byte_level", False))
+    byte_level = tokenizer.capabilities.byte_level
     if args.json:
         for rank, left, right, new, new_id, count in rows:
             print_json(

@@ -16,15 +16,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bpe_engine.choices import END_OF_WORD_STYLES, MODELS, TIE_BREAKS, values
 from bpe_engine.errors import ConfigError
-from bpe_engine.pretokenizers import END_OF_WORD_STYLES, PreTokenizer, get_pretokenizer
+from bpe_engine.pretokenizers import PreTokenizer, get_pretokenizer
 from bpe_engine.training.bpe.config import DEFAULT_MAX_TOKEN_LENGTH
 
 from .arg_types import non_negative, positive
 from .corpus_input import _special_token, add_corpus_options, choose_pre_tokenizer, counts_for_training
 from .output import Throttle, merge_progress, say, stderr_console, stdout_console
-
-TIE_BREAKS = ("hf", "lexicographic", "first-seen")
 
 
 def register(subparsers: Any) -> None:
@@ -40,17 +39,17 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--vocab-size", type=positive, required=True, metavar="N", help="target vocabulary size")
     parser.add_argument("--output", "-o", required=True, metavar="DIR", help="directory to write the tokenizer into")
-    parser.add_argument("--model", choices=tuple(TRAINERS), default="bpe", help="the tokenizer model to train")
+    parser.add_argument("--model", choices=values(MODELS), default="bpe", help="the tokenizer model to train")
     parser.add_argument(
         "--from-counts",
         action="store_true",
         help="the FILEs are counts files (bpe-explorer count): train on their words, added up",
     )
     add_corpus_options(parser, pre_tokenizer_help="how text is cut into words before merging (default gpt2; 'regex' with --pattern)")
-    parser.add_argument("--tie-break", choices=TIE_BREAKS, default=None, help="which pair wins when counts tie (BPE; default hf)")
+    parser.add_argument("--tie-break", choices=values(TIE_BREAKS), default=None, help="which pair wins when counts tie (BPE; default hf)")
     parser.add_argument(
         "--end-of-word",
-        choices=END_OF_WORD_STYLES,
+        choices=values(END_OF_WORD_STYLES),
         default=None,
         help="how </w> marks a word's end: attached to its last character (l o w</w>, HF's end_of_word_suffix) "
         "or separate, a symbol of its own (l o w </w>, Sennrich et al. 2016); implies --pre-tokenizer end-of-word",

@@ -12,16 +12,16 @@ import argparse
 import re
 from dataclasses import dataclass, replace
 
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn, TransferSpeedColumn
+
+from bpe_engine.choices import PRE_TOKENIZERS, values
 from bpe_engine.corpus import CountProgress, WordCounts, count_files
 from bpe_engine.corpus.counts_file import CountsHeader, read_counts
 from bpe_engine.errors import ConfigError
-from bpe_engine.pretokenizers import BUILTIN, PreTokenizer, get_pretokenizer
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn, TransferSpeedColumn
+from bpe_engine.pretokenizers import PreTokenizer, get_pretokenizer
 
 from .arg_types import positive
 from .output import Throttle, say, stderr_console
-
-PRE_TOKENIZERS = ("gpt2", "cl100k", "o200k", "whitespace", "end-of-word", "none", "regex")
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def add_corpus_options(parser: argparse.ArgumentParser, *, pre_tokenizer_help: s
     """Pre-tokenizer, level, specials, lines, and the bounds of counting (both commands)."""
     parser.add_argument(
         "--pre-tokenizer",
-        choices=[p for p in PRE_TOKENIZERS if p == "regex" or p in BUILTIN],
+        choices=values(PRE_TOKENIZERS),
         default=None,
         help=pre_tokenizer_help,
     )

@@ -21,7 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.text import Text
 
 from bpe_engine.bpe.byte_table import token_str_to_bytes
-from bpe_engine.display import decode_bytes_visibly, token_label, token_str_label, visible_text
+from bpe_engine.display import token_label, token_str_label, visible_text
 from bpe_engine.errors import ConfigError
 from bpe_engine.types import UNKNOWN_ID
 
@@ -98,10 +98,10 @@ def label_for(tokenizer: Any, token_id: int, token: str | None = None) -> str:
     character); character-level ones from their model string (``▁the``, ``lo</w>``) with any raw
     space shown as ``␣``. An unknown piece without an id is labelled from ``token``, its symbol.
     """
-    byte_level = bool(getattr(tokenizer, "byte_level", False))
+    byte_level = tokenizer.capabilities.byte_level
     if token_id < 0:
         return token_str_label(token or "")
-    if byte_level or not hasattr(tokenizer, "token_str"):
+    if byte_level:
         return token_label(tokenizer.token_bytes(token_id), byte_level=byte_level)
     return token_str_label(tokenizer.token_str(token_id))
 
@@ -232,10 +232,10 @@ def note_special_text(tokenizers: Sequence[Any], text: str, mode: str) -> None:
         return  # refusing already says so, as an error
     by_found: dict[tuple[str, ...], list[str]] = {}
     for tok in tokenizers:
-        specials = getattr(tok, "special_tokens", None) or {}
+        specials = tok.special_tokens
         found = find_special_text(text, specials) if specials else ()
         if found:
-            by_found.setdefault(found, []).append(str(getattr(tok, "name", "?")))
+            by_found.setdefault(found, []).append(tok.name)
     for found, names in by_found.items():
         message = special_text_note(found, mode, ", ".join(names), option="--special-mode")
         if message:
@@ -267,6 +267,6 @@ def open_tokenizer(spec: str) -> Any:
     from bpe_engine.compare.resolve import resolve_tokenizer
 
     tokenizer = resolve_tokenizer(spec)
-    for message in getattr(tokenizer, "notes", None) or ():
+    for message in tokenizer.notes:
         note(message)
     return tokenizer

@@ -21,10 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
-from typing import Any, Literal
+from typing import Any
 
 import regex
 
+from .choices import END_OF_WORD_STYLES, EndOfWord, values
 from .errors import ConfigError
 
 # --- patterns (verbatim from tiktoken_ext/openai_public.py) -------------------------------------
@@ -48,8 +49,6 @@ O200K_PATTERN = "|".join(
 # pattern is its faster equivalent. Kept for parity tests against HF.
 HF_GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
-EndOfWord = Literal["attached", "separate"]
-END_OF_WORD_STYLES: tuple[str, ...] = ("attached", "separate")
 SPACE_MARKER = "\u2581"  # '▁', SentencePiece's visible space
 END_OF_WORD_SUFFIX = "</w>"
 
@@ -142,6 +141,13 @@ class PreTokenizer:
     are those of the whole text.
     ``trusted``: a built-in pattern known to run in linear time; any other pattern runs through
     :func:`run_regex`, with a time budget.
+    ``line_safe``: no piece crosses a line start -- a newline after a non-space and before a
+    non-space (the newline ends a piece that cannot take letters, digits or punctuation after it,
+    and no whitespace run continues across it) -- so a text can be encoded line by line
+    (:mod:`bpe_engine.compare.segments`).
+    ``tiktoken_compatible``: tiktoken's regex engine splits text exactly as ``regex`` does with
+    this pattern, so a byte-level model may encode through tiktoken
+    (:mod:`bpe_engine.bpe.tiktoken_bridge`). A ``</w>`` variant never is.
     """
 
     name: str
@@ -152,13 +158,15 @@ class PreTokenizer:
     keeps_unmatched: bool = True
     safe_to_cut: bool = False
     trusted: bool = False
+    line_safe: bool = False
+    tiktoken_compatible: bool = False
     description: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         if self.pattern is not None:
             compile_pattern(self.pattern)
-        if self.end_of_word not in END_OF_WORD_STYLES:
-            raise ConfigError(f"end_of_word must be one of {', '.join(END_OF_WORD_STYLES)}, got {self.end_of_word!r}")
+        if self.end_of_word not in values(END_OF_WORD_STYLES):
+            raise ConfigError(f"end_of_word must be one of {', '.join(values(END_OF_WORD_STYLES))}, got {self.end_of_word!r}")
 
     # -- public API ------------------------------------------------------------------------------
     def split(self, text: str) -> list[str]:
@@ -260,25 +268,24 @@ controls ``nmt_nfkc`` deletes (``\x0b``, ``\x1c``-``\x1f``: no boundary there ei
 _WHITESPACE_TO_MARKER = {ord(ch): SPACE_MARKER for ch in SENTENCEPIECE_SPACES}
 _MARKER_SPLIT = regex.compile(f"{SPACE_MARKER}[^{SPACE_MARKER}]*|[^{SPACE_MARKER}]+")
 
-_BUILT_IN = {"keeps_unmatched": False, "trusted": True}
-GPT2 = PreTokenizer("gpt2", GPT2_PATTERN, safe_to_cut=True, **_BUILT_IN, description="GPT-2 / r50k / p50k regex (tiktoken)")
-CL100K = PreTokenizer("cl100k", CL100K_PATTERN, safe_to_cut=True, **_BUILT_IN, description="cl100k_base regex (GPT-3.5/4)")
-O200K = PreTokenizer("o200k", O200K_PATTERN, safe_to_cut=True, **_BUILT_IN, description="o200k_base regex (GPT-4o)")
-HF_GPT2 = PreTokenizer(
-    "hf-gpt2", HF_GPT2_PATTERN, safe_to_cut=True, **_BUILT_IN, description="original GPT-2 regex (HF ByteLevel)"
-)
+_BUILT_IN = {"keeps_unmatched": False, "trusted": True, "safe_to_cut": True, "line_safe": True}
+_OPENAI = {**_BUILT_IN, "tiktoken_compatible": True}
+GPT2 = PreTokenizer("gpt2", GPT2_PATTERN, **_OPENAI, description="GPT-2 / r50k / p50k regex (tiktoken)")
+CL100K = PreTokenizer("cl100k", CL100K_PATTERN, **_OPENAI, description="cl100k_base regex (GPT-3.5/4)")
+O200K = PreTokenizer("o200k", O200K_PATTERN, **_OPENAI, description="o200k_base regex (GPT-4o)")
+HF_GPT2 = PreTokenizer("hf-gpt2", HF_GPT2_PATTERN, **_OPENAI, description="original GPT-2 regex (HF ByteLevel)")
 WHITESPACE = PreTokenizer(
     "whitespace", space_marker=SPACE_MARKER, description="SentencePiece style: spaces, tabs, newlines become ▁"
 )
 END_OF_WORD = PreTokenizer(
-    "end-of-word", r"\S+", end_of_word_suffix=END_OF_WORD_SUFFIX, safe_to_cut=True, **_BUILT_IN,
+    "end-of-word", r"\S+", end_of_word_suffix=END_OF_WORD_SUFFIX, **_BUILT_IN,
     description="whitespace words, </w> at each word end",
 )
 END_OF_WORD_SEPARATE = PreTokenizer(
-    "end-of-word-separate", r"\S+", end_of_word_suffix=END_OF_WORD_SUFFIX, end_of_word="separate", safe_to_cut=True,
-    **_BUILT_IN, description="whitespace words, </w> a symbol of its own after each word",
+    "end-of-word-separate", r"\S+", end_of_word_suffix=END_OF_WORD_SUFFIX, end_of_word="separate", **_BUILT_IN,
+    description="whitespace words, </w> a symbol of its own after each word",
 )
-NONE = PreTokenizer("none", description="no splitting: each document is one piece")
+NONE = PreTokenizer("none", tiktoken_compatible=True, description="no splitting: each document is one piece")
 
 BUILTIN: dict[str, PreTokenizer] = {
     p.name: p for p in (GPT2, CL100K, O200K, HF_GPT2, WHITESPACE, END_OF_WORD, END_OF_WORD_SEPARATE, NONE)
@@ -305,8 +312,8 @@ def with_end_of_word(pre: PreTokenizer, style: EndOfWord) -> PreTokenizer:
     >>> with_end_of_word(END_OF_WORD, "separate").name
     'end-of-word-separate'
     """
-    if style not in END_OF_WORD_STYLES:
-        raise ConfigError(f"end of word must be one of {', '.join(END_OF_WORD_STYLES)}, got {style!r}")
+    if style not in values(END_OF_WORD_STYLES):
+        raise ConfigError(f"end of word must be one of {', '.join(values(END_OF_WORD_STYLES))}, got {style!r}")
     if pre.end_of_word_suffix is None:
         raise ConfigError(
             f"the end-of-word convention ({style}) needs a pre-tokenizer that marks word ends with </w>: "
@@ -317,7 +324,7 @@ def with_end_of_word(pre: PreTokenizer, style: EndOfWord) -> PreTokenizer:
     for builtin in (END_OF_WORD, END_OF_WORD_SEPARATE):
         if builtin.end_of_word == style and replace(builtin, end_of_word=pre.end_of_word, name=pre.name) == pre:
             return builtin
-    return replace(pre, end_of_word=style)
+    return replace(pre, end_of_word=style, tiktoken_compatible=False)
 
 
 def custom(pattern: str) -> PreTokenizer:

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .choices import SPECIAL_MODES, SpecialMode, values
 from .display import visible_text
+from .errors import ConfigError, SpecialTokenError
 from .pretokenizers import split_specials
 
 
@@ -43,6 +45,41 @@ def special_text_note(found: Iterable[str], mode: str, tokenizer_name: str, *, o
     )
 
 
+def checked_mode(mode: object) -> SpecialMode:
+    """``mode`` if it is a special-text mode; else the one :class:`ConfigError` every tokenizer raises."""
+    if mode not in values(SPECIAL_MODES):
+        raise ConfigError(f"special_mode must be one of {', '.join(values(SPECIAL_MODES))}, got {mode!r}")
+    return mode  # type: ignore[return-value]  # checked against the choices just above
+
+
+def special_segments(text: str, specials: Iterable[str], mode: object, tokenizer_name: str) -> list[tuple[str, bool]]:
+    """The special-text stage every tokenizer family runs before its own model: ``text`` keeps the
+    whole text as ordinary text, ``special`` cuts special-token text out (``(segment, is_special)``,
+    :func:`~bpe_engine.pretokenizers.split_specials`), ``refuse`` raises
+    :class:`~bpe_engine.errors.SpecialTokenError` naming the first one found.
+
+    >>> special_segments("a<s>b", ["<s>"], "special", "m")
+    [('a', False), ('<s>', True), ('b', False)]
+    >>> special_segments("a<s>b", ["<s>"], "text", "m")
+    [('a<s>b', False)]
+    """
+    mode = checked_mode(mode)
+    if mode == "text" or not text:
+        return [(text, False)] if text else []
+    parts = split_specials(text, specials)
+    if mode == "special":
+        return parts
+    refuse_special_text(parts, tokenizer_name)
+    return [(text, False)]
+
+
+def refuse_special_text(parts: Iterable[tuple[str, bool]], tokenizer_name: str) -> None:
+    """Raise for the first special-token text of ``parts`` (a :func:`split_specials` result)."""
+    found = next((segment for segment, special in parts if special), None)
+    if found is not None:
+        raise SpecialTokenError(refusal_message(found, tokenizer_name), token=found)
+
+
 def refusal_message(token: str, tokenizer_name: str) -> str:
     """Why mode ``refuse`` stopped, in words every interface can show: it names the *modes*, which
     are the values of the CLI's ``--special-mode``, of the app's selector and of ``special_mode=``."""
@@ -53,4 +90,4 @@ def refusal_message(token: str, tokenizer_name: str) -> str:
     )
 
 
-__all__ = ["find_special_text", "refusal_message", "special_text_note"]
+__all__ = ["checked_mode", "find_special_text", "refusal_message", "refuse_special_text", "special_segments", "special_text_note"]

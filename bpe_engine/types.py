@@ -8,19 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
-SpecialMode = Literal["text", "special", "refuse"]
-"""How ``encode_detailed`` treats special-token text: encode it as ordinary text, as the special
-token, or refuse (raise :class:`~bpe_engine.errors.SpecialTokenError`)."""
+from .choices import DEFAULT_SPECIAL_MODE, SpecialMode
 
-DEFAULT_SPECIAL_MODE: SpecialMode = "text"
-"""The one special-token default of the engine, the CLI and the app.
-
-Text that happens to spell ``<|endoftext|>`` is encoded as the ordinary text it is: nothing is
-refused and nothing silently becomes a control token. Whoever shows the result says when the text
-holds special-token text and names the option that changes it (``--special-mode``, the app's
-selector); :func:`bpe_engine.special_text.special_text_note` words that note once for all."""
+if TYPE_CHECKING:  # pragma: no cover
+    from .explore.merge_tree import MergeNode
+    from .pretokenizers import PreTokenizer
+    from .sentencepiece.explain import UnigramChoice
 
 UNKNOWN_ID = -1
 """``Encoding.ids`` entry of an unknown piece when the vocabulary has no unknown token: there is
@@ -98,11 +93,75 @@ class Encoding:
             object.__setattr__(self, "unknown", (False,) * len(self.ids))
 
 
+Family = Literal["bpe", "wordpiece", "unigram", "wordlevel", "baseline"]
+"""How a tokenizer's model segments a word: merges, longest match, a lattice, a whole-word lookup, or a
+fixed rule (the comparison's baselines)."""
+
+Explains = Literal["merge-tree", "unigram-choice", "longest-match", "baseline", "none"]
+"""The story Inspect's "why" tells for one token: the merges that built it, the Viterbi choice with
+the next-best segmentations, WordPiece's longest vocabulary entry, a baseline's one rule, or none
+(a whole-word lookup, a Hugging Face Unigram model: Inspect shows the pipeline's stages only)."""
+
+MergeOrder = Literal["merge-list", "ranks", "piece-scores"]
+"""Where a BPE model's merge numbers come from: a merge list (ours, HF, vocab.json + merges.txt),
+a rank table (tiktoken: merges recovered from the ranks) or piece scores (SentencePiece BPE)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What a tokenizer can do, declared by its class: consumers read these flags and never probe
+    for attributes or switch on class names.
+
+    * ``family`` / ``byte_level``: what kind of model; byte-level tokens are spelled in GPT-2's
+      byte alphabet (``token_str`` gives ``Ġthe``).
+    * ``explains``: which "why" the tokenizer answers -- ``merge-tree`` promises
+      :meth:`ExplainsMerges.merge_tree`, ``unigram-choice`` promises
+      :meth:`ExplainsUnigram.unigram_choice`.
+    * ``merge_order``: for ``merge-tree`` models, where the merge numbers come from.
+    * ``replays_merges``: an ordered merge list the Train tab can step through on any corpus
+      (:class:`ReplaysMerges`: ``merges``, ``pre_tokenizer``, ``vocab``, ``with_merge_prefix``).
+    * ``traces_stages``: a Hugging Face pipeline whose normalized and pre-tokenized text can be shown.
+    * ``line_safe``: no token crosses a line start (a newline after a non-space, before a
+      non-space), so a text can be encoded line by line and the pieces laid end to end
+      (Compare re-encodes only the line a key changed).
+    * ``adds_specials``: ``encode`` adds tokens of its own by default (BERT's ``[CLS]``/``[SEP]``,
+      a post-processor's ``<s>``), as Hugging Face's ``add_special_tokens=True`` does;
+      ``add_special_tokens=False`` turns them off.
+    * ``fast_backend``: ``with_backend("tiktoken")`` encodes through tiktoken (same ids, faster).
+    """
+
+    family: Family
+    byte_level: bool = False
+    explains: Explains = "baseline"
+    merge_order: MergeOrder | None = None
+    replays_merges: bool = False
+    traces_stages: bool = False
+    line_safe: bool = False
+    adds_specials: bool = False
+    fast_backend: bool = False
+
+
 @runtime_checkable
 class Tokenizer(Protocol):
     """What every tokenizer offers the app, the CLI and the comparison statistics."""
 
     name: str
+    unk_token: str | None
+    """The token that stands for unknown pieces (None when the vocabulary has none)."""
+    unk_id: int | None
+    """Its id (None when the vocabulary has no unknown token)."""
+    notes: Sequence[str]
+    """What the loader wants the user to know about this model (a rank file's gaps, ...)."""
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What this tokenizer can do (see :class:`Capabilities`)."""
+        ...
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        """Special-token text -> id (what ``special_mode="special"`` matches in text)."""
+        ...
 
     @property
     def vocab_size(self) -> int: ...
@@ -121,4 +180,50 @@ class Tokenizer(Protocol):
 
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes the token stands for (UTF-8 of its text for non-byte-level models)."""
+        ...
+
+
+class ReplaysMerges(Tokenizer, Protocol):
+    """A tokenizer with ``capabilities.replays_merges``: its merge list can be stepped through."""
+
+    @property
+    def merges(self) -> list[tuple[str, str]]: ...
+
+    @property
+    def n_merges(self) -> int:
+        """How many merges the whole model has (a rank table answers without building ``merges``)."""
+        ...
+
+    @property
+    def vocab(self) -> dict[str, int]: ...
+
+    @property
+    def pre_tokenizer(self) -> PreTokenizer: ...
+
+    def with_merge_prefix(self, k: int) -> Tokenizer:
+        """The same tokenizer using only its first ``k`` merges."""
+        ...
+
+
+class ExplainsMerges(Tokenizer, Protocol):
+    """A tokenizer with ``capabilities.explains == "merge-tree"``."""
+
+    def merge_tree(self, token_id: int, *, special: bool = False) -> MergeNode | None:
+        """The merges that build token ``token_id`` (None for an id outside the vocabulary)."""
+        ...
+
+
+class ScoresPieces(Tokenizer, Protocol):
+    """A SentencePiece model (``merge_order == "piece-scores"`` or a Unigram): every piece has a score."""
+
+    def piece_score(self, token_id: int) -> float:
+        """The piece's score: its log-probability (Unigram) or merge priority (BPE)."""
+        ...
+
+
+class ExplainsUnigram(Tokenizer, Protocol):
+    """A tokenizer with ``capabilities.explains == "unigram-choice"``."""
+
+    def unigram_choice(self, text: str, n: int = 5) -> UnigramChoice | None:
+        """The best segmentation of ``text`` with its log-probability, and the ``n`` next best."""
         ...

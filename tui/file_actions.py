@@ -99,7 +99,7 @@ class FileActions(_Base):
 
     def explore_tokenizer(self, tokenizer: Tokenizer, label: str) -> None:
         """Fill the merge list from a loaded tokenizer and step through it on the current corpus."""
-        if not hasattr(tokenizer, "merges"):
+        if not tokenizer.capabilities.replays_merges:
             self.notify(f"{visible_text(label)} has no merge list to step through.", severity="error")
             return
         self.sub_title = visible_text(label)

@@ -21,6 +21,7 @@ from textual.widgets import DirectoryTree, Input, Label, Static
 
 from .widgets.safe_text import SafeDirectoryTree, SafeInput
 
+
 class TypeAhead:
     """A modal with one input to type into (a path, a rank, the tokenizer picker's search): keys
     typed before its input had focus still go into it.

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from typing import cast
 
-from bpe_engine.types import Tokenizer
+from bpe_engine.types import ReplaysMerges, Tokenizer
 
 from .train.merge_log import MergeLog
 
@@ -36,22 +37,19 @@ class ExplorerState:
 
     @property
     def merge_count(self) -> int:
-        """Merges of the finished model (0 before one exists)."""
-        if self.tokenizer is None:
+        """Merges of the finished model (0 before one exists, or for a model without a merge list)."""
+        tok = self.tokenizer
+        if tok is None or not tok.capabilities.replays_merges:
             return 0
-        n = getattr(self.tokenizer, "n_merges", None)
-        if isinstance(n, int):
-            return n
-        merges = getattr(self.tokenizer, "merges", None)
-        return len(merges) if merges is not None else 0
+        return cast(ReplaysMerges, tok).n_merges
 
     def tokenizer_at(self, k: int | None = None) -> Tokenizer | None:
         """The model with its first ``k`` merges (default: the Train step); a few recent prefix
         views are kept, so typing in Compare does not rebuild one per keystroke."""
         base = self.tokenizer
-        prefix = getattr(base, "with_merge_prefix", None)
-        if base is None or prefix is None:
+        if base is None or not base.capabilities.replays_merges:
             return base
+        prefix = cast(ReplaysMerges, base).with_merge_prefix
         k = max(0, min(self.step if k is None else k, self.merge_count))
         key = (id(base), k)
         with _lock:

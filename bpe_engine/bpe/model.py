@@ -57,18 +57,19 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import regex
 
-from ..errors import ConfigError, SpecialTokenError, UnknownSymbolError
+from ..errors import ConfigError, UnknownSymbolError
 from ..pretokenizers import PreTokenizer, compile_pattern, split_specials
-from ..special_text import refusal_message
+from ..special_text import checked_mode, refuse_special_text
 from ..token_ids import check_decode_ids, id_problem
-from ..types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding, SpecialMode
+from ..types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Capabilities, Encoding, SpecialMode
 from .encode import MergeTable, PieceCache, RankTable
 
 if TYPE_CHECKING:
     import tiktoken
 
+    from ..explore.merge_tree import MergeNode
+
 Backend = Literal["python", "tiktoken", "auto"]
-_MODES = ("refuse", "text", "special")
 
 
 class BpeTokenizer:
@@ -149,6 +150,15 @@ class BpeTokenizer:
                 self._id_bytes.extend([None] * (token_id + 1 - len(self._id_bytes)))
             self._id_bytes[token_id] = text.encode("utf-8")
         self._merge_count = merge_count
+        self.capabilities = Capabilities(
+            family="bpe",
+            byte_level=table.byte_level,
+            explains="merge-tree",
+            merge_order="ranks" if isinstance(table, RankTable) else "merge-list",
+            replays_merges=True,
+            line_safe=pre_tokenizer.line_safe,
+            fast_backend=True,
+        )
         self._limit = table.limit_for(merge_count)
         self._cache: PieceCache[tuple[int, ...]] = PieceCache(table.piece_encoder(self._limit))
         self._lenient_cache: PieceCache[tuple[int, ...]] | None = None  # made on the first unknown symbol
@@ -204,6 +214,11 @@ class BpeTokenizer:
         return dict(self._specials)
 
     @property
+    def unk_id(self) -> int | None:
+        """The id of ``unk_token`` (None when the model has none)."""
+        return None if self.unk_token is None else self.id_of(self.unk_token)
+
+    @property
     def merge_count(self) -> int:
         """How many merges this view uses (all of them unless made by ``with_merge_prefix``)."""
         return self._merge_count
@@ -256,6 +271,23 @@ class BpeTokenizer:
         if data is None:
             raise self._bad_id(token_id)
         return data
+
+    def merge_tree(self, token_id: int, *, special: bool = False) -> MergeNode | None:
+        """The merges that build token ``token_id``: a rank table's are recovered from the ranks
+        (one token's tree needs only them; the whole merge list of cl100k takes seconds), a merge
+        list's are read from it. None for an id outside the vocabulary."""
+        from ..explore.merge_tree import MergeNode, tree_from_ranks, tree_of_merge_list
+
+        try:
+            data = self.token_bytes(token_id)
+        except ConfigError:
+            return None
+        if special or token_id in self._special_ids:
+            return MergeNode(self.token_str(token_id), data, "special")
+        ranks = self.mergeable_ranks
+        if ranks is not None:
+            return tree_from_ranks(data, ranks)
+        return tree_of_merge_list(self, self.token_str(token_id))
 
     def id_of(self, token: str) -> int | None:
         """The id of a token string (model alphabet) or special token, or None if absent."""
@@ -368,8 +400,7 @@ class BpeTokenizer:
         if mode is None:
             tiktoken_style = allowed_special is not None or disallowed_special is not None
             mode = "refuse" if tiktoken_style else DEFAULT_SPECIAL_MODE
-        if mode not in _MODES:
-            raise ConfigError(f"special_mode must be one of {', '.join(_MODES)}, got {mode!r}")
+        mode = checked_mode(mode)
         every = self._special_set
         allowed = every if mode == "special" else frozenset()
         disallowed = every if mode == "refuse" else frozenset()
@@ -385,7 +416,7 @@ class BpeTokenizer:
         if disallowed:
             match = _special_regex(disallowed).search(text)
             if match:
-                raise SpecialTokenError(refusal_message(match.group(), self.name), token=match.group())
+                refuse_special_text([(match.group(), True)], self.name)
         return allowed
 
     # -- decoding --------------------------------------------------------------------------------

@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING
 
 import tiktoken
 
-from ..pretokenizers import BUILTIN
 from .encode import MergeTable, RankTable, merge_pair_ranks
 
 if TYPE_CHECKING:
@@ -48,8 +47,6 @@ WORK_PER_BYTE = 64
 WORK_BASE = 1_000_000
 _TOO_COSTLY = "proving the merge list equivalent to tiktoken's rule would take too long for this vocabulary"
 
-# Pre-tokenizers whose regex splits identically in tiktoken (fancy-regex) and in ``regex``.
-_TIKTOKEN_SAFE = {"gpt2", "cl100k", "o200k", "hf-gpt2", "none"}
 _WHOLE_TEXT = r"[\s\S]+"
 
 
@@ -98,11 +95,8 @@ def _pretokenizer_problem(tokenizer: BpeTokenizer) -> str:
     pre = tokenizer.pre_tokenizer
     if not tokenizer.byte_level:
         return "character-level models have no byte ranks"
-    from ..formats.tekken import TEKKEN  # Mistral's regex: split-for-split equal in tiktoken too (tests/test_tekken.py)
-
-    if not ((pre.name in _TIKTOKEN_SAFE and BUILTIN.get(pre.name) == pre) or pre == TEKKEN):
-        names = ", ".join(sorted({*_TIKTOKEN_SAFE, TEKKEN.name}))
-        return f"pre-tokenizer {pre.name!r} is not one of the tiktoken-compatible regexes ({names})"
+    if not pre.tiktoken_compatible:
+        return f"pre-tokenizer {pre.name!r} is not one of the tiktoken-compatible regexes (gpt2, cl100k, o200k, tekken)"
     return ""
 
 

@@ -24,7 +24,7 @@ import regex
 
 from ..errors import ConfigError
 from ..inspect.text_index import clean_text, index_of
-from ..types import DEFAULT_SPECIAL_MODE, Encoding, SpecialMode
+from ..types import DEFAULT_SPECIAL_MODE, Capabilities, Encoding, SpecialMode
 
 _WORD = regex.compile(r"[^\s\x1c-\x1f]+")  # exactly the words of str.split()
 _MAX_CODEPOINT = 0x10FFFF
@@ -37,7 +37,13 @@ class CharacterTokenizer:
     """
 
     name = "characters"
-    byte_level = False
+    capabilities = Capabilities(family="baseline", line_safe=True)
+    unk_token = unk_id = None
+    notes = ()
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        return {}
 
     @property
     def vocab_size(self) -> int:
@@ -78,7 +84,13 @@ class WhitespaceWordTokenizer:
     """
 
     name = "whitespace words"
-    byte_level = False
+    capabilities = Capabilities(family="baseline", line_safe=True)
+    unk_token = unk_id = None
+    notes = ()
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        return {}
 
     def __init__(self) -> None:
         self._ids: dict[str, int] = {}

@@ -20,8 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..catalog import ModelInfo
-
-OURS = "ours"
+from ..choices import OURS
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Any
 
 from ..errors import BpeEngineError, UnknownSymbolError
 from ..inspect.partial import partial_flags
@@ -25,17 +24,6 @@ from ..types import DEFAULT_SPECIAL_MODE, Encoding, SpecialMode, Tokenizer
 from .align import RowAlignment, align_row, disagreements
 from .segments import SegmentCache
 from .stats import RowStats, count_words, row_stats
-
-DEFAULT_ROWS: tuple[str, ...] = (
-    "characters",
-    "words",
-    "ours",
-    "wordpiece",
-    "gpt2",
-    "cl100k_base",
-    "o200k_base",
-)
-"""The seven rows of the comparison view, by spec (``ours`` = the trained model at step k)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,21 +73,6 @@ def compare(
     return Comparison(cleaned.text, cleaned.notes, special_mode, rows, disagreements(aligned), index)
 
 
-def unk_id_of(tokenizer: Any) -> int | None:
-    """The id of the unknown-word token, for models that have one (WordPiece's ``[UNK]``)."""
-    unk = getattr(tokenizer, "unk_id", None)
-    if isinstance(unk, int):
-        return unk
-    token = getattr(tokenizer, "unk_token", None)
-    if not isinstance(token, str):
-        return None  # before ``vocab``: a byte-level model builds its 200k-entry vocab on each ask
-    vocab = getattr(tokenizer, "vocab", None)
-    if isinstance(vocab, dict):
-        found = vocab.get(token)
-        return found if isinstance(found, int) else None
-    return None
-
-
 def _encode(tok: Tokenizer, text: str, mode: SpecialMode) -> Encoding:
     """``encode_detailed``, with a shortcut for byte-level models.
 
@@ -107,8 +80,7 @@ def _encode(tok: Tokenizer, text: str, mode: SpecialMode) -> Encoding:
     token lengths; ``encode`` plus one ``token_bytes`` per id is several times faster than the
     general per-piece span mapping. The tiling is checked, and anything else takes the general path.
     """
-    specials = getattr(tok, "special_tokens", None)
-    if not getattr(tok, "byte_level", False) or not isinstance(specials, dict):
+    if not tok.capabilities.byte_level:
         return tok.encode_detailed(text, special_mode=mode)
     try:
         ids = tok.encode(text, special_mode=mode)
@@ -118,7 +90,7 @@ def _encode(tok: Tokenizer, text: str, mode: SpecialMode) -> Encoding:
     if sum(lengths) != len(text.encode("utf-8")):
         return tok.encode_detailed(text, special_mode=mode)
     ends = list(accumulate(lengths))
-    special_ids = set(specials.values())
+    special_ids = set(tok.special_tokens.values())
     return Encoding(
         text=text,
         ids=tuple(ids),
@@ -129,8 +101,8 @@ def _encode(tok: Tokenizer, text: str, mode: SpecialMode) -> Encoding:
 
 
 def _row(tok: Tokenizer, text: str, index: TextIndex, words: int, mode: SpecialMode, cache: SegmentCache | None) -> CompareRow:
-    name = str(getattr(tok, "name", type(tok).__name__))
-    byte_level = bool(getattr(tok, "byte_level", False))
+    name = tok.name
+    byte_level = tok.capabilities.byte_level
     start = time.perf_counter()
     try:
         stitched = cache.row(tok, text, mode, _encode) if cache is not None else None
@@ -142,7 +114,7 @@ def _row(tok: Tokenizer, text: str, index: TextIndex, words: int, mode: SpecialM
                 raise BpeEngineError(f"{name} returned an encoding of different text; its offsets cannot be aligned")
             flags = partial_flags(enc, index)
             alignment = align_row(enc, index)
-        stats = row_stats(enc, index, unk_id=unk_id_of(tok), flags=flags, words=words)
+        stats = row_stats(enc, index, unk_id=tok.unk_id, flags=flags, words=words)
     except BpeEngineError as exc:
         return CompareRow(name, None, None, None, (), byte_level, time.perf_counter() - start, str(exc))
     except Exception as exc:  # noqa: BLE001 - a loaded or user tokenizer must not take the view down

@@ -11,9 +11,10 @@ A cut is made before character ``i`` when ``text[i - 1]`` is a newline, ``text[i
 whitespace and ``text[i]`` is not whitespace. Then no piece of the GPT-2, cl100k or o200k regex
 crosses it (the newline ends a piece that cannot take letters, digits or punctuation after it,
 and no whitespace run continues across it), whitespace-split models (words, WordPiece, ``</w>``)
-split there anyway, and no special token contains a newline. Tokenizers this cannot be shown for
-(the ``▁`` style, which prepends a marker to the text; no pre-tokenizer; custom regexes) are
-always encoded whole. ``tests/test_compare_segments.py`` checks stitched == whole.
+split there anyway, and no special token contains a newline. Each tokenizer declares whether this
+holds for it (``capabilities.line_safe``, from its pre-tokenizer's ``line_safe``); the others (the
+``▁`` style, which prepends a marker to the text; no pre-tokenizer; custom regexes) are always
+encoded whole. ``tests/test_compare_segments.py`` checks stitched == whole.
 
 >>> cut_points("ab\\ncd\\n\\nef\\n gh\\nij")
 [0, 3, 14]
@@ -29,14 +30,11 @@ from typing import Any, NamedTuple
 
 from ..inspect.partial import partial_flags
 from ..inspect.text_index import TextIndex
-from ..pretokenizers import CL100K_PATTERN, END_OF_WORD, GPT2_PATTERN, HF_GPT2_PATTERN, O200K_PATTERN
 from ..types import Encoding, SpecialMode
 from .align import RowAlignment, align_row
-from .baselines import CharacterTokenizer, WhitespaceWordTokenizer
 
 MAX_ENTRIES = 16384  # ~200 KB of text in seven rows at ~20 KB an entry; past that a key costs >0.5 s anyway
 RECENT_TOKENIZERS = 16  # the rows a comparison may hold at once, with room for a change of rows
-SAFE_PATTERNS = frozenset({GPT2_PATTERN, CL100K_PATTERN, O200K_PATTERN, HF_GPT2_PATTERN, END_OF_WORD.pattern})
 
 
 def cut_points(text: str) -> list[int]:
@@ -49,16 +47,6 @@ def cut_points(text: str) -> list[int]:
             points.append(i)
         start = text.find("\n", i)
     return points
-
-
-def segment_safe(tokenizer: Any) -> bool:
-    """True when line starts are hard boundaries for ``tokenizer`` (see the module docstring)."""
-    if isinstance(tokenizer, (CharacterTokenizer, WhitespaceWordTokenizer)):
-        return True
-    pre = getattr(tokenizer, "pre_tokenizer", "missing")
-    if type(tokenizer).__name__ == "WordPieceTokenizer" and pre is None:
-        return True  # BERT's whitespace/punctuation split
-    return pre != "missing" and pre is not None and getattr(pre, "space_marker", None) is None and getattr(pre, "pattern", None) in SAFE_PATTERNS
 
 
 class _Entry:
@@ -169,7 +157,7 @@ class SegmentCache:
     def _segments(self, tokenizer: Any, text: str, mode: SpecialMode, encode: Callable[[Any, str, SpecialMode], Encoding]) -> list[tuple[_Entry, int, int]] | None:
         """Each segment's entry with its character and byte start; None when not cut."""
         points = self._cut(text)
-        if len(points) == 1 or not segment_safe(tokenizer):
+        if len(points) == 1 or not tokenizer.capabilities.line_safe:
             return None
         with self._lock:
             self._tokenizers[id(tokenizer)] = None

@@ -21,7 +21,7 @@ from pathlib import Path
 from ..errors import CorpusError
 from ..pretokenizers import PreTokenizer
 from . import parallel
-from .blocks import BLOCK_BYTES, CutRule, FileBlock, cut_bytes, file_blocks, stdin_bytes, stream_blocks
+from .blocks import BLOCK_BYTES, CutRule, cut_bytes, file_blocks, stdin_bytes, stream_blocks
 from .counting import _LINES, BadBytes, Batch, CountJob, Part, Unit, WordCounts, count_unit, decoded_unit, merge_parts, unit_bytes
 from .documents import DecodeErrors, Document, bad_utf8, file_size, open_binary
 from .table_size import TableWatch

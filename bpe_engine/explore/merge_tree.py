@@ -24,9 +24,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from threading import Lock
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from ..bpe.byte_table import bytes_to_token_str, is_byte_token_str, token_str_to_bytes
+
+if TYPE_CHECKING:
+    from ..types import ExplainsMerges, ReplaysMerges, Tokenizer
 
 NodeKind = Literal["merge", "base", "added", "special"]
 
@@ -119,40 +122,23 @@ def tree_from_ranks(token: bytes, ranks: Mapping[bytes, int]) -> MergeNode:
     return MergeNode(label, token, "merge", merge_no, kids)
 
 
-def merge_tree_for(tokenizer: Any, token_id: int, *, special: bool = False) -> MergeNode | None:
-    """The merge tree of one token of ``tokenizer``, or ``None`` when the model has no merges
-    (WordPiece picks the longest vocabulary entry; the baselines have no vocabulary to build).
-
-    Works with our BPE models (``merges`` in the model alphabet, ``byte_level``), with plain
-    ``tiktoken.Encoding`` objects (ranks recovered from ``_mergeable_ranks``), and with any
-    tokenizer that builds its own trees (a ``merge_tree(token_id, special=...)`` method, as
-    SentencePiece models do from piece scores).
-    """
-    own = getattr(tokenizer, "merge_tree", None)
-    if callable(own):
-        try:
-            return own(token_id, special=special)
-        except (KeyError, IndexError, ValueError, OverflowError):
-            return None
+def merge_tree_for(tokenizer: Tokenizer, token_id: int, *, special: bool = False) -> MergeNode | None:
+    """The merge tree of one token of ``tokenizer``, or ``None`` when the model builds no token from
+    merges (WordPiece picks the longest vocabulary entry, Unigram a lattice path, the baselines have
+    nothing to build) or the id is outside the vocabulary. A tokenizer that declares
+    ``explains == "merge-tree"`` builds its own trees (:class:`~bpe_engine.types.ExplainsMerges`)."""
+    if tokenizer.capabilities.explains != "merge-tree":
+        return None
     try:
-        data = tokenizer.token_bytes(token_id)
+        return cast("ExplainsMerges", tokenizer).merge_tree(token_id, special=special)
     except (KeyError, IndexError, ValueError, OverflowError):
-        return None  # an id outside the vocabulary has no history to show
-    if special:
-        return MergeNode(_label(tokenizer, token_id, data), data, "special")
-    ranks = getattr(tokenizer, "_mergeable_ranks", None)  # a plain tiktoken.Encoding
-    if ranks is None and getattr(tokenizer, "is_rank_table", False):
-        # Our BpeTokenizer over a rank table: recovering its whole merge list (``merges``) costs
-        # seconds for cl100k, while one token's tree needs only the ranks.
-        ranks = tokenizer.mergeable_ranks
-    if isinstance(ranks, Mapping):
-        return tree_from_ranks(data, ranks)
-    index = _cached_index(tokenizer)
-    if index is not None:
-        token = tokenizer.token_str(token_id)
-        byte_level = bool(getattr(tokenizer, "byte_level", False))
-        return index.tree(token, base=_byte_base if byte_level else None)
-    return None
+        return None
+
+
+def tree_of_merge_list(tokenizer: ReplaysMerges, token: str) -> MergeNode:
+    """The tree of ``token`` from ``tokenizer``'s merge list (its index built once per tokenizer)."""
+    byte_level = tokenizer.capabilities.byte_level
+    return _cached_index(tokenizer).tree(token, base=_byte_base if byte_level else None)
 
 
 def render_tree(node: MergeNode) -> list[tuple[str, MergeNode]]:
@@ -168,22 +154,18 @@ _INDEX_CACHE: OrderedDict[int, tuple[object, MergeIndex]] = OrderedDict()
 _INDEX_LOCK = Lock()
 
 
-def _cached_index(tokenizer: Any) -> MergeIndex | None:
-    """The merge index of ``tokenizer`` (None without a merge list), built once per tokenizer:
-    keyed by the tokenizer's id, which the cache holds so it cannot be reused. (A ``merges``
-    property may build a fresh list on every read -- 65k pairs for an HF file -- so the list is
-    only read on a miss.)"""
+def _cached_index(tokenizer: ReplaysMerges) -> MergeIndex:
+    """The merge index of ``tokenizer``, built once per tokenizer: keyed by the tokenizer's id, which
+    the cache holds so it cannot be reused. (``merges`` may build a fresh list on every read --
+    65k pairs for an HF file -- so the list is only read on a miss.)"""
     key = id(tokenizer)
     with _INDEX_LOCK:
         hit = _INDEX_CACHE.get(key)
         if hit is not None and hit[0] is tokenizer:
             _INDEX_CACHE.move_to_end(key)
             return hit[1]
-    merges = getattr(tokenizer, "merges", None)
-    if merges is None or callable(merges):
-        return None
-    byte_level = bool(getattr(tokenizer, "byte_level", False))
-    index = MergeIndex(list(merges), to_bytes=_byte_to_bytes if byte_level else _default_to_bytes)
+    byte_level = tokenizer.capabilities.byte_level
+    index = MergeIndex(list(tokenizer.merges), to_bytes=_byte_to_bytes if byte_level else _default_to_bytes)
     with _INDEX_LOCK:
         _INDEX_CACHE[key] = (tokenizer, index)
         while len(_INDEX_CACHE) > 8:
@@ -204,13 +186,6 @@ def _byte_to_bytes(token: str) -> bytes:
 
 def _default_to_bytes(token: str) -> bytes:
     return token.encode("utf-8", "surrogatepass")
-
-
-def _label(tokenizer: Any, token_id: int, data: bytes) -> str:
-    try:
-        return str(tokenizer.token_str(token_id))
-    except (KeyError, IndexError, ValueError):
-        return bytes_to_token_str(data)
 
 
 def _bpe(token: bytes, ranks: Mapping[bytes, int], max_rank: int) -> list[bytes]:

@@ -192,7 +192,7 @@ class Stepper:
             byte_level=byte_level,
             merges=merges,
             end_of_word_suffix=pre_tokenizer.end_of_word_suffix,
-            end_of_word=getattr(pre_tokenizer, "end_of_word", "attached"),
+            end_of_word=pre_tokenizer.end_of_word,
             continuing_prefix=continuing_prefix,
         )
 

@@ -9,7 +9,16 @@ tokenizers included) is :func:`bpe_engine.registry.load_tokenizer`.
 
 from __future__ import annotations
 
-from .bundle import FORMAT_VERSION, METADATA_FILE, load_merge_counts, load_saved, save_spec, save_tokenizer, skipped_formats, tiktoken_ranks
+from .bundle import (
+    FORMAT_VERSION,
+    METADATA_FILE,
+    load_merge_counts,
+    load_saved,
+    save_spec,
+    save_tokenizer,
+    skipped_formats,
+    tiktoken_ranks,
+)
 from .gpt2_files import (
     load_gpt2_files,
     read_merges_txt,

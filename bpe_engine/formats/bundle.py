@@ -53,7 +53,7 @@ def save_tokenizer(
     ``merge_counts`` (the pair count of each merge when it was made, from training) is kept in
     bpe-explorer.json so ``bpe-explorer merges DIR`` can show it later.
     """
-    if not isinstance(tokenizer, BpeSpec) and not hasattr(tokenizer, "merges"):
+    if not isinstance(tokenizer, BpeSpec) and not tokenizer.capabilities.replays_merges:
         return _save_wordpiece(tokenizer, Path(directory))
     spec = tokenizer if isinstance(tokenizer, BpeSpec) else spec_from_tokenizer(tokenizer)
     return save_spec(spec, directory, merge_counts=merge_counts)
@@ -276,7 +276,7 @@ __all__ = [
 
 def _hf_json_misses(spec: BpeSpec) -> str | None:
     """Why tokenizer.json cannot hold ``spec`` (None when it can)."""
-    if getattr(spec.pre_tokenizer, "end_of_word", "attached") == "separate":
+    if spec.pre_tokenizer.end_of_word == "separate":
         return (
             "HF's BPE has end_of_word_suffix (</w> attached to the last character) but no separate </w> symbol; "
             "bpe-explorer.json with vocab.json + merges.txt holds it all"

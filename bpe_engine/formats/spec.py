@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..bpe.byte_table import CHAR_TO_BYTE, is_byte_token_str, token_str_to_bytes
 from ..errors import TokenizerFileError
@@ -19,6 +19,7 @@ from ..pretokenizers import BUILTIN, PreTokenizer, custom
 
 if TYPE_CHECKING:  # the model module imports nothing from here; keep the dependency one-way
     from ..bpe.model import BpeTokenizer
+    from ..types import ReplaysMerges
 
 
 @dataclass
@@ -84,19 +85,19 @@ class BpeSpec:
         )
 
 
-def spec_from_tokenizer(tokenizer: Any) -> BpeSpec:
+def spec_from_tokenizer(tokenizer: ReplaysMerges) -> BpeSpec:
     """Read a BpeTokenizer's attributes into a spec (specials split out of the vocab)."""
-    specials = dict(getattr(tokenizer, "special_tokens", None) or {})
+    specials = tokenizer.special_tokens
     vocab = {t: i for t, i in tokenizer.vocab.items() if t not in specials}
     return BpeSpec(
         name=tokenizer.name,
         vocab=vocab,
         merges=[tuple(m) for m in tokenizer.merges],  # type: ignore[misc]
         pre_tokenizer=tokenizer.pre_tokenizer,
-        byte_level=bool(tokenizer.byte_level),
+        byte_level=tokenizer.capabilities.byte_level,
         special_tokens=specials,
-        unk_token=getattr(tokenizer, "unk_token", None),
-        rank_table=bool(getattr(tokenizer, "is_rank_table", False)),
+        unk_token=tokenizer.unk_token,
+        rank_table=tokenizer.capabilities.merge_order == "ranks",
     )
 
 

@@ -44,7 +44,7 @@ TEKKEN_PATTERN = (
 # Like tiktoken, text the regex does not match is dropped (keeps_unmatched=False; this pattern matches
 # every character anyway); it is linear like o200k's, so it runs without run_regex's time budget.
 TEKKEN = PreTokenizer(
-    "tekken", TEKKEN_PATTERN, keeps_unmatched=False, trusted=True,
+    "tekken", TEKKEN_PATTERN, keeps_unmatched=False, trusted=True, tiktoken_compatible=True,
     description="Mistral Tekken regex (o200k-like, one digit per piece)",
 )  # fmt: skip
 

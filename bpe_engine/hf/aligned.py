@@ -61,7 +61,7 @@ def aligned_records(tok: HfTokenizer, text: str, skip_special: bool) -> tuple[li
     text = clean_text(text).text
     starts = TextIndex(text).char_byte_starts
     model = tok.pipeline.model
-    unk_id = getattr(model, "unk_id", None)
+    unk_id = model.unk_id
     records: list[TokenRecord] = []
     dropped = 0
     for ns, token in normalized_splits(tok, text, skip_special):
@@ -109,7 +109,7 @@ def unknown_notes(tok: HfTokenizer, records: list[TokenRecord], dropped: int) ->
     notes = []
     unknown = sum(r.unknown for r in records)
     if unknown:
-        unk = getattr(tok.pipeline.model, "unk_token", None)
+        unk = tok.pipeline.model.unk_token
         notes.append(f"{unknown} piece(s) are not in the vocabulary of {tok.name!r}: encoded as its unknown token {unk!r}")
     if dropped:
         notes.append(

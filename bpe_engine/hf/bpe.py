@@ -26,12 +26,15 @@ from operator import add, mul
 from ..bpe.byte_table import BYTE_CHARS, bytes_to_token_str
 from ..bpe.encode import NEVER, PieceCache, merge_pair_ranks
 from ..errors import ConfigError
+from ..types import Family
 
 Symbol = tuple[int, int]  # (id, length in UTF-8 bytes of the piece)
 
 
 class BpeModel:
     """A HF BPE model over a validated vocabulary and merge list (see the module docstring)."""
+
+    family: Family = "bpe"
 
     def __init__(
         self,

@@ -29,12 +29,15 @@ class PipelinePieces:
     keeps_unmatched = True
     safe_to_cut = False  # normalisation and added tokens may cross any cut
     trusted = False
+    line_safe = False
+    tiktoken_compatible = False
+    end_of_word = "attached"  # HF's end_of_word_suffix is glued to the last character
 
     def __init__(self, tok: HfTokenizer) -> None:
         self._tok = tok
         self.name = f"{tok.name} pipeline"
         self.description = "the tokenizer.json's normaliser and pre-tokenizer"
-        self.end_of_word_suffix = getattr(tok.pipeline.model, "suffix", None) or None
+        self.end_of_word_suffix = tok.pipeline.model.suffix or None
 
     def pieces(self, text: str) -> list[tuple[str, int, int]]:
         fast = self._substring_pieces(text)

@@ -110,7 +110,7 @@ def _settle(p: Pipeline, norm_node: Node | None) -> None:
     first = [i for i, s in enumerate(tok_stages) if isinstance(s, Metaspace) and s.prepend_scheme == "first"]
     keeps_start = norm_node is None or components.normalizer_keeps_start(norm_node)
     p.fast_path = not first or (first == [0] and keeps_start)
-    p.fold_bytes = bool(tok_stages) and isinstance(tok_stages[-1], ByteLevel) and getattr(p.model, "raw_bytes_ok", False)
+    p.fold_bytes = bool(tok_stages) and isinstance(tok_stages[-1], ByteLevel) and p.model.raw_bytes_ok
 
 
 def _has_byte_level_normalizer(node: Node | None) -> bool:

@@ -14,15 +14,46 @@ character spans inside the piece, ``vocab``, ``id_to_token`` and ``token_to_id``
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from ..bpe.encode import PieceCache
 from ..errors import ConfigError
-from ..types import UNKNOWN_ID
+from ..types import UNKNOWN_ID, Family
 from ..wordpiece.model import WordPieceTokenizer
+
+
+class HfModel(Protocol):
+    """What every model stage declares (:class:`~bpe_engine.hf.bpe.BpeModel` and the three below):
+    the pipeline reads these, never probes for them."""
+
+    family: Family
+    vocab: dict[str, int]
+    id_to_token: dict[int, str]
+    unk_token: str | None
+    unk_id: int | None
+    prefix: str
+    """The continuing-subword prefix (WordPiece's ``##``; "" without one)."""
+    suffix: str
+    """The end-of-word suffix (``</w>``; "" without one)."""
+    byte_fallback: bool
+    """Unknown characters become ``<0xNN>`` byte pieces."""
+    raw_bytes_ok: bool
+    """A byte-level BPE whose pieces can be encoded from raw bytes (the pipeline's fast path)."""
+
+    def encode_piece(self, piece: str) -> tuple[int, ...]: ...
+
+    def tokenize(self, piece: str) -> list[tuple[int, int, int]]: ...
+
+    def token_to_id(self, token: str) -> int | None: ...
 
 
 class WordPieceModel:
     """HF ``WordPiece``: greedy longest-match-first with a continuing-subword prefix."""
+
+    family: Family = "wordpiece"
+    suffix = ""
+    byte_fallback = False
+    raw_bytes_ok = False
 
     def __init__(self, vocab: Mapping[str, int], *, unk_token: str, prefix: str, max_input_chars_per_word: int) -> None:
         self.vocab = dict(vocab)
@@ -52,6 +83,11 @@ class WordPieceModel:
 
 class WordLevelModel:
     """HF ``WordLevel``: one token per piece."""
+
+    family: Family = "wordlevel"
+    prefix = suffix = ""
+    byte_fallback = False
+    raw_bytes_ok = False
 
     def __init__(self, vocab: Mapping[str, int], *, unk_token: str) -> None:
         self.vocab = dict(vocab)
@@ -84,6 +120,10 @@ class WordLevelModel:
 class UnigramModel:
     """HF ``Unigram`` over the SentencePiece engine's Viterbi."""
 
+    family: Family = "unigram"
+    prefix = suffix = ""
+    raw_bytes_ok = False
+
     def __init__(self, pieces: Sequence[tuple[str, float]], *, unk_id: int | None, byte_fallback: bool) -> None:
         from ..sentencepiece.unigram import UnigramModel as Viterbi
 
@@ -92,6 +132,7 @@ class UnigramModel:
         self.scores = [s for _, s in pieces]
         self.unk_token = pieces[unk_id][0] if unk_id is not None else None
         self.unk_id = unk_id
+        self.byte_fallback = byte_fallback
         self._engine = Viterbi(pieces, unk_id=unk_id, byte_fallback=byte_fallback)
         self._cache: PieceCache[tuple[int, ...]] = PieceCache(lambda p: tuple(self._engine.encode_piece(p)))
 

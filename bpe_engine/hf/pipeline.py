@@ -24,27 +24,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 from operator import iadd
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..bpe.byte_table import is_byte_token_str, token_str_to_bytes
-from ..errors import ConfigError, SpecialTokenError
+from ..errors import ConfigError
+from ..special_text import checked_mode, refuse_special_text
 from ..token_ids import check_decode_ids
-from ..types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding, SpecialMode
+from ..types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Capabilities, Encoding, Explains, SpecialMode
 from .added_tokens import AddedVocabulary
 from .bpe import BpeModel
 from .decoders import Decoder
+from .models import HfModel
 from .normalizers import Normalizer
 from .post_processors import Padding, PostProcessor, TokenRecord, Truncation
-from .pre_tokenizers import ByteLevel, PreTokenizer
+from .pre_tokenizers import ByteLevel, PreTokenizer, SequencePre
 
-_MODES = ("text", "special", "refuse")
+if TYPE_CHECKING:
+    from ..explore.merge_tree import MergeNode
+
 
 
 @dataclass
 class Pipeline:
     """The stages of one tokenizer.json, as :mod:`.loader` builds them."""
 
-    model: Any
+    model: HfModel
     normalizer: Normalizer | None = None
     pre_tokenizer: PreTokenizer | None = None
     post_processor: PostProcessor | None = None
@@ -59,6 +63,10 @@ class Pipeline:
     extra_tokens: dict[int, str] = field(default_factory=dict)  # post-processor/padding ids the vocab lacks
 
 
+_EXPLAINS: dict[str, Explains] = {"bpe": "merge-tree", "wordpiece": "longest-match", "unigram": "none", "wordlevel": "none"}
+"""The "why" each model family of a tokenizer.json answers (an HF Unigram keeps no lattice story)."""
+
+
 class HfTokenizer:
     """A loaded tokenizer.json (implements :class:`bpe_engine.types.Tokenizer`)."""
 
@@ -67,6 +75,18 @@ class HfTokenizer:
         self.pipeline = pipeline
         self.notes = list(notes)
         self.special_tokens = {t.content: t.id for t in pipeline.added.tokens if t.special}
+        self.unk_token = pipeline.model.unk_token
+        self.unk_id = pipeline.model.unk_id
+        model = pipeline.model
+        self.capabilities = Capabilities(
+            family=model.family,
+            byte_level=pipeline.byte_level,
+            explains=_EXPLAINS[model.family],
+            merge_order="merge-list" if model.family == "bpe" else None,
+            replays_merges=model.family == "bpe",
+            traces_stages=True,
+            adds_specials=pipeline.post_processor is not None and pipeline.post_processor.added_tokens() > 0,
+        )
         self._stages = _flatten(pipeline.pre_tokenizer)
         self._vocab_size: int | None = None
 
@@ -196,9 +216,9 @@ class HfTokenizer:
         model = self.pipeline.model
         if self.pipeline.byte_level and is_byte_token_str(token):
             return token_str_to_bytes(token)
-        if getattr(model, "byte_fallback", False) and len(token) == 6 and token.startswith("<0x") and token.endswith(">"):
+        if model.byte_fallback and len(token) == 6 and token.startswith("<0x") and token.endswith(">"):
             return bytes([int(token[3:5], 16)])
-        prefix, suffix = getattr(model, "prefix", ""), getattr(model, "suffix", "")
+        prefix, suffix = model.prefix, model.suffix
         if prefix and token.startswith(prefix) and token != prefix:
             token = token[len(prefix) :]
         if suffix and token.endswith(suffix) and token != suffix:
@@ -215,6 +235,21 @@ class HfTokenizer:
         if not isinstance(model, BpeModel):
             raise AttributeError(f"a {type(model).__name__} has no merges")
         return [(a, b) for a, b in model.merges[: min(model.limit, len(model.merges))]]
+
+    @property
+    def n_merges(self) -> int:
+        """How many merges the BPE model has (0 for other models)."""
+        model = self.pipeline.model
+        return min(model.limit, len(model.merges)) if isinstance(model, BpeModel) else 0
+
+    def merge_tree(self, token_id: int, *, special: bool = False) -> MergeNode | None:
+        """The merges that build token ``token_id`` of the BPE model (an added token is a leaf)."""
+        from ..explore.merge_tree import MergeNode, tree_of_merge_list
+
+        data = self.token_bytes(token_id)
+        if special or token_id in self.special_tokens.values():
+            return MergeNode(self.token_str(token_id), data, "special")
+        return tree_of_merge_list(self, self.token_str(token_id))
 
     def with_merge_prefix(self, k: int) -> HfTokenizer:
         """The same pipeline using only the first ``k`` merges of its BPE model."""
@@ -237,15 +272,10 @@ class HfTokenizer:
     # -- private ---------------------------------------------------------------------------------
     def _check_mode(self, text: str, mode: SpecialMode) -> bool:
         """True when special tokens are to be skipped (encoded as text)."""
-        if mode not in _MODES:
-            raise ConfigError(f"special mode must be one of {', '.join(_MODES)}, got {mode!r}")
-        if mode == "refuse" and self.special_tokens:
+        if checked_mode(mode) == "refuse" and self.special_tokens:
             found = self.pipeline.added.first_special(text)
             if found is not None:
-                raise SpecialTokenError(
-                    f"the text contains the special token {found!r}; use --special-mode special to encode it "
-                    "as that token, or --special-mode text to encode it as ordinary text"
-                )
+                refuse_special_text([(found, True)], self.name)
         return mode == "text"
 
     def _encode_fast(self, text: str, skip_special: bool) -> list[int]:
@@ -298,14 +328,13 @@ class HfTokenizer:
         return ConfigError(f"token id {token_id!r} is not in tokenizer {self.name!r}")
 
 
-def _flatten(pre: Any) -> list[Any]:
+def _flatten(pre: PreTokenizer | None) -> list[PreTokenizer]:
     """Nested ``Sequence`` pre-tokenizers as one flat list of stages."""
     if pre is None:
         return []
-    stages = getattr(pre, "stages", None)
-    if stages is None:
+    if not isinstance(pre, SequencePre):
         return [pre]
-    return [s for stage in stages for s in _flatten(stage)]
+    return [s for stage in pre.stages for s in _flatten(stage)]
 
 
 __all__ = ["HfTokenizer", "Pipeline"]

@@ -8,7 +8,17 @@ from __future__ import annotations
 from .details import CharPiece, TokenDetail, iter_token_details, token_details
 from .partial import PartialGroup, group_of_token, partial_flags, partial_groups, partial_share
 from .text_index import CleanText, TextIndex, clean_text
-from .utf8 import ByteRole, StreamDecoder, StreamStep, byte_role, byte_roles, hex_bytes, iter_stream_decode, standalone_decode, stream_decode
+from .utf8 import (
+    ByteRole,
+    StreamDecoder,
+    StreamStep,
+    byte_role,
+    byte_roles,
+    hex_bytes,
+    iter_stream_decode,
+    standalone_decode,
+    stream_decode,
+)
 
 __all__ = [
     "ByteRole",

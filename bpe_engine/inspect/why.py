@@ -18,13 +18,13 @@ long word, an HF merge index), so the app asks from a worker thread.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ..bpe.byte_table import token_str_to_bytes
 from ..display import decode_bytes_visibly, visible_text
 from ..errors import BpeEngineError
 from ..explore.merge_tree import MergeNode, merge_tree_for
-from ..types import Encoding
+from ..types import Encoding, ScoresPieces, Tokenizer
 from .text_index import index_of
 
 N_BEST = 5
@@ -60,7 +60,7 @@ class Why:
     focus: int | None = None  # Unigram: which piece of the best segmentation is the token
 
 
-def explain(tokenizer: Any, encoding: Encoding, index: int) -> Why:
+def explain(tokenizer: Tokenizer, encoding: Encoding, index: int) -> Why:
     """Why token ``index`` of ``encoding`` (made by ``tokenizer``) is what it is."""
     if not 0 <= index < len(encoding.ids):
         return Why(note="no token selected")
@@ -70,7 +70,7 @@ def explain(tokenizer: Any, encoding: Encoding, index: int) -> Why:
     if unknown:
         return Why(stages=stages, note="an unknown piece: the vocabulary has no token for this text")
     unigram, focus = None, None
-    if getattr(tokenizer, "unigram", None) is not None and not special:
+    if tokenizer.capabilities.explains == "unigram-choice" and not special:
         from ..sentencepiece.explain import unigram_choice_at, word_around
 
         try:
@@ -94,21 +94,21 @@ def explain(tokenizer: Any, encoding: Encoding, index: int) -> Why:
     return Why(tree, unigram, stages, note, focus)
 
 
-def _score_story(tokenizer: Any, token_id: int) -> str:
+def _score_story(tokenizer: Tokenizer, token_id: int) -> str:
     """For SentencePiece BPE, where the merge numbers come from: the piece scores ("" otherwise)."""
-    if type(tokenizer).__name__ != "SentencePieceTokenizer" or getattr(tokenizer, "kind", "") != "bpe":
+    if tokenizer.capabilities.merge_order != "piece-scores":
         return ""
-    score = tokenizer.model.scores[token_id]
+    score = cast(ScoresPieces, tokenizer).piece_score(token_id)
     return (
         f"SentencePiece BPE keeps no merge list: the piece score is the merge priority (this piece: "
         f"{score:g}); merge #n is the piece's place in score order among the merged pieces, 0 first"
     )
 
 
-def pipeline_stages(tokenizer: Any, encoding: Encoding, index: int) -> tuple[Stage, ...]:
+def pipeline_stages(tokenizer: Tokenizer, encoding: Encoding, index: int) -> tuple[Stage, ...]:
     """The normalized text and pre-tokenized pieces of an HF pipeline, the parts holding token
     ``index`` marked; () for other tokenizers."""
-    if type(tokenizer).__name__ != "HfTokenizer":
+    if not tokenizer.capabilities.traces_stages:
         return ()
     from ..hf.explore import trace
 
@@ -117,7 +117,7 @@ def pipeline_stages(tokenizer: Any, encoding: Encoding, index: int) -> tuple[Sta
     except BpeEngineError:
         return ()
     start, end = index_of(encoding.text).char_span(*encoding.byte_spans[index])
-    byte_level = bool(getattr(tokenizer, "byte_level", False))
+    byte_level = tokenizer.capabilities.byte_level
 
     def holds(s: int, e: int) -> bool:
         return s < end and e > start if end > start else s <= start < e
@@ -137,14 +137,13 @@ def _piece_text(piece: str, byte_level: bool) -> str:
     return visible_text(piece).replace(" ", "␣")
 
 
-def _no_story(tokenizer: Any) -> str:
-    kind = type(tokenizer).__name__
-    if kind == "WordPieceTokenizer":
+def _no_story(tokenizer: Tokenizer) -> str:
+    explains = tokenizer.capabilities.explains
+    if explains == "longest-match":
         return "WordPiece builds no token from merges: it takes the longest vocabulary entry that starts the rest of the word"
-    if kind in ("CharacterTokenizer", "WhitespaceWordTokenizer"):
+    if explains == "baseline":
         return "a baseline: every character (or whitespace word) is one token"
-    name = visible_text(str(getattr(tokenizer, "name", kind)))
-    return f"{name} is not built from merges (no merge tree)"
+    return f"{visible_text(tokenizer.name)} is not built from merges (no merge tree)"
 
 
 __all__ = ["N_BEST", "Stage", "StagePart", "Why", "explain", "pipeline_stages"]

@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
-from ..errors import ConfigError, SpecialTokenError
+from ..errors import ConfigError
 from ..inspect.text_index import clean_text
-from ..pretokenizers import split_specials
+from ..special_text import special_segments
 from ..token_ids import check_decode_ids
-from ..types import DEFAULT_SPECIAL_MODE, Encoding, SpecialMode
+from ..types import DEFAULT_SPECIAL_MODE, Capabilities, Encoding, SpecialMode
 from .bpe import BpeModel
 from .decoding import Decoder
 from .model_proto import ModelFile, PieceType, byte_of_piece
@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from ..explore.merge_tree import MergeNode
     from .explain import UnigramChoice
 
-_MODES = ("text", "special", "refuse")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 Span = tuple[int, int]
 
@@ -86,6 +85,15 @@ class SentencePieceTokenizer:
         self._specials = {p: i for i, (p, t) in enumerate(zip(model.pieces, model.types)) if t in (PieceType.CONTROL, PieceType.UNKNOWN)}
         self.bos_id = self._control_id(model.bos_piece)
         self.eos_id = self._control_id(model.eos_piece)
+        self.unk_token = model.pieces[model.unk_id]
+        self.notes: tuple[str, ...] = ()
+        unigram = self.kind == "unigram"
+        self.capabilities = Capabilities(
+            family="unigram" if unigram else "bpe",
+            explains="unigram-choice" if unigram else "merge-tree",
+            merge_order=None if unigram else "piece-scores",
+            adds_specials=add_bos or add_eos,
+        )
 
     def __repr__(self) -> str:
         return f"SentencePieceTokenizer({self.name!r}, {self.kind}, {self.vocab_size} pieces)"
@@ -114,6 +122,10 @@ class SentencePieceTokenizer:
         if kind in (PieceType.CONTROL, PieceType.UNKNOWN):
             return piece.encode("utf-8")
         return piece.replace("▁", " ").encode("utf-8")
+
+    def piece_score(self, token_id: int) -> float:
+        """The piece's score: its log-probability (Unigram) or merge priority (BPE)."""
+        return self.model.scores[self._check_id(token_id)]
 
     def piece_type(self, token_id: int) -> PieceType:
         return self._types[self._check_id(token_id)]
@@ -228,22 +240,7 @@ class SentencePieceTokenizer:
 
     # -- internals ---------------------------------------------------------------------------------
     def _segments(self, text: str, mode: SpecialMode) -> list[tuple[str, bool]]:
-        if mode not in _MODES:
-            raise ConfigError(f"special_mode must be one of {', '.join(_MODES)}, got {mode!r}")
-        text = clean_text(text).text
-        if mode == "text" or not text:
-            return [(text, False)] if text else []
-        parts = split_specials(text, self._specials)
-        if mode == "refuse":
-            found = next((s for s, special in parts if special), None)
-            if found is not None:
-                raise SpecialTokenError(
-                    f"text contains {found!r}, the text of a control piece of {self.name!r}; pass special_mode='special' "
-                    "to encode it as that piece, or special_mode='text' to encode it as text (what sentencepiece does)",
-                    token=found,
-                )
-            return [(text, False)]
-        return parts
+        return special_segments(clean_text(text).text, self._specials, mode, self.name)
 
     def _ids(self, normalized: str) -> list[int]:
         """Ids of normalized text, word by word from the memo."""

@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
-from ..errors import ConfigError, SpecialTokenError
-from ..pretokenizers import PreTokenizer, split_specials
-from ..special_text import refusal_message
-from ..types import DEFAULT_SPECIAL_MODE, Encoding, SpecialMode
+from ..errors import ConfigError
+from ..pretokenizers import PreTokenizer
+from ..special_text import special_segments
+from ..types import DEFAULT_SPECIAL_MODE, Capabilities, Encoding, SpecialMode
 from .bert_normalizer import BertNormalizer
 from .bert_pretokenizer import bert_pieces
 
@@ -82,8 +82,14 @@ class WordPieceTokenizer:
         self.normalizer = normalizer
         self.pre_tokenizer = pre_tokenizer
         self.special_tokens: dict[str, int] = {t: self._vocab[t] for t in special_tokens if t in self._vocab}
+        self.notes: tuple[str, ...] = ()
         self.cls_token = cls_token
         self.sep_token = sep_token
+        self.capabilities = Capabilities(
+            family="wordpiece",
+            explains="longest-match",
+            line_safe=pre_tokenizer is None or pre_tokenizer.line_safe,  # BERT's split: whitespace and punctuation
+        )
         self._max_piece = max((len(t) - len(continuing_prefix) if t.startswith(continuing_prefix) else len(t)
                                for t in self._vocab), default=1)
         self._cache: dict[str, tuple[tuple[int, int, int], ...]] = {}
@@ -199,14 +205,8 @@ class WordPieceTokenizer:
     # -- private ---------------------------------------------------------------------------------
     def _encode(self, text: str, mode: SpecialMode, add_special_tokens: bool) -> list[tuple[int, int, int, bool]]:
         """``(id, char_start, char_end, is_special)`` per token."""
-        if mode not in ("text", "special", "refuse"):
-            raise ConfigError(f"special_mode must be 'text', 'special' or 'refuse', got {mode!r}")
         specials = self.special_tokens
-        if mode == "refuse":
-            found = [t for t in specials if t in text]
-            if found:
-                raise SpecialTokenError(refusal_message(found[0], self.name), token=found[0])
-        segments = split_specials(text, specials) if mode == "special" else ([(text, False)] if text else [])
+        segments = special_segments(text, specials, mode, self.name)
         out: list[tuple[int, int, int, bool]] = []
         if add_special_tokens:
             out.append((self._special_id(self.cls_token), 0, 0, True))

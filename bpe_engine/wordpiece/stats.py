@@ -64,8 +64,8 @@ def text_stats(tokenizer: Any, text: str) -> TextStats:
     """Stats of any :class:`~bpe_engine.types.Tokenizer` on ``text`` (special-token text encoded as
     text). A tokenizer without ``unk_id`` has no unknown token: 0 UNK."""
     ids = tokenizer.encode(text, special_mode="text")
-    unk = getattr(tokenizer, "unk_id", None)
-    return TextStats(words=count_words(text), tokens=len(ids), unk_tokens=ids.count(unk) if isinstance(unk, int) else 0)
+    unk = tokenizer.unk_id
+    return TextStats(words=count_words(text), tokens=len(ids), unk_tokens=0 if unk is None else ids.count(unk))
 
 
 def unk_rate(tokenizer: Any, text: str) -> float:

@@ -89,7 +89,7 @@ def test_train_custom_pattern(corpus, tmp_path, capsys):
         (["train", "{corpus}/a.txt", "--vocab-size", "300", "-o", "{corpus}/a.txt"], "not a directory"),
         (["encode", "-t", "no-such-tokenizer", "hi"], "unknown tokenizer 'no-such-tokenizer'"),
         (["decode", "-t", "gpt2", "1", "x2"], "'x2' is not a token id"),
-        (["decode", "-t", "gpt2", "99999"], "token id 99999 is not in 'gpt2'"),
+        (["decode", "-t", "gpt2", "99999"], "token id 99999 is not in tokenizer 'gpt2' (ids run 0..50256)"),
         (["merges", "{tmp}/nothing-here"], "unknown tokenizer"),
     ],
 )

@@ -16,6 +16,7 @@ from bpe_engine.catalog.openai import load_reference
 from bpe_engine.compare import SEGMENT_STYLES, Comparison, compare, layout
 from bpe_engine.compare.baselines import CharacterTokenizer, WhitespaceWordTokenizer
 from bpe_engine.display import visible_text
+from tests.fakes import TokenizerDouble
 
 TEXTS = (
     "ab c",
@@ -24,11 +25,10 @@ TEXTS = (
 )
 
 
-class Broken:
+class Broken(TokenizerDouble):
     """A row that fails: the view shows its place with a note."""
 
     name = "broken[red]"
-    byte_level = False
 
     def encode_detailed(self, text: str, *, special_mode: str = "text") -> None:
         raise ValueError("no")

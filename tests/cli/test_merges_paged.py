@@ -17,6 +17,7 @@ import pytest
 from bpe_cli import cmd_merges
 from bpe_cli.main import main
 from bpe_cli.paged_table import PAGE_ROWS
+from bpe_engine.types import Capabilities
 
 N = PAGE_ROWS * 3
 
@@ -40,7 +41,10 @@ def test_merges_are_printed_before_the_list_is_read_to_its_end(monkeypatch: pyte
     out = io.StringIO()
     pairs = [(f"a{i}", f"b{i}") for i in range(N)]
     merges = WatchedMerges(pairs, out)
-    fake = SimpleNamespace(name="big", merges=merges, vocab={l + r: 256 + i for i, (l, r) in enumerate(pairs)}, byte_level=False)
+    fake = SimpleNamespace(
+        name="big", merges=merges, vocab={l + r: 256 + i for i, (l, r) in enumerate(pairs)},
+        capabilities=Capabilities(family="bpe", replays_merges=True),
+    )
     monkeypatch.setattr(cmd_merges, "open_tokenizer", lambda spec: fake)
     monkeypatch.setattr(sys, "stdout", out)
     assert main(["merges", "big"]) == 0

@@ -5,11 +5,12 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_engine.compare import align_row, compare, count_words, disagreements, row_stats, unk_id_of
+from bpe_engine.compare import align_row, compare, count_words, disagreements, row_stats
 from bpe_engine.compare.align import _owners
 from bpe_engine.compare.baselines import CharacterTokenizer, WhitespaceWordTokenizer
 from bpe_engine.types import Encoding
 from tests.engine.test_inspect_fixtures import EOT, hand_tokenizer
+from tests.fakes import TokenizerDouble
 
 
 def test_align_korean_split_marks_the_character_not_a_boundary() -> None:
@@ -54,13 +55,10 @@ def test_unk_rate_counts_the_unknown_token() -> None:
     enc = Encoding("a b c d", (5, 1, 5, 7), ("a", "[UNK]", "c", "d"), ((0, 1), (2, 3), (4, 5), (6, 7)), (False,) * 4)
     assert row_stats(enc, unk_id=1).unk_rate == 0.25
     assert row_stats(enc).unk_rate is None
+    from bpe_engine.catalog.openai import load_reference
+    from bpe_engine.wordpiece import bert_base_uncased
 
-    class WordPieceLike:
-        vocab = {"[UNK]": 100}
-        unk_token = "[UNK]"
-
-    assert unk_id_of(WordPieceLike()) == 100
-    assert unk_id_of(object()) is None
+    assert bert_base_uncased().unk_id == 100 and load_reference("gpt2").unk_id is None
 
 
 def test_special_token_modes_change_counts_and_refuse_is_a_row_error() -> None:
@@ -78,7 +76,7 @@ def test_special_token_modes_change_counts_and_refuse_is_a_row_error() -> None:
 
 
 def test_a_crashing_tokenizer_is_a_row_error_not_a_crash() -> None:
-    class Broken:
+    class Broken(TokenizerDouble):
         name = "broken"
 
         def encode_detailed(self, text: str, *, special_mode: str = "refuse") -> Encoding:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bpe_engine.compare import cell_text, cell_width, compare, layout, wrap_axis
 from bpe_engine.compare.baselines import CharacterTokenizer, WhitespaceWordTokenizer
 from tests.engine.test_inspect_fixtures import hand_tokenizer
+from tests.fakes import TokenizerDouble
 
 
 def _lines(block) -> list[str]:  # type: ignore[no-untyped-def]
@@ -45,7 +46,7 @@ def test_wrapping_keeps_lines_within_width_and_breaks_after_newlines() -> None:
 
 
 def test_empty_text_and_failed_rows() -> None:
-    class Broken:
+    class Broken(TokenizerDouble):
         name = "broken"
 
         def encode_detailed(self, text: str, *, special_mode: str = "refuse") -> None:

@@ -13,9 +13,9 @@ from bpe_engine.catalog.openai import load_reference
 from bpe_engine.compare import align_row, compare
 from bpe_engine.compare.baselines import CharacterTokenizer, WhitespaceWordTokenizer
 from bpe_engine.compare.rows import _encode
-from bpe_engine.compare.segments import SegmentCache, cut_points, segment_safe
+from bpe_engine.compare.segments import SegmentCache, cut_points
 from bpe_engine.inspect.partial import partial_flags
-from bpe_engine.pretokenizers import WHITESPACE
+from bpe_engine.pretokenizers import WHITESPACE, custom
 from bpe_engine.registry import load_tokenizer
 
 NAMES = ("characters", "words", "bert-base-uncased", "gpt2", "cl100k_base", "o200k_base", "trained")
@@ -45,7 +45,7 @@ texts = st.lists(pieces, max_size=30).map("".join)
 @given(text=texts)
 def test_stitched_equals_whole(name: str, text: str) -> None:
     tok = tokenizer(name)
-    assert segment_safe(tok)
+    assert tok.capabilities.line_safe
     for mode in ("text", "special"):
         whole = _encode(tok, text, mode)
         assert SegmentCache().encode(tok, text, mode, _encode) == whole
@@ -73,13 +73,15 @@ def test_stitched_equals_whole_on_the_corpora(name: str, alice_text: str, korean
 
 
 def test_unsafe_pre_tokenizers_are_encoded_whole() -> None:
-    class Marker:
-        pre_tokenizer = WHITESPACE
+    """The ``▁`` style, a custom regex and an HF pipeline declare that a line start may be crossed."""
+    from bpe_engine.training.bpe import BpeTrainerConfig, train
 
-    class NoPre:
-        pre_tokenizer = None
-
-    assert not segment_safe(Marker()) and not segment_safe(NoPre()) and not segment_safe(object())
+    corpus = ["a b\nab ba\n"] * 3
+    for pre in (WHITESPACE, custom(r"\S+\s*")):
+        tok = train(corpus, BpeTrainerConfig(vocab_size=260, pre_tokenizer=pre)).tokenizer
+        assert not tok.capabilities.line_safe
+        text = "ab\nba\nab"
+        assert len(cut_points(text)) > 1 and SegmentCache().row(tok, text, "text", _encode) is None
 
 
 def test_cut_rule() -> None:

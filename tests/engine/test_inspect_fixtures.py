@@ -16,7 +16,8 @@ import tiktoken
 from bpe_engine.bpe.byte_table import bytes_to_token_str
 from bpe_engine.errors import SpecialTokenError
 from bpe_engine.pretokenizers import GPT2_PATTERN
-from bpe_engine.types import Encoding, SpecialMode
+from bpe_engine.explore.merge_tree import MergeNode, tree_from_ranks
+from bpe_engine.types import Capabilities, Encoding, SpecialMode
 
 EOT = "<|endoftext|>"
 HAND_MERGES: tuple[bytes, ...] = (
@@ -43,13 +44,22 @@ def hand_ranks() -> dict[bytes, int]:
 class TiktokenTokenizer:
     """The Tokenizer protocol over a ``tiktoken.Encoding`` (spans = cumulative token bytes)."""
 
-    byte_level = True
+    capabilities = Capabilities(family="bpe", byte_level=True, explains="merge-tree", merge_order="ranks")
+    unk_token = unk_id = None
+    notes = ()
 
     def __init__(self, encoding: tiktoken.Encoding) -> None:
         self.enc = encoding
         self.name = encoding.name
-        self._mergeable_ranks = encoding._mergeable_ranks  # noqa: SLF001 - what merge_tree reads
-        self._specials = set(encoding._special_tokens.values())  # noqa: SLF001
+        self._ranks = encoding._mergeable_ranks  # noqa: SLF001 - the rank table merge_tree reads
+        self.special_tokens = dict(encoding._special_tokens)  # noqa: SLF001
+        self._specials = set(self.special_tokens.values())
+
+    def merge_tree(self, token_id: int, *, special: bool = False) -> MergeNode | None:
+        data = self.token_bytes(token_id)
+        if special:
+            return MergeNode(self.token_str(token_id), data, "special")
+        return tree_from_ranks(data, self._ranks)
 
     @property
     def vocab_size(self) -> int:

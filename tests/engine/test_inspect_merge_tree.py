@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from bpe_engine.explore.merge_tree import MergeIndex, merge_tree_for, render_tree, tree_from_ranks
+from bpe_engine.explore.merge_tree import MergeIndex, MergeNode, merge_tree_for, render_tree, tree_from_ranks, tree_of_merge_list
+from bpe_engine.types import Capabilities
 from tests.engine.test_inspect_fixtures import EOT, hand_ranks, hand_tokenizer
+from tests.fakes import TokenizerDouble
 
 
 def test_tree_from_ranks_rebuilds_hello() -> None:
@@ -61,7 +63,7 @@ def test_malformed_merges_do_not_loop() -> None:
 
 
 def test_objects_without_merges_have_no_tree_and_unknown_ids_do_not_crash() -> None:
-    class NoMerges:
+    class NoMerges(TokenizerDouble):  # a baseline: it explains no token by merges
         def token_bytes(self, token_id: int) -> bytes:
             return b"x"
 
@@ -73,9 +75,12 @@ def test_objects_without_merges_have_no_tree_and_unknown_ids_do_not_crash() -> N
 
 
 def test_our_bpe_merges_are_read_in_the_model_alphabet() -> None:
-    class Ours:
-        byte_level = True
+    class Ours(TokenizerDouble):
+        capabilities = Capabilities(family="bpe", byte_level=True, explains="merge-tree", replays_merges=True)
         merges = [("Ġ", "w"), ("Ġw", "o")]
+
+        def merge_tree(self, token_id: int, *, special: bool = False) -> MergeNode:
+            return tree_of_merge_list(self, self.token_str(token_id))
 
         def token_bytes(self, token_id: int) -> bytes:
             return b" wo"

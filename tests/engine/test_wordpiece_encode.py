@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from bpe_engine.errors import ConfigError, SpecialTokenError
 from bpe_engine.types import Tokenizer
 from bpe_engine.wordpiece import WordPieceTokenizer, bert_base_uncased, text_stats, tokens_per_word, unk_rate
+from tests.fakes import TokenizerDouble
 
 tokenizers = pytest.importorskip("tokenizers")
 VOCAB = Path(__file__).parents[2] / "bpe_engine" / "data" / "bert-base-uncased-vocab.txt"
@@ -132,7 +133,7 @@ def test_stats_show_korean_falling_apart(bert, korean_text: str, alice_text: str
     assert text_stats(bert, "").as_dict()["tokens_per_word"] == 0.0
 
 
-class _NoUnk:
+class _NoUnk(TokenizerDouble):
     def encode(self, text: str, *, special_mode: str = "refuse") -> list[int]:
         return list(text.encode())
 

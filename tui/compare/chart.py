@@ -11,21 +11,20 @@ sessions never open the Curve view.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
-from rich.text import Text
 
 from bpe_engine.compare import ReferenceLevel, compression_curve, reference_level
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.types import MergeStep
 
 from ..state import ExplorerState
-
 from . import sources
 
 if TYPE_CHECKING:

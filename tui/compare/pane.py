@@ -31,6 +31,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, DataTable, Select, Static, Tab, Tabs, TextArea
 
+from bpe_engine.choices import COMPARE_ROWS
 from bpe_engine.compare.segments import SegmentCache
 from bpe_engine.compare.spans import TokenPick, first_token, pick, step, token_at
 from bpe_engine.display import visible_text
@@ -109,7 +110,7 @@ class ComparePane(Widget):
         *,
         id: str | None = None,  # noqa: A002
         text: str = DEFAULT_TEXT,
-        rows: tuple[str, ...] = sources.DEFAULT_ROWS,
+        rows: tuple[str, ...] = COMPARE_ROWS,
         state: ExplorerState | None = None,
     ) -> None:
         super().__init__(id=id)

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from bpe_engine.compare.candidates import OURS
 from bpe_engine.compare.resolve import resolve_tokenizer
 from bpe_engine.errors import BpeEngineError
-from bpe_engine.types import Encoding, Tokenizer
+from bpe_engine.types import Capabilities, Encoding, Tokenizer
 
 from ..gc_pause import freeze_what_lives
 
@@ -31,7 +31,6 @@ CHOICES: tuple[tuple[str, str], ...] = (
 )
 """(label, spec) for pickers, in the order the issue lists them."""
 
-DEFAULT_ROWS: tuple[str, ...] = ("characters", "words", OURS, "bert-base-uncased", "gpt2", "cl100k_base", "o200k_base")
 
 _cache: dict[str, Tokenizer] = {}
 _lock = threading.Lock()
@@ -40,8 +39,11 @@ _lock = threading.Lock()
 class Failed:
     """Stands in for a tokenizer that could not be had; every encode raises ``error``."""
 
-    byte_level = False
+    capabilities = Capabilities(family="baseline")
     vocab_size = 0
+    unk_token = unk_id = None
+    notes = ()
+    special_tokens: dict[str, int] = {}
 
     def __init__(self, name: str, error: BpeEngineError) -> None:
         self.name = name

@@ -9,8 +9,8 @@ row which token owns every character (``RowAlignment.token_of_char``, built over
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from bisect import bisect_right
+from collections.abc import Sequence
 from itertools import compress, count
 from operator import le, ne
 

@@ -42,8 +42,8 @@ def encode_for_inspector(generation: int, text: str, spec: str, mode: SpecialMod
     """Everything the pane draws, computed off the UI thread; user errors become ``error``."""
     cleaned = clean_text(text)
     tok = sources.get(spec, ours)
-    name = str(getattr(tok, "name", spec))
-    byte_level = bool(getattr(tok, "byte_level", False))
+    name = tok.name
+    byte_level = tok.capabilities.byte_level
     index = index_of(cleaned.text)
     graphemes = len(index.grapheme_char_starts) - 1
     try:
@@ -56,8 +56,8 @@ def encode_for_inspector(generation: int, text: str, spec: str, mode: SpecialMod
     details = tuple(token_details(enc, tok))
     groups = tuple(partial_groups(enc))
     steps = tuple(stream_decode([d.data for d in details]))
-    found = find_special_text(cleaned.text, getattr(tok, "special_tokens", None) or {})
+    found = find_special_text(cleaned.text, tok.special_tokens)
     special = special_text_note(found, mode, name, option="the <|…|> selector above:")
-    notes = (*cleaned.notes, *getattr(enc, "notes", ()), *((special,) if special else ()))
+    notes = (*cleaned.notes, *enc.notes, *((special,) if special else ()))
     alignment = align_row(enc, index) if enc.text == cleaned.text else None
     return Inspected(generation, spec, name, enc.text, notes, details, groups, steps, byte_level, tok, None, enc, alignment, graphemes)

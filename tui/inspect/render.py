@@ -117,7 +117,7 @@ def stream_text(steps: Sequence[StreamStep], upto: int, *, window: int = 6) -> T
     """The decoder after tokens 0..upto: text so far, and the last few steps with their status."""
     out = Text()
     out.append("streaming decode", "bold")
-    out.append(f"  (←/→ step through tokens)\n", "dim")
+    out.append("  (←/→ step through tokens)\n", "dim")
     if not steps or upto < 0:
         out.append("(nothing yet)", "dim")
         return out

@@ -120,10 +120,10 @@ class TrainingActions(_Base):
     def replay_tokenizer(self, tokenizer: Tokenizer, label: str) -> None:
         """Step through a loaded tokenizer's merges on the current corpus (again after ctrl+o)."""
         corpus = self.query_one(CorpusPane)
-        pre = getattr(tokenizer, "pre_tokenizer")
+        pre = tokenizer.pre_tokenizer
         text = corpus.text
         view = RunView(
-            text, bool(getattr(tokenizer, "byte_level", True)), pre.end_of_word_suffix, None, None, label, corpus.source,
+            text, tokenizer.capabilities.byte_level, pre.end_of_word_suffix, None, None, label, corpus.source,
             pre.end_of_word,
         )
         self._start_run(view)

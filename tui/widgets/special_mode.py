@@ -1,6 +1,6 @@
 """The special-token switch both Inspect and Compare show: one list of choices, one default.
 
-Text like ``<|endoftext|>`` is plain text unless the user asks (``bpe_engine.types.DEFAULT_SPECIAL_MODE``,
+Text like ``<|endoftext|>`` is plain text unless the user asks (``bpe_engine.choices.DEFAULT_SPECIAL_MODE``,
 the same default as the CLI); the switch says which mode is on and changes it.
 """
 
@@ -8,14 +8,10 @@ from __future__ import annotations
 
 from textual.widgets import Select
 
-from bpe_engine.types import DEFAULT_SPECIAL_MODE, SpecialMode
+from bpe_engine.choices import DEFAULT_SPECIAL_MODE, SPECIAL_MODES, SpecialMode, values
 
-SPECIAL_CHOICES: tuple[tuple[str, SpecialMode], ...] = (
-    ("<|…|> as plain text", "text"),
-    ("<|…|> as special token", "special"),
-    ("<|…|> special text: refuse", "refuse"),
-)
-_MODES = frozenset(mode for _, mode in SPECIAL_CHOICES)
+SPECIAL_CHOICES: tuple[tuple[str, SpecialMode], ...] = tuple((c.label, c.value) for c in SPECIAL_MODES)
+_MODES = frozenset(values(SPECIAL_MODES))
 
 
 class SpecialModeSelect(Select[SpecialMode]):

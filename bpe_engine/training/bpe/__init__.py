@@ -13,16 +13,14 @@ Read in this order (each file opens with what it does and why):
 The naive trainer that all of this is tested against is :mod:`bpe_engine.training.naive_bpe`.
 """
 
-from .config import DEFAULT_MAX_TOKEN_LENGTH, MAX_VOCAB_SIZE, TIE_BREAKS, BpeTrainerConfig, TieBreak
+from .config import DEFAULT_MAX_TOKEN_LENGTH, MAX_VOCAB_SIZE, BpeTrainerConfig
 from .training import BpeTraining, TrainResult, tokenizer_from_state, train
 
 __all__ = [
     "DEFAULT_MAX_TOKEN_LENGTH",
     "MAX_VOCAB_SIZE",
-    "TIE_BREAKS",
     "BpeTrainerConfig",
     "BpeTraining",
-    "TieBreak",
     "TrainResult",
     "tokenizer_from_state",
     "train",

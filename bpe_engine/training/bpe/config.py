@@ -5,16 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ...choices import TIE_BREAKS, VOCAB_SIZE_MAX, TieBreak, values
 from ...errors import ConfigError
 from ...pretokenizers import GPT2, EndOfWord, PreTokenizer, with_end_of_word
 from ..word_table import MAX_SYMBOL_ID
 
-TieBreak = Literal["hf", "lexicographic", "first-seen"]
-TIE_BREAKS: tuple[str, ...] = ("hf", "lexicographic", "first-seen")
-
-MAX_VOCAB_SIZE = 1_000_000
-"""Symbols are stored as characters (:mod:`bpe_engine.training.word_table`), so ids stay below U+10FFFF."""
-assert MAX_VOCAB_SIZE <= MAX_SYMBOL_ID
+MAX_VOCAB_SIZE = VOCAB_SIZE_MAX
+assert MAX_VOCAB_SIZE <= MAX_SYMBOL_ID  # symbols are characters (bpe_engine.training.word_table): ids below U+10FFFF
 
 DEFAULT_MAX_TOKEN_LENGTH = 16
 """Tokens stop growing at 16 characters (bytes for byte-level), SentencePiece's default.
@@ -60,8 +57,8 @@ class BpeTrainerConfig:
     def __post_init__(self) -> None:
         if not 0 <= self.vocab_size <= MAX_VOCAB_SIZE:
             raise ConfigError(f"vocab_size must be between 0 and {MAX_VOCAB_SIZE:,}, got {self.vocab_size}")
-        if self.tie_break not in TIE_BREAKS:
-            raise ConfigError(f"unknown tie-break {self.tie_break!r}; choose one of: {', '.join(TIE_BREAKS)}")
+        if self.tie_break not in values(TIE_BREAKS):
+            raise ConfigError(f"unknown tie-break {self.tie_break!r}; choose one of: {', '.join(values(TIE_BREAKS))}")
         if self.initial_alphabet not in ("all", "seen"):
             raise ConfigError(f"initial_alphabet must be 'all' or 'seen', got {self.initial_alphabet!r}")
         if self.limit_alphabet is not None and (self.byte_level or self.limit_alphabet < 0):

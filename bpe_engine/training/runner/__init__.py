@@ -26,7 +26,7 @@ from .batching import BATCH_SECONDS, batched
 from .events import Cancelled, Counting, Event, Failed, Finished, Merges, Started
 from .model_state import ModelState
 from .replay import replay_events
-from .request import ModelName, TieBreak, TrainingRequest, make_training
+from .request import TrainingRequest, make_training
 from .session import never, training_events
 
 Backend = Literal["auto", "thread", "child"]
@@ -74,10 +74,8 @@ __all__ = [
     "Failed",
     "Finished",
     "Merges",
-    "ModelName",
     "ModelState",
     "Started",
-    "TieBreak",
     "TrainingRequest",
     "batched",
     "choose_backend",

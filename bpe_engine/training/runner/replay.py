@@ -13,14 +13,14 @@ from collections.abc import Callable, Iterator
 from ...corpus.cut import CorpusCancelled, CorpusWords
 from ...errors import BpeEngineError
 from ...explore.stepper import Stepper
-from ...types import MergeStep, Tokenizer
+from ...types import MergeStep, ReplaysMerges
 from .batching import BATCH_SECONDS, batched
 from .events import Cancelled, Event, Failed, Finished, Merges, Started
 from .session import never
 
 
 def replay_events(
-    tokenizer: Tokenizer,
+    tokenizer: ReplaysMerges,
     text: str,
     *,
     cancelled: Callable[[], bool] = never,
@@ -31,14 +31,13 @@ def replay_events(
     start = clock()
     done = 0
     try:
-        merges = [(str(a), str(b), str(a) + str(b)) for a, b in getattr(tokenizer, "merges")]
-        vocab = getattr(tokenizer, "vocab", {})
-        byte_level = bool(getattr(tokenizer, "byte_level", True))
-        pre = getattr(tokenizer, "pre_tokenizer")
+        merges = [(str(a), str(b), str(a) + str(b)) for a, b in tokenizer.merges]
+        vocab = tokenizer.vocab
+        pre = tokenizer.pre_tokenizer
         words = CorpusWords.from_text(text, pre, cancelled=cancelled)
         counter = Stepper.from_words(
-            words, byte_level=byte_level, merges=merges, end_of_word_suffix=pre.end_of_word_suffix,
-            end_of_word=getattr(pre, "end_of_word", "attached"),
+            words, byte_level=tokenizer.capabilities.byte_level, merges=merges, end_of_word_suffix=pre.end_of_word_suffix,
+            end_of_word=pre.end_of_word,
         )
         yield Started(len(merges), len(vocab) - len(merges), (), words)
 

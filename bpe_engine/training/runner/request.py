@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
 
+from ...choices import ModelName, TieBreak
 from ...corpus.cut import CorpusWords
 from ...errors import ConfigError
 from ...pretokenizers import GPT2, PreTokenizer
 from ..bpe.config import DEFAULT_MAX_TOKEN_LENGTH
-
-ModelName = Literal["bpe", "wordpiece"]
-TieBreak = Literal["hf", "lexicographic", "first-seen"]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,124 @@
+"""Every user-facing vocabulary, once: the CLI's ``choices=`` and the app's selectors read them here.
+
+A :class:`Choice` is a value the engine understands, a short label for a selector that must fit a
+narrow form, and a sentence of help (the CLI's ``--help`` and the app's tooltips). Adding a model,
+a tie-break rule or a special-text mode is one line here; nothing else keeps its own list.
+
+>>> [c.value for c in TIE_BREAKS]
+['hf', 'lexicographic', 'first-seen']
+>>> values(MODELS)
+('bpe', 'wordpiece', 'unigram')
+>>> label_of(TIE_BREAKS, "first-seen")
+'first seen'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Generic, Literal, TypeVar
+
+V = TypeVar("V", bound=str)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice(Generic[V]):
+    """One value of a vocabulary: what the engine takes, what a selector shows, what help says."""
+
+    value: V
+    label: str
+    help: str
+
+
+def values(choices: Sequence[Choice[V]]) -> tuple[V, ...]:
+    """The engine values, in order (the CLI's ``choices=``)."""
+    return tuple(c.value for c in choices)
+
+
+def label_of(choices: Sequence[Choice[V]], value: str) -> str:
+    """The selector label of ``value`` (the value itself when it is not one of ``choices``)."""
+    return next((c.label for c in choices if c.value == value), value)
+
+
+def help_of(choices: Sequence[Choice[V]]) -> str:
+    """``value: help`` for each choice, joined: one line of CLI help."""
+    return "; ".join(f"{c.value}: {c.help}" for c in choices)
+
+
+# -- training ----------------------------------------------------------------------------------------
+ModelName = Literal["bpe", "wordpiece", "unigram"]
+MODELS: tuple[Choice[ModelName], ...] = (
+    Choice("bpe", "BPE", "byte-pair encoding: merge the most frequent pair, step by step"),
+    Choice("wordpiece", "WordPiece", "merge the pair with the best score count(ab) / (count(a) count(b)) (BERT)"),
+    Choice("unigram", "Unigram", "SentencePiece's Unigram: EM over a large seed vocabulary, pruned to the size"),
+)
+
+TieBreak = Literal["hf", "lexicographic", "first-seen"]
+TIE_BREAKS: tuple[Choice[TieBreak], ...] = (
+    Choice("hf", "HF (smaller ids)", "the pair of smaller ids (left, then right), as Hugging Face tokenizers"),
+    Choice("lexicographic", "lexicographic", "the pair that sorts first by its tokens' bytes"),
+    Choice("first-seen", "first seen", "the pair met first in the corpus, as minbpe (the textbook order)"),
+)
+
+EndOfWord = Literal["attached", "separate"]
+END_OF_WORD_STYLES: tuple[Choice[EndOfWord], ...] = (
+    Choice("attached", "attached", "</w> glued to the word's last character (l o w</w>), Hugging Face's end_of_word_suffix"),
+    Choice("separate", "separate", "</w> a symbol of its own (l o w </w>), as Sennrich et al. 2016"),
+)
+
+PreTokenizerName = Literal["gpt2", "cl100k", "o200k", "whitespace", "end-of-word", "none", "regex"]
+PRE_TOKENIZERS: tuple[Choice[PreTokenizerName], ...] = (
+    Choice("gpt2", "gpt2 regex", "GPT-2 / r50k / p50k regex (tiktoken)"),
+    Choice("cl100k", "cl100k regex", "cl100k_base regex (GPT-3.5/4)"),
+    Choice("o200k", "o200k regex", "o200k_base regex (GPT-4o)"),
+    Choice("whitespace", "whitespace ▁", "split at whitespace, words marked with ▁ (SentencePiece style)"),
+    Choice("end-of-word", "end-of-word </w>", "split at whitespace, words ending in </w> (Sennrich et al. 2016)"),
+    Choice("none", "none (whole text)", "no splitting: each document is one piece"),
+    Choice("regex", "custom regex…", "your own regex (--pattern)"),
+)
+
+VOCAB_SIZE_MAX = 1_000_000
+"""The largest vocabulary a trainer accepts: ids stay below 2**21 with room for specials."""
+
+# -- encoding ------------------------------------------------------------------------------------------
+SpecialMode = Literal["text", "special", "refuse"]
+SPECIAL_MODES: tuple[Choice[SpecialMode], ...] = (
+    Choice("text", "<|…|> as plain text", "text spelling a special token is encoded as the ordinary text it is"),
+    Choice("special", "<|…|> as special token", "text spelling a special token becomes that token"),
+    Choice("refuse", "<|…|> special text: refuse", "text spelling a special token is an error"),
+)
+DEFAULT_SPECIAL_MODE: SpecialMode = "text"
+"""The one special-token default of the engine, the CLI and the app.
+
+Text that happens to spell ``<|endoftext|>`` is encoded as the ordinary text it is: nothing is
+refused and nothing silently becomes a control token. Whoever shows the result says when the text
+holds special-token text and names the option that changes it (``--special-mode``, the app's
+selector); :func:`bpe_engine.special_text.special_text_note` words that note once for all."""
+
+# -- comparison ----------------------------------------------------------------------------------------
+OURS = "ours"
+"""The comparison row of the model being trained (at the Train tab's step k)."""
+COMPARE_ROWS: tuple[str, ...] = ("characters", "words", OURS, "bert-base-uncased", "gpt2", "cl100k_base", "o200k_base")
+"""The rows a comparison starts with, by spec: two baselines, ours, and four real tokenizers."""
+
+
+__all__ = [
+    "COMPARE_ROWS",
+    "DEFAULT_SPECIAL_MODE",
+    "END_OF_WORD_STYLES",
+    "MODELS",
+    "OURS",
+    "PRE_TOKENIZERS",
+    "SPECIAL_MODES",
+    "TIE_BREAKS",
+    "VOCAB_SIZE_MAX",
+    "Choice",
+    "EndOfWord",
+    "ModelName",
+    "PreTokenizerName",
+    "SpecialMode",
+    "TieBreak",
+    "help_of",
+    "label_of",
+    "values",
+]
