@@ -26,7 +26,6 @@ sys.path.insert(0, str(REPO))
 from _corpora import default_corpus  # noqa: E402  (benchmarks/ is on sys.path)
 
 
-
 class GapMeter:
     """Ticks every 20 ms on the UI loop; a long gap is a frame the user would have waited for."""
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 _EXPORTS: dict[str, str] = {
     # values that cross into the app
-    "MergeStep": "types",
+    "MergeStep": "training.steps",
     "Encoding": "types",
     "Tokenizer": "types",
     "SpecialMode": "types",
@@ -106,4 +106,5 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .pretokenizers import PreTokenizer, get_pretokenizer, split_specials
     from .registry import available_tokenizers, load_tokenizer
     from .training.bpe import BpeTrainerConfig, BpeTraining, train
-    from .types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding, MergeStep, SpecialMode, Tokenizer
+    from .training.steps import MergeStep
+    from .types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding, SpecialMode, Tokenizer

@@ -6,8 +6,7 @@ They hold plain data only (ints, strs, tuples) so a worker thread can hand them 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
-from operator import attrgetter
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from .choices import DEFAULT_SPECIAL_MODE, SpecialMode
@@ -21,43 +20,6 @@ UNKNOWN_ID = -1
 """``Encoding.ids`` entry of an unknown piece when the vocabulary has no unknown token: there is
 no id to give. No valid id is negative (:mod:`bpe_engine.token_ids`), so it cannot be confused
 with a real token, and ``decode`` refuses it with a message saying why."""
-
-
-@dataclass(frozen=True, slots=True)
-class MergeStep:
-    """One merge as the trainer yields it (BPE and WordPiece share this shape).
-
-    ``rank`` is 0-based: the first merge has rank 0. Token strings are in the model's own
-    alphabet (GPT-2 byte characters such as ``Ġ`` for byte-level; characters with ``▁``/``</w>``/
-    ``##`` for character-level and WordPiece). ``count`` is the pair's frequency when it was
-    merged; ``score`` is WordPiece's count(ab)/(count(a)*count(b)) (``None`` for BPE).
-    ``words_changed`` is how many distinct words the merge rewrote; ``occurrences`` is how many
-    token pairs it actually fused, weighted by word counts, so the corpus shrinks by exactly that
-    many tokens (``count`` can be larger: ``aaa`` holds the pair ``a a`` twice but fuses once).
-    Together they give the compression curve without re-encoding the corpus.
-    """
-
-    rank: int
-    left: str
-    right: str
-    new: str
-    left_id: int
-    right_id: int
-    new_id: int
-    count: int
-    words_changed: int
-    occurrences: int
-    score: float | None = None
-
-    def __reduce__(self) -> tuple[type[MergeStep], tuple[object, ...]]:
-        """Pickled as a call to the class: a child process sends the app thousands of steps a
-        second, and unpickling them through the dataclass's generic ``__setstate__`` took 12 ms
-        per 3,000 on the app's reader thread, holding the GIL its UI needs (5.5 ms this way)."""
-        return (MergeStep, _merge_step_fields(self))
-
-
-_merge_step_fields = attrgetter(*(f.name for f in fields(MergeStep)))
-"""Every field of a :class:`MergeStep`, in order (a tuple, read in C)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ many tokens -- the whole curve follows from the training log, without re-encodin
 The reference tokenizers are single points (their merge count is fixed), drawn as horizontal
 lines at their tokens per character on the same text.
 
->>> from bpe_engine.types import MergeStep
+>>> from bpe_engine.training.steps import MergeStep
 >>> steps = [MergeStep(i, "a", "b", "ab", 0, 1, 2, 5, 1, occ) for i, occ in enumerate([4, 2])]
 >>> [(p.merges, p.tokens) for p in compression_curve(steps, initial_tokens=10, corpus_chars=10)]
 [(0, 10), (1, 6), (2, 4)]
@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..pretokenizers import PreTokenizer
-from ..types import MergeStep, SpecialMode, Tokenizer
+from ..training.steps import MergeStep
+from ..types import SpecialMode, Tokenizer
 
 
 @dataclass(frozen=True, slots=True)

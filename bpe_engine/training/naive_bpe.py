@@ -38,8 +38,9 @@ from collections.abc import Mapping, Sequence
 
 from ..bpe.byte_table import BYTE_ALPHABET, token_str_to_bytes
 from ..corpus import WordCounts
-from ..types import MergeStep
 from .bpe import BpeTrainerConfig
+from .bpe.tie_breaks import tie_rule
+from .steps import MergeStep, why_of_ranking
 
 
 def train_naive(corpus: WordCounts | Mapping[str, int], config: BpeTrainerConfig) -> list[MergeStep]:
@@ -75,11 +76,12 @@ def train_naive(corpus: WordCounts | Mapping[str, int], config: BpeTrainerConfig
         if not stats:
             break
         if config.tie_break == "first-seen":
-            best = max(stats, key=stats.__getitem__)  # max() keeps the first of equal counts
+            ranked = sorted(stats, key=lambda p: -stats[p])  # a stable sort keeps the first seen of equal counts
         elif config.tie_break == "hf":
-            best = min(stats, key=lambda p: (-stats[p], vocab[p[0]], vocab[p[1]]))
+            ranked = sorted(stats, key=lambda p: (-stats[p], vocab[p[0]], vocab[p[1]]))
         else:
-            best = min(stats, key=lambda p: (-stats[p], token_bytes(p[0]), token_bytes(p[1])))
+            ranked = sorted(stats, key=lambda p: (-stats[p], token_bytes(p[0]), token_bytes(p[1])))
+        best = ranked[0]
         count = stats[best]
         if count < 1 or count < config.min_frequency:
             break
@@ -98,6 +100,7 @@ def train_naive(corpus: WordCounts | Mapping[str, int], config: BpeTrainerConfig
             MergeStep(
                 rank=len(steps), left=left, right=right, new=new, left_id=vocab[left], right_id=vocab[right],
                 new_id=vocab[new], count=count, words_changed=changed, occurrences=occurrences,
+                why=why_of_ranking("count", [(p, stats[p]) for p in ranked], tie_rule(config.tie_break)),
             )
         )
     return steps

@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from typing import Any
 
-from ..types import MergeStep
+from .steps import MergeStep
 
 
 class StepwiseTraining(ABC):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bpe_engine.compare import compression_curve, initial_symbol_count, reference_level
 from bpe_engine.pretokenizers import END_OF_WORD, GPT2, WHITESPACE
-from bpe_engine.types import MergeStep
+from bpe_engine.training.steps import MergeStep
 from tests.engine.test_inspect_fixtures import hand_tokenizer
 
 

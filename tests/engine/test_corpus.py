@@ -15,7 +15,7 @@ from bpe_engine.corpus import Document, corpus_stats, count_words, parallel, rea
 from bpe_engine.corpus.counting import count_unit
 from bpe_engine.corpus.cut import CorpusWords
 from bpe_engine.errors import CorpusError
-from bpe_engine.pretokenizers import BUILTIN, CL100K, END_OF_WORD, GPT2, HF_GPT2, NONE, O200K, WHITESPACE
+from bpe_engine.pretokenizers import BUILTIN, GPT2, HF_GPT2
 
 
 def test_read_documents_files_and_lines(tmp_path) -> None:

@@ -28,7 +28,7 @@ from bpe_engine.training.runner import (
     choose_backend,
     run_training,
 )
-from bpe_engine.types import MergeStep
+from bpe_engine.training.steps import MergeStep
 
 SAMPLE = "Alice was beginning to get very tired of sitting by her sister on the bank, 'and what is the use?' 한국어"
 

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from bpe_engine.corpus import count_words
 from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import GPT2
+from bpe_engine.training.steps import MergeStep
 from bpe_engine.training.wordpiece import WordPieceTrainerConfig, WordPieceTraining, count_bert_words, train_wordpiece
 from bpe_engine.training.wordpiece.naive import reference_steps, reference_vocab
-from bpe_engine.types import MergeStep
 
 ROOT = Path(__file__).parents[2]
 # The HF course example: hug, pug, pun, bun, hugs.

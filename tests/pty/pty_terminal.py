@@ -33,8 +33,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pyte
-from wcwidth import wcswidth
 from ptyprocess import PtyProcess
+from wcwidth import wcswidth
 
 KEYS: dict[str, bytes] = {
     "enter": b"\r",

@@ -7,13 +7,12 @@ import asyncio
 import os
 import time
 
-from textual.widgets import Input, Select, TabbedContent
+from textual.widgets import Input, Select
 from textual.widgets._toast import Toast
 
 from tests.tui.test_app import SMALL, set_input, settle, shown, train_to_end
 from tui.app import ExplorerApp
 from tui.compare import ComparePane
-from tui.inspect import InspectorPane
 from tui.train.corpus_pane import CorpusPane
 from tui.train.merge_table import MergeTable
 

@@ -105,7 +105,7 @@ async def test_text_view_modes_copy_ids_and_graphemes() -> None:
         await settle(pilot)
         view = app.query_one("#compare-colored", TokenText)
         assert pane.view == "compare-text-view" and app.focused is view
-        assert view.lines_text() == [f"hi 👩<ZWJ>👩<ZWJ>👧"]
+        assert view.lines_text() == ["hi 👩<ZWJ>👩<ZWJ>👧"]
         await pilot.press("down")  # the gpt2 row
         await settle(pilot)
         assert pane.current_row == 1

@@ -37,7 +37,7 @@ async def test_text_view_lights_the_chip_and_ids_are_copied() -> None:
         status = shown(app, "#inspect-status")
         assert "11 characters, 7 graphemes" in status  # the family: 5 code points, 1 grapheme
         view = app.query_one(TokenText)
-        assert view.lines_text() == [f"Hello 👩<ZWJ>👩<ZWJ>👧"]
+        assert view.lines_text() == ["Hello 👩<ZWJ>👩<ZWJ>👧"]
         # pointing at "Hello" in the coloured text underlines its chip; a click selects it
         await pilot.hover(TokenText, offset=(2, 0))
         await pilot.pause(0.1)

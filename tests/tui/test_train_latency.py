@@ -191,7 +191,7 @@ async def test_a_batch_widens_the_number_columns_to_its_widest_number() -> None:
     batch was ~7 ms of its ~11 ms on the UI thread); counts need not come in order."""
     import random
 
-    from bpe_engine.types import MergeStep
+    from bpe_engine.training.steps import MergeStep
 
     rng = random.Random(8)
     app = ExplorerApp("low lower\n")

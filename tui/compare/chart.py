@@ -22,7 +22,7 @@ from textual.widgets import Static
 
 from bpe_engine.compare import ReferenceLevel, compression_curve, reference_level
 from bpe_engine.errors import BpeEngineError
-from bpe_engine.types import MergeStep
+from bpe_engine.training.steps import MergeStep
 
 from ..state import ExplorerState
 from . import sources

@@ -4,7 +4,7 @@ Batches arrive while the user steps; each batch makes a *new* log that shares th
 (appending is O(batch), not O(log)), so any holder of an older log -- a pane, the stepper, a
 comparison running in a worker -- keeps a consistent view that never changes under it.
 
->>> from bpe_engine.types import MergeStep
+>>> from bpe_engine.training.steps import MergeStep
 >>> a = MergeLog().extended([MergeStep(0, "a", "b", "ab", 0, 1, 2, 5, 1, 5)])
 >>> b = a.extended([MergeStep(1, "ab", "c", "abc", 2, 3, 4, 3, 1, 3)])
 >>> len(a), len(b), b[1].new, [s.new for s in b[-2:]]
@@ -17,7 +17,7 @@ import bisect
 from collections.abc import Iterable, Iterator, Sequence
 from typing import overload
 
-from bpe_engine.types import MergeStep
+from bpe_engine.training.steps import MergeStep
 
 
 class MergeLog(Sequence[MergeStep]):

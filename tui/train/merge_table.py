@@ -32,7 +32,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from bpe_engine.types import MergeStep
+from bpe_engine.training.steps import MergeStep
 
 from .render import merge_label
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from heapq import heapify, heappop, heappush
 
+from ..steps import TIES_COUNTED, TIES_LISTED, Contest
 from ..word_table import Merge
 from .tie_breaks import Entry, TieBreakRule
 
@@ -52,6 +53,49 @@ class PairIndex:
             if fresh is not None:
                 heappush(heap, fresh)
         return None
+
+    def contest(self, winner: str, count: int, *, listed: int = TIES_LISTED, counted: int = TIES_COUNTED) -> Contest:
+        """The runner-up of ``winner`` (just popped with ``count``) and the pairs tied with it.
+
+        The next best pairs are popped as :meth:`pop_best` would pop them -- stale entries refreshed
+        or dropped, exactly as the merge loop does when it meets them -- and pushed back unchanged, so
+        the merges that follow are those of a trainer that never asks (heap entries are totally
+        ordered tuples: which entries are in the heap decides the pops, not where they sit).
+        """
+        heap, counts, rule = self.heap, self.counts, self.rule
+        taken: list[Entry] = []
+        seen = {winner}
+        runner_up: tuple[str, int] | None = None
+        tied: list[str] = []
+        tied_total = 0
+        while heap:
+            top = heappop(heap)
+            pair = rule.pair_of(top)
+            now = counts.get(pair, 0)
+            if not rule.is_current(top, now):
+                fresh = rule.refresh(top, now)
+                if fresh is not None:
+                    heappush(heap, fresh)
+                continue
+            taken.append(top)
+            if pair in seen:
+                continue
+            seen.add(pair)
+            value = rule.popped(top)[0]
+            if value < 1:
+                break
+            if runner_up is None:
+                runner_up = (pair, value)
+            if value != count:
+                break
+            tied_total += 1
+            if len(tied) < listed:
+                tied.append(pair)
+            if tied_total >= counted:
+                break
+        for entry in taken:
+            heappush(heap, entry)
+        return Contest(runner_up, tuple(tied), tied_total)
 
     def apply(self, merge: Merge) -> None:
         """Take one merge's pair-count changes in, and push an entry for every pair it formed."""

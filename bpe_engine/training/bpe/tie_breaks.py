@@ -42,6 +42,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from ...choices import TIE_BREAKS
 from ..word_table import Words
 
 Entry = tuple[Any, ...]
@@ -50,6 +51,11 @@ Entry = tuple[Any, ...]
 _U64 = 1 << 64
 _ID_BITS = 21  # ids are below 2**21 (bpe_engine.training.word_table.MAX_SYMBOL_ID)
 _ID_PAIR_MASK = (1 << (2 * _ID_BITS)) - 1
+
+
+def tie_rule(name: str) -> str:
+    """How rule ``name`` chose among equal counts, in words (the step's ``why.rule``)."""
+    return f"{name}: {next((c.help for c in TIE_BREAKS if c.value == name), name)}"
 
 
 def u64(count: int) -> int:

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING
 
 from ...corpus import Document, WordCounts, count_words
 from ...errors import ConfigError
-from ...types import MergeStep
+from ..steps import MergeStep, Why
 from ..stepwise import StepwiseTraining
 from .config import BpeTrainerConfig
 from .pair_index import PairIndex
 from .setup import initial_state
-from .tie_breaks import FirstSeenRule, HfRule, LexicographicRule, TieBreakRule
+from .tie_breaks import FirstSeenRule, HfRule, LexicographicRule, TieBreakRule, tie_rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...bpe.model import BpeTokenizer
@@ -143,6 +143,7 @@ class BpeTraining(StepwiseTraining):
             self._stop = "min-frequency" if count >= 1 else "no-pair"
             self._stop_count = count
             return None
+        why = self._why(pair, count)  # before the merge changes any count
         left, right = ord(pair[0]), ord(pair[1])
         left_tok, right_tok = vocab.tokens[left], vocab.tokens[right]
         new = vocab.add(left_tok + right_tok, vocab.lengths[left] + vocab.lengths[right])
@@ -151,11 +152,30 @@ class BpeTraining(StepwiseTraining):
         step = MergeStep(
             rank=len(self.merges), left=left_tok, right=right_tok, new=vocab.tokens[new], left_id=left,
             right_id=right, new_id=new, count=count, words_changed=len(merge.changed),
-            occurrences=merge.occurrences,
+            occurrences=merge.occurrences, why=why,
         )
         self.merges.append((left_tok, right_tok))
         self.steps_done.append(step)
         return step
+
+    def _why(self, pair: str, count: int) -> Why:
+        """The count that chose ``pair``, the runner-up, and the tie and rule when counts tie."""
+        found = self._pairs.contest(pair, count)
+        tokens = self._vocab.tokens
+
+        def spelled(p: str) -> tuple[str, str]:
+            return tokens[ord(p[0])], tokens[ord(p[1])]
+
+        runner_up = found.runner_up
+        return Why(
+            "count",
+            count,
+            spelled(runner_up[0]) if runner_up else None,
+            runner_up[1] if runner_up else None,
+            tuple(map(spelled, found.tied)),
+            found.tied_total,
+            tie_rule(self.config.tie_break) if found.tied_total else None,
+        )
 
     def _rule(self, where: dict[str, list[int]]) -> TieBreakRule:
         name = self.config.tie_break

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from ...types import MergeStep
+from ..steps import MergeStep
 
 BATCH_SECONDS = 0.1
 

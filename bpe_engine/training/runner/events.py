@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Union
 
 from ...corpus.cut import CorpusWords
-from ...types import MergeStep, Tokenizer
+from ...types import Tokenizer
+from ..steps import MergeStep
 
 if TYPE_CHECKING:  # pragma: no cover
     from .model_state import ModelState

@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterator
 from ...corpus.cut import CorpusCancelled, CorpusWords
 from ...errors import BpeEngineError
 from ...explore.stepper import Stepper
-from ...types import MergeStep, ReplaysMerges
+from ...types import ReplaysMerges
+from ..steps import MergeStep
 from .batching import BATCH_SECONDS, batched
 from .events import Cancelled, Event, Failed, Finished, Merges, Started
 from .session import never

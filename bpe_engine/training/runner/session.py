@@ -9,7 +9,7 @@ from itertools import islice
 
 from ...corpus.cut import CorpusCancelled, CorpusWords
 from ...errors import BpeEngineError
-from ...types import MergeStep
+from ..steps import MergeStep
 from .batching import BATCH_SECONDS, batched
 from .events import Cancelled, Counting, Event, Failed, Finished, Merges, Started
 from .model_state import ModelState

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from ...types import MergeStep
 from ..naive_bpe import fuse
+from ..steps import MergeStep, why_of_ranking
 from .setup import WordPieceTrainerConfig, initial_state, merged_token
 
 
@@ -35,10 +35,19 @@ def reference_steps(word_counts: Mapping[str, int], config: WordPieceTrainerConf
         candidates = [(p, c) for p, c in pair_count.items() if c >= minimum]
         if not candidates:
             return
-        (left, right), count = min(
+        ranked = sorted(
             candidates, key=lambda pc: (-pc[1] / (symbol_count[pc[0][0]] * symbol_count[pc[0][1]]), -pc[1], pc[0])
         )
+        (left, right), count = ranked[0]
         score = count / (symbol_count[left] * symbol_count[right])
+        scored = [(p, c / (symbol_count[p[0]] * symbol_count[p[1]])) for p, c in ranked]
+        rule = None
+        if len(ranked) > 1 and scored[1][1] == score:
+            rule = (
+                "equal scores: the higher count(ab) won" if ranked[1][1] < count
+                else "equal scores and counts: the smaller (left, right) by code point won"
+            )
+        why = why_of_ranking("score", scored, rule)
         new = merged_token(left, right, config.continuing_prefix)
         if new not in vocab:
             vocab[new] = len(vocab)
@@ -51,7 +60,7 @@ def reference_steps(word_counts: Mapping[str, int], config: WordPieceTrainerConf
                 words[k] = merged
         yield MergeStep(
             rank=rank, left=left, right=right, new=new, left_id=vocab[left], right_id=vocab[right], new_id=vocab[new],
-            count=count, words_changed=words_changed, occurrences=occurrences, score=score,
+            count=count, words_changed=words_changed, occurrences=occurrences, score=score, why=why,
         )
         rank += 1
 

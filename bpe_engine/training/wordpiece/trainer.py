@@ -40,7 +40,7 @@ from heapq import heapify, heappop, heappush
 from typing import TYPE_CHECKING
 
 from ...corpus import WordCounts
-from ...types import MergeStep
+from ..steps import MergeStep, Why, contest
 from ..stepwise import StepwiseTraining
 from ..word_table import Words, index_formed_pairs
 from .setup import (
@@ -159,6 +159,7 @@ class WordPieceTraining(StepwiseTraining):
         if best is None:
             return None
         (a, b), count, score = best
+        why = self._why(chr(a) + chr(b), count, score)  # before the merge moves any score
         left, right = self._id_to_tok[a], self._id_to_tok[b]
         new_tok = merged_token(left, right, self.config.continuing_prefix)
         new = self._tok_to_id.get(new_tok)
@@ -170,7 +171,7 @@ class WordPieceTraining(StepwiseTraining):
         words_changed, fused = self._apply_merge(a, b, new)
         return MergeStep(
             rank=len(self.steps_done), left=left, right=right, new=new_tok, left_id=a, right_id=b, new_id=new,
-            count=count, words_changed=words_changed, occurrences=fused, score=score,
+            count=count, words_changed=words_changed, occurrences=fused, score=score, why=why,
         )
 
     def _pop_best(self) -> tuple[tuple[int, int], int, float] | None:
@@ -183,6 +184,34 @@ class WordPieceTraining(StepwiseTraining):
                 continue  # stale: the pair's current key was pushed when it changed
             return (a, b), count, -neg_score
         return None
+
+    def _why(self, pair: str, count: int, score: float) -> Why:
+        """The score that chose ``pair``, the runner-up, and -- on equal scores -- what decided."""
+        pairs, sym, tok = self._pairs, self._sym, self._id_to_tok
+
+        def current(entry: tuple[float, int, str, str, str]) -> tuple[float, int, str, str, str] | None:
+            neg_score, neg_count, _, _, p = entry
+            n = pairs.get(p, 0)
+            live = n >= self._min and n == -neg_count and -neg_score == n / (sym[ord(p[0])] * sym[ord(p[1])])
+            return entry if live else None  # a stale entry: the pair's current key is in the heap too
+
+        found = contest(self._heap, pair, score, current=current, pair_of=lambda e: e[4], value_of=lambda e: -e[0])
+        runner_up = found.runner_up
+
+        def spelled(p: str) -> tuple[str, str]:
+            return tok[ord(p[0])], tok[ord(p[1])]
+
+        rule = None
+        if found.tied_total and runner_up is not None:
+            runner_count = pairs.get(runner_up[0], 0)
+            rule = (
+                "equal scores: the higher count(ab) won" if runner_count < count
+                else "equal scores and counts: the smaller (left, right) by code point won"
+            )
+        return Why(
+            "score", score, spelled(runner_up[0]) if runner_up else None, runner_up[1] if runner_up else None,
+            tuple(map(spelled, found.tied)), found.tied_total, rule,
+        )
 
     def _apply_merge(self, a: int, b: int, new: int) -> tuple[int, int]:
         """Fuse ``a b`` everywhere (the words core reports the pair-count changes), then update
