@@ -15,7 +15,14 @@ class BpeEngineError(Exception):
 
 
 class ConfigError(BpeEngineError, ValueError):
-    """A training or encoding setting is invalid (bad regex, vocab size too small, ...)."""
+    """A training or encoding setting is invalid (bad regex, vocab size too small, ...).
+
+    ``field`` names the setting at fault as its config spells it (``vocab_size``), when one does:
+    the app shows the message beside that field, the CLI beside its option."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class CorpusError(BpeEngineError, ValueError):

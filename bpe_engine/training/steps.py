@@ -19,7 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from heapq import heappop, heappush
 from operator import attrgetter
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+
+if TYPE_CHECKING:  # numpy is imported with the Unigram trainer only
+    from .unigram.steps import UnigramStep
 
 Quantity = Literal["count", "score", "loss", "log-likelihood"]
 
@@ -186,4 +189,8 @@ _merge_step_fields = attrgetter(*(f.name for f in fields(MergeStep)))
 """Every field of a :class:`MergeStep`, in order (a tuple, read in C)."""
 
 
-__all__ = ["TIES_COUNTED", "TIES_LISTED", "Contest", "MergeStep", "Quantity", "Why", "contest", "why_of_ranking"]
+TrainingStep: TypeAlias = "MergeStep | UnigramStep"
+"""One step of any trainer: a merge (BPE, WordPiece), or a Unigram seed, EM, pruning or final step."""
+
+
+__all__ = ["TIES_COUNTED", "TIES_LISTED", "Contest", "MergeStep", "Quantity", "TrainingStep", "Why", "contest", "why_of_ranking"]

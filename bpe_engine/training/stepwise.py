@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .steps import MergeStep
+
+if TYPE_CHECKING:
+    from .runner.model_state import MergeModelState
 
 
 class StepwiseTraining(ABC):
@@ -27,6 +30,22 @@ class StepwiseTraining(ABC):
     def target_merges(self) -> int:
         """An upper bound of the merges done plus still to come (for progress bars)."""
         return max(0, self.config.vocab_size - self._initial_size)
+
+    @property
+    def target_steps(self) -> int:
+        """The runner's name for :attr:`target_merges` (every trainer's steps are counted so)."""
+        return self.target_merges
+
+    @property
+    def initial_size(self) -> int:
+        """The vocabulary before the first merge: specials and alphabet."""
+        return self._initial_size
+
+    def model_state(self) -> MergeModelState:
+        """The model so far as a picklable recipe (the runner builds the tokenizer from it)."""
+        from .runner.trainers import merge_model_state
+
+        return merge_model_state(self)
 
     @property
     def finished(self) -> bool:

@@ -74,9 +74,9 @@ def test_ids_specials_then_alphabet_then_merges() -> None:
 
 
 def test_initial_alphabet_seen_and_char_level_alphabet_sorted() -> None:
-    seen = BpeTraining(["ba"], BpeTrainerConfig(vocab_size=0, initial_alphabet="seen"), workers=1)
+    seen = BpeTraining(["ba"], BpeTrainerConfig(vocab_size=1, initial_alphabet="seen"), workers=1)
     assert seen.alphabet == ("a", "b")
-    char = BpeTraining(["한 b a"], chars(0, pre_tokenizer=GPT2), workers=1)
+    char = BpeTraining(["한 b a"], chars(1, pre_tokenizer=GPT2), workers=1)
     assert char.alphabet == (" ", "a", "b", "한")
 
 
@@ -146,8 +146,12 @@ def test_config_errors_say_what_to_fix() -> None:
         BpeTrainerConfig(vocab_size=10, tie_break="random")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="limit_alphabet"):
         BpeTrainerConfig(vocab_size=10, limit_alphabet=5)
-    with pytest.raises(ConfigError, match="vocab_size"):
+    with pytest.raises(ConfigError, match="vocabulary size must be between 1 and 1,000,000") as refused:
         BpeTrainerConfig(vocab_size=-1)
+    assert refused.value.field == "vocab_size"
+    with pytest.raises(ConfigError, match="minimum frequency") as refused:
+        BpeTrainerConfig(vocab_size=10, min_frequency=-1)
+    assert refused.value.field == "min_frequency"
     with pytest.raises(ConfigError, match="byte_level"):
         BpeTraining(WordCounts({"a": 1}, byte_level=False), BpeTrainerConfig(vocab_size=10))
 

@@ -43,7 +43,7 @@ def test_end_of_word_is_a_plain_config_value() -> None:
     assert with_end_of_word(END_OF_WORD_SEPARATE, "attached") is END_OF_WORD
     with pytest.raises(ConfigError, match="end-of-word pre-tokenizer"):
         BpeTrainerConfig(vocab_size=300, pre_tokenizer=GPT2, end_of_word="separate")
-    with pytest.raises(ConfigError, match="--char-level"):
+    with pytest.raises(ConfigError, match="train it character-level"):
         BpeTrainerConfig(vocab_size=300, byte_level=True, pre_tokenizer=END_OF_WORD)
 
 

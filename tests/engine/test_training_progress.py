@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 from bpe_engine.corpus.cut import PROGRESS_CHARS
+from bpe_engine.training.bpe import BpeTrainerConfig
 from bpe_engine.training.runner import Counting, Finished, Started, TrainingRequest
 from bpe_engine.training.runner.frames import read_frame, write_frame
 from bpe_engine.training.runner.session import training_events
@@ -14,7 +15,7 @@ TEXT = "the lower newest, 한국어 wider " * (3 * PROGRESS_CHARS // 28)
 
 
 def test_counting_progress_comes_before_started() -> None:
-    events = list(training_events(TrainingRequest(TEXT, vocab_size=262), batch_seconds=0))
+    events = list(training_events(TrainingRequest(TEXT, BpeTrainerConfig(vocab_size=262)), batch_seconds=0))
     kinds = [type(e) for e in events]
     counting = [e for e in events if isinstance(e, Counting)]
     assert len(counting) >= 2 and kinds.index(Started) > kinds.index(Counting)

@@ -41,7 +41,7 @@ def test_golden_course_example() -> None:
 
 
 def test_initial_vocabulary_is_specials_then_both_forms_of_each_character() -> None:
-    training = WordPieceTraining({"ab": 1}, WordPieceTrainerConfig(vocab_size=0))
+    training = WordPieceTraining({"ab": 1}, WordPieceTrainerConfig(vocab_size=1))
     assert list(training.vocab) == ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "##a", "##b", "a", "b"]
     assert training.alphabet == ("##a", "##b", "a", "b") and training.target_merges == 0
     assert list(training.steps()) == []
@@ -72,7 +72,7 @@ def test_matches_oracle_on_sample_corpora(alice_text, korean_text, source, chars
 @settings(max_examples=150, deadline=None)
 @given(
     words=st.dictionaries(st.text(alphabet="abcdé한", min_size=1, max_size=7), st.integers(1, 6), min_size=1, max_size=12),
-    vocab_size=st.integers(0, 40),
+    vocab_size=st.integers(1, 40),
     min_frequency=st.integers(0, 3),
     limit_alphabet=st.one_of(st.none(), st.integers(1, 6)),
 )
@@ -149,10 +149,12 @@ def test_app_path_with_a_bpe_pre_tokenizer() -> None:
 
 
 def test_config_errors_say_what_to_fix() -> None:
-    with pytest.raises(ConfigError, match="vocab_size"):
+    with pytest.raises(ConfigError, match="vocabulary size") as refused:
         WordPieceTrainerConfig(vocab_size=-1)
-    with pytest.raises(ConfigError, match="special_tokens"):
+    assert refused.value.field == "vocab_size"
+    with pytest.raises(ConfigError, match="one of the special tokens") as refused:
         WordPieceTrainerConfig(special_tokens=("[PAD]",))
+    assert refused.value.field == "unk_token"
     with pytest.raises(ConfigError, match="byte_level=False"):
         WordPieceTraining(count_words(["x"], GPT2, byte_level=True, workers=1))
 

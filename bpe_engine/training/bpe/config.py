@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
-from ...choices import TIE_BREAKS, VOCAB_SIZE_MAX, TieBreak, values
+from ...choices import TIE_BREAKS, VOCAB_SIZE_MAX, ModelName, TieBreak, values
 from ...errors import ConfigError
 from ...pretokenizers import GPT2, EndOfWord, PreTokenizer, with_end_of_word
 from ..word_table import MAX_SYMBOL_ID
 
 MAX_VOCAB_SIZE = VOCAB_SIZE_MAX
+
+
+def check_vocab_size(size: int) -> None:
+    """The one bound every trainer puts on the vocabulary size (its message names no API field)."""
+    if not 1 <= size <= MAX_VOCAB_SIZE:
+        raise ConfigError(f"the vocabulary size must be between 1 and {MAX_VOCAB_SIZE:,}, got {size:,}", field="vocab_size")
+
 assert MAX_VOCAB_SIZE <= MAX_SYMBOL_ID  # symbols are characters (bpe_engine.training.word_table): ids below U+10FFFF
 
 DEFAULT_MAX_TOKEN_LENGTH = 16
@@ -42,6 +49,9 @@ class BpeTrainerConfig:
     lacks when encoding; added after ``special_tokens`` when it is not one of them.
     """
 
+    model: ClassVar[ModelName] = "bpe"
+    continuing_prefix: ClassVar[str | None] = None  # HF's BPE may have one; this trainer makes none
+
     vocab_size: int
     byte_level: bool = True
     pre_tokenizer: PreTokenizer = GPT2
@@ -55,18 +65,21 @@ class BpeTrainerConfig:
     unk_token: str | None = None
 
     def __post_init__(self) -> None:
-        if not 0 <= self.vocab_size <= MAX_VOCAB_SIZE:
-            raise ConfigError(f"vocab_size must be between 0 and {MAX_VOCAB_SIZE:,}, got {self.vocab_size}")
+        check_vocab_size(self.vocab_size)
         if self.tie_break not in values(TIE_BREAKS):
-            raise ConfigError(f"unknown tie-break {self.tie_break!r}; choose one of: {', '.join(values(TIE_BREAKS))}")
+            raise ConfigError(
+                f"unknown tie-break {self.tie_break!r}; choose one of: {', '.join(values(TIE_BREAKS))}", field="tie_break"
+            )
         if self.initial_alphabet not in ("all", "seen"):
             raise ConfigError(f"initial_alphabet must be 'all' or 'seen', got {self.initial_alphabet!r}")
         if self.limit_alphabet is not None and (self.byte_level or self.limit_alphabet < 0):
             raise ConfigError("limit_alphabet is for character-level training and must be >= 0")
         if self.max_token_length is not None and self.max_token_length < 1:
-            raise ConfigError(f"max_token_length must be >= 1 (or None for no limit), got {self.max_token_length}")
+            raise ConfigError(
+                f"the longest token must be at least 1 (or no limit), got {self.max_token_length}", field="max_token_length"
+            )
         if self.min_frequency < 0:
-            raise ConfigError(f"min_frequency must be >= 0, got {self.min_frequency}")
+            raise ConfigError(f"the minimum frequency must be 0 or more, got {self.min_frequency}", field="min_frequency")
         if isinstance(self.special_tokens, str):
             raise ConfigError("special_tokens must be a sequence of strings, not one string")
         specials = tuple(self.special_tokens)
@@ -75,11 +88,11 @@ class BpeTrainerConfig:
         if self.unk_token is not None:
             if self.byte_level:
                 raise ConfigError(
-                    "unk_token is for character-level training: a byte-level model spells every byte, "
-                    "so nothing is unknown (train with --char-level, or drop --unk-token)"
+                    "an unknown token is for character-level training: a byte-level model spells every byte, "
+                    "so nothing is unknown (train character-level, or drop the unknown token)", field="unk_token"
                 )
             if not self.unk_token:
-                raise ConfigError("unk_token must be a non-empty string such as '<unk>'")
+                raise ConfigError("the unknown token must be non-empty text such as '<unk>'", field="unk_token")
             if self.unk_token not in specials:
                 specials += (self.unk_token,)
         object.__setattr__(self, "special_tokens", specials)
@@ -88,5 +101,10 @@ class BpeTrainerConfig:
         if self.byte_level and self.pre_tokenizer.end_of_word_suffix is not None:
             raise ConfigError(
                 f"the {self.pre_tokenizer.name} pre-tokenizer marks word ends on characters (</w>): "
-                "train it character-level (--char-level), or pick a byte-level pre-tokenizer such as gpt2"
+                "train it character-level, or pick a byte-level pre-tokenizer such as gpt2", field="pre_tokenizer"
             )
+
+    @property
+    def front_end(self) -> PreTokenizer:
+        """What cuts the corpus into the words this trainer counts."""
+        return self.pre_tokenizer

@@ -1,13 +1,15 @@
 """Training runs for any consumer (the app's worker, a benchmark, a test): one event protocol,
 two backends.
 
+>>> from bpe_engine.training.bpe import BpeTrainerConfig
 >>> from bpe_engine.training.runner import TrainingRequest, run_training
->>> events = list(run_training(TrainingRequest("low lower lowest " * 20, vocab_size=260), backend="thread"))
+>>> events = list(run_training(TrainingRequest("low lower lowest " * 20, BpeTrainerConfig(vocab_size=260)), backend="thread"))
 >>> [type(e).__name__ for e in events][0], [type(e).__name__ for e in events][-1], events[-1].done
 ('Started', 'Finished', 4)
 
-* :mod:`.events` -- the frozen events (Counting, Started, Merges, Finished / Cancelled / Failed);
-* :mod:`.session` -- the body of a run, the same code in both backends;
+* :mod:`.events` -- the frozen events (Counting, Started, Steps, Finished / Cancelled / Failed);
+* :mod:`.request` -- a corpus and a trainer's own config; :mod:`.trainers` -- every trainer as
+  one :class:`Training`; :mod:`.session` -- the body of a run, the same code in both backends;
 * backends: ``"thread"`` runs the session in the calling thread; ``"child"``
   (:mod:`.child`) runs it in a child process that is killed on cancel. ``"auto"`` picks the
   child for big corpora and for user regexes (work that could not be interrupted runs where it
@@ -23,11 +25,12 @@ from dataclasses import replace
 from typing import Literal
 
 from .batching import BATCH_SECONDS, batched
-from .events import Cancelled, Counting, Event, Failed, Finished, Merges, Started
+from .events import Cancelled, Counting, Event, Failed, Finished, Started, Steps
 from .model_state import ModelState
 from .replay import replay_events
-from .request import TrainingRequest, make_training
+from .request import TrainerConfig, TrainingRequest
 from .session import never, training_events
+from .trainers import Training, make_training
 
 Backend = Literal["auto", "thread", "child"]
 CHILD_MIN_CHARS = 100_000
@@ -36,7 +39,7 @@ CHILD_MIN_CHARS = 100_000
 
 def choose_backend(request: TrainingRequest, child_min_chars: int = CHILD_MIN_CHARS) -> Literal["thread", "child"]:
     """The child for big corpora and untrusted (user) regexes; the thread otherwise."""
-    if not request.pre_tokenizer.trusted or len(request.text) >= child_min_chars:
+    if not request.trusted or len(request.text) >= child_min_chars:
         return "child"
     return "thread"
 
@@ -73,9 +76,11 @@ __all__ = [
     "Event",
     "Failed",
     "Finished",
-    "Merges",
     "ModelState",
+    "Steps",
     "Started",
+    "TrainerConfig",
+    "Training",
     "TrainingRequest",
     "batched",
     "choose_backend",

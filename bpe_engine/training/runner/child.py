@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
-from .events import Cancelled, Event, Failed, Finished, Merges, Started
+from .events import Cancelled, Event, Failed, Finished, Started, Steps
 from .frames import read_frame, write_frame
 from .request import TrainingRequest
 
@@ -88,7 +88,7 @@ def child_events(request: TrainingRequest, *, cancelled: Callable[[], bool]) -> 
                 ended = True
                 yield Failed(_died(process, done, log.name, event.detail))
                 return
-            if isinstance(event, Merges):
+            if isinstance(event, Steps):
                 done = event.done
             if isinstance(event, Started) and event.words is None:  # the cut we sent: not sent back
                 event = replace(event, words=request.cut_words())

@@ -3,9 +3,11 @@
 A run yields, in order:
 
 * :class:`Started` -- the corpus is cut into words and the trainer is ready; carries the frozen
-  word table (the UI builds its own stepper from it), the merge target and the trainer's notes;
-* :class:`Merges` -- the merges made since the last batch (about every 0.1 s), with progress;
-  batches are data and are never coalesced;
+  word table (the UI builds its own stepper from it; None for Unigram, which reads lines), the
+  step target and the trainer's notes;
+* :class:`Steps` -- the steps made since the last batch (about every 0.1 s), with progress: BPE
+  and WordPiece merges, Unigram seed, EM, pruning and final steps; batches are data and are
+  never coalesced;
 * then exactly one of :class:`Finished` (with the tokenizer, built on the consumer's side),
   :class:`Cancelled` (the consumer asked to stop) or :class:`Failed` (a user error whose message
   says how to fix it, or a bug reported as ``internal error``).
@@ -21,7 +23,7 @@ from typing import TYPE_CHECKING, Union
 
 from ...corpus.cut import CorpusWords
 from ...types import Tokenizer
-from ..steps import MergeStep
+from ..steps import TrainingStep
 
 if TYPE_CHECKING:  # pragma: no cover
     from .model_state import ModelState
@@ -38,7 +40,8 @@ class Counting:
 
 @dataclass(frozen=True, slots=True)
 class Started:
-    """Training is about to merge. ``alphabet`` is the vocabulary size before any merge.
+    """Training is about to make its first step. ``alphabet`` is the vocabulary size before it (0
+    when the first step makes the vocabulary: Unigram's seeds).
 
     ``words`` is the cut the run trains on. When the request carried that cut, the child backend
     does not send it back through its pipe (16 MB for 5 MB of text); the parent puts the request's
@@ -48,14 +51,14 @@ class Started:
     target: int
     alphabet: int
     notes: tuple[str, ...]
-    words: CorpusWords
+    words: CorpusWords | None
 
 
 @dataclass(frozen=True, slots=True)
-class Merges:
-    """Merges since the previous batch; ``done`` counts all merges of the run so far."""
+class Steps:
+    """Steps since the previous batch; ``done`` counts all steps of the run so far."""
 
-    steps: tuple[MergeStep, ...]
+    steps: tuple[TrainingStep, ...]
     done: int
     target: int
     rate: float
@@ -78,7 +81,7 @@ class Finished:
 
 @dataclass(frozen=True, slots=True)
 class Cancelled:
-    """The consumer asked the run to stop; ``done`` merges had been sent."""
+    """The consumer asked the run to stop; ``done`` steps had been sent."""
 
     done: int
 
@@ -90,5 +93,5 @@ class Failed:
     message: str
 
 
-Event = Union[Counting, Started, Merges, Finished, Cancelled, Failed]
+Event = Union[Counting, Started, Steps, Finished, Cancelled, Failed]
 """Anything a run yields."""

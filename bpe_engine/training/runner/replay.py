@@ -16,7 +16,7 @@ from ...explore.stepper import Stepper
 from ...types import ReplaysMerges
 from ..steps import MergeStep
 from .batching import BATCH_SECONDS, batched
-from .events import Cancelled, Event, Failed, Finished, Merges, Started
+from .events import Cancelled, Event, Failed, Finished, Started, Steps
 from .session import never
 
 
@@ -28,7 +28,7 @@ def replay_events(
     clock: Callable[[], float] = time.monotonic,
     batch_seconds: float = BATCH_SECONDS,
 ) -> Iterator[Event]:
-    """Started, Merges..., Finished (carrying ``tokenizer`` itself) -- or Cancelled / Failed."""
+    """Started, Steps..., Finished (carrying ``tokenizer`` itself) -- or Cancelled / Failed."""
     start = clock()
     done = 0
     try:
@@ -54,7 +54,7 @@ def replay_events(
 
         for batch in batched(measured(), seconds=batch_seconds, clock=clock):
             done += len(batch)
-            yield Merges(batch, done, len(merges), done / max(clock() - start, 1e-9))
+            yield Steps(batch, done, len(merges), done / max(clock() - start, 1e-9))
         if cancelled():
             yield Cancelled(done)
             return

@@ -9,11 +9,11 @@ from itertools import islice
 
 from ...corpus.cut import CorpusCancelled, CorpusWords
 from ...errors import BpeEngineError
-from ..steps import MergeStep
+from ..steps import TrainingStep
 from .batching import BATCH_SECONDS, batched
-from .events import Cancelled, Counting, Event, Failed, Finished, Merges, Started
-from .model_state import ModelState
-from .request import TrainingRequest, make_training
+from .events import Cancelled, Counting, Event, Failed, Finished, Started, Steps
+from .request import TrainingRequest
+from .trainers import make_training
 
 Clock = Callable[[], float]
 
@@ -29,7 +29,7 @@ def training_events(
     clock: Clock = time.monotonic,
     batch_seconds: float = BATCH_SECONDS,
 ) -> Iterator[Event]:
-    """Counting... (a big corpus), Started, Merges..., then Finished, Cancelled or Failed. Never
+    """Counting... (a big corpus), Started, Steps..., then Finished, Cancelled or Failed. Never
     raises for user errors.
 
     ``cancelled`` is polled between merges and while the corpus is cut; once it returns True the
@@ -40,29 +40,27 @@ def training_events(
     done = 0
     try:
         words = request.cut_words()
-        if words is None:
+        if words is None and request.front_end is not None:
             words = yield from _cut(request, cancelled, clock, batch_seconds)
-        training = make_training(request, words.word_counts(byte_level=request.effective_byte_level))
+        training = make_training(request, words)
         if cancelled():
             yield Cancelled(0)
             return
-        target = int(training.target_merges)
-        alphabet = len(training.vocab)
-        yield Started(target, alphabet, tuple(training.notes), words)
-        steps: Iterable[MergeStep] = _until(training.steps(), cancelled)
+        yield Started(training.target_steps, training.initial_size, tuple(training.notes), words)
+        steps: Iterable[TrainingStep] = _until(training.steps(), cancelled)
         if request.throttle:
             steps = _throttled(steps, request.throttle)
         if request.stop_after is not None:
             steps = islice(steps, request.stop_after)
         for batch in batched(steps, seconds=batch_seconds, clock=clock):
             done += len(batch)
-            yield Merges(batch, done, target, done / max(clock() - start, 1e-9))
+            yield Steps(batch, done, max(training.target_steps, done), done / max(clock() - start, 1e-9))
         if cancelled():
             yield Cancelled(done)
             return
         if request.stop_after is not None and done >= request.stop_after:
             return
-        yield Finished(done, clock() - start, tuple(training.notes), ModelState.of(training, request.model))
+        yield Finished(done, clock() - start, tuple(training.notes), training.model_state())
     except CorpusCancelled:
         yield Cancelled(done)
     except BpeEngineError as exc:
@@ -75,7 +73,7 @@ def _cut(
     request: TrainingRequest, cancelled: Callable[[], bool], clock: Clock, batch_seconds: float
 ) -> Generator[Event, None, CorpusWords]:
     """Cut the corpus into words, yielding :class:`Counting` as often as merge batches, no more."""
-    building = CorpusWords.building(request.text, request.pre_tokenizer, cancelled=cancelled)
+    building = CorpusWords.building(request.text, request.front_end, cancelled=cancelled)
     reported = clock()
     while True:
         try:
@@ -87,14 +85,14 @@ def _cut(
             yield Counting(cut, len(request.text))
 
 
-def _until(steps: Iterable[MergeStep], cancelled: Callable[[], bool]) -> Iterator[MergeStep]:
+def _until(steps: Iterable[TrainingStep], cancelled: Callable[[], bool]) -> Iterator[TrainingStep]:
     for step in steps:
         yield step
         if cancelled():
             return
 
 
-def _throttled(steps: Iterable[MergeStep], seconds: float) -> Iterator[MergeStep]:
+def _throttled(steps: Iterable[TrainingStep], seconds: float) -> Iterator[TrainingStep]:
     for step in steps:
         yield step
         time.sleep(seconds)

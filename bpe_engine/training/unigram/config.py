@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import ClassVar
 
+from ...choices import ModelName
 from ...errors import ConfigError
 from ...sentencepiece.model_proto import PieceType, byte_piece
 from ...sentencepiece.scores import to_f32
@@ -28,6 +30,11 @@ SUPPORTED_RULES = ("nmt_nfkc", "identity")
 @dataclass(frozen=True, slots=True)
 class UnigramTrainerConfig:
     """Every option with SentencePiece 0.2.1's default. Only ``vocab_size`` is usually set."""
+
+    model: ClassVar[ModelName] = "unigram"
+    byte_level: ClassVar[bool] = False  # byte_fallback pieces are <0xNN>, not a byte alphabet
+    continuing_prefix: ClassVar[None] = None
+    front_end: ClassVar[None] = None  # it reads sentences, one a line, and splits them itself
 
     vocab_size: int = 8000
     character_coverage: float = 0.9995

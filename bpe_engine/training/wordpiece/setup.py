@@ -14,13 +14,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
+from ...choices import ModelName
 from ...corpus import WordCounts
 from ...errors import ConfigError
 from ...pretokenizers import PreTokenizer
 from ...wordpiece.bert_normalizer import BertNormalizer
 from ...wordpiece.bert_pretokenizer import bert_words, bert_words_spaced
+from ...wordpiece.front_end import BertFrontEnd
 from ...wordpiece.model import BERT_SPECIALS
+from ..bpe.config import check_vocab_size
 from ..bpe.setup import refuse_lone_surrogates
 
 
@@ -34,6 +38,9 @@ class WordPieceTrainerConfig:
     through merges on its own pieces); then no normaliser runs.
     """
 
+    model: ClassVar[ModelName] = "wordpiece"
+    byte_level: ClassVar[bool] = False  # WordPiece merges characters
+
     vocab_size: int = 30_000
     min_frequency: int = 2
     limit_alphabet: int | None = None
@@ -45,10 +52,9 @@ class WordPieceTrainerConfig:
     normalizer: BertNormalizer = field(default_factory=BertNormalizer)
 
     def __post_init__(self) -> None:
-        if self.vocab_size < 0:
-            raise ConfigError(f"vocab_size must be >= 0, got {self.vocab_size}")
+        check_vocab_size(self.vocab_size)
         if self.min_frequency < 0:
-            raise ConfigError(f"min_frequency must be >= 0, got {self.min_frequency}")
+            raise ConfigError(f"the minimum frequency must be 0 or more, got {self.min_frequency}", field="min_frequency")
         if self.limit_alphabet is not None and self.limit_alphabet < 0:
             raise ConfigError(f"limit_alphabet must be >= 0 or None, got {self.limit_alphabet}")
         if self.max_input_chars_per_word < 1:
@@ -60,9 +66,15 @@ class WordPieceTrainerConfig:
         object.__setattr__(self, "special_tokens", tuple(dict.fromkeys(self.special_tokens)))
         if self.unk_token not in self.special_tokens:
             raise ConfigError(
-                f"the unknown token {self.unk_token!r} must be one of special_tokens "
-                f"{list(self.special_tokens)}: WordPiece encodes unmatchable words to it"
+                f"the unknown token {self.unk_token!r} must be one of the special tokens "
+                f"{list(self.special_tokens)}: WordPiece encodes unmatchable words to it", field="unk_token"
             )
+
+    @property
+    def front_end(self) -> PreTokenizer | BertFrontEnd:
+        """What cuts the corpus into the words this trainer counts: the pre-tokenizer when one is
+        given, else BERT's normaliser and split (the words :func:`count_bert_words` counts)."""
+        return self.pre_tokenizer if self.pre_tokenizer is not None else BertFrontEnd(self.normalizer)
 
 
 @dataclass(frozen=True)
