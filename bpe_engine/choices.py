@@ -55,7 +55,7 @@ MODELS: tuple[Choice[ModelName], ...] = (
 
 TieBreak = Literal["hf", "lexicographic", "first-seen"]
 TIE_BREAKS: tuple[Choice[TieBreak], ...] = (
-    Choice("hf", "HF (smaller ids)", "the pair of smaller ids (left, then right), as Hugging Face tokenizers"),
+    Choice("hf", "hf: ids", "the pair of smaller ids (left, then right), as Hugging Face tokenizers"),
     Choice("lexicographic", "lexicographic", "the pair that sorts first by its tokens' bytes"),
     Choice("first-seen", "first seen", "the pair met first in the corpus, as minbpe (the textbook order)"),
 )

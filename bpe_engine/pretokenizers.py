@@ -59,7 +59,7 @@ def compile_pattern(pattern: str) -> regex.Pattern[str]:
     try:
         return regex.compile(pattern)
     except regex.error as exc:  # pragma: no branch - message comes from the regex module
-        raise ConfigError(f"invalid pre-tokenizer regex {pattern!r}: {exc}") from None
+        raise ConfigError(f"invalid pre-tokenizer regex {pattern!r}: {exc}", field="pattern") from None
 
 
 # --- user regexes run with a time budget ---------------------------------------------------------
@@ -337,7 +337,7 @@ def get_pretokenizer(name: str, pattern: str | None = None) -> PreTokenizer:
     """Look a pre-tokenizer up by name (``regex`` needs ``pattern``)."""
     if name == "regex":
         if not pattern:
-            raise ConfigError("pre-tokenizer 'regex' needs a pattern (pass --pattern REGEX)")
+            raise ConfigError("pre-tokenizer 'regex' needs a pattern (pass --pattern REGEX)", field="pattern")
         return custom(pattern)
     try:
         return BUILTIN[name]

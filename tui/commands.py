@@ -20,6 +20,7 @@ class ExplorerCommands(Provider):
 
     def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         app: ExplorerApp = self.app  # type: ignore[assignment]
+        pane = app.train_pane
         commands: list[tuple[str, str, Callable[[], object]]] = [
             ("Train", "train a tokenizer on the corpus with the current settings", app.action_train),
             ("Open corpus file…", "replace the corpus with a text file", app.action_open_corpus),
@@ -27,16 +28,16 @@ class ExplorerCommands(Provider):
             ("Save tokenizer…", "write the trained tokenizer (all formats) to a directory", app.action_save),
             ("Help: keys", "list every key", app.action_help),
         ]
-        if app.training:
-            commands.append(("Cancel training", "stop the running training (merges so far stay)", app.action_cancel))
-        if app.stepper is not None and app.stepper.available:
+        if pane.training:
+            commands.append(("Cancel training", "stop the running training (steps so far stay)", app.action_cancel))
+        if pane.stepper is not None and pane.stepper.available:
             commands += [
-                ("Next merge", "apply one more merge", app.action_next),
-                ("Previous merge", "undo the last applied merge", app.action_prev),
-                ("First step (no merges)", "back to the initial alphabet", app.action_first),
-                ("Last merge", "apply every merge", app.action_last),
-                ("Jump to merge…", "go to a merge rank", app.action_jump),
-                ("Play / pause", "animate forward through the merges", app.action_play),
+                ("Next step", "apply one more step", pane.action_next),
+                ("Previous step", "undo the last applied step", pane.action_prev),
+                ("First step (nothing applied)", "back to the initial alphabet", pane.action_first),
+                ("Last step", "apply every step so far", pane.action_last),
+                ("Jump to step…", "go to a step by number", pane.action_jump),
+                ("Play / pause", "animate forward through the steps", pane.action_play),
             ]
         return commands
 

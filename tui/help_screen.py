@@ -136,13 +136,26 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(Group(*parts))
                 yield Static(
                     Text(
-                        "Train on the corpus at the left, then step through the merges: the corpus view "
-                        "shows the text split into tokens after the first k merges, the token merge k "
-                        "created highlighted. The stepping keys work anywhere in Train except inside a "
-                        "text field.",
+                        "Train on the corpus at the left, then step through the training: the corpus view "
+                        "shows the text split into tokens after the first k steps (for BPE and WordPiece, "
+                        "the token merge k created highlighted; for Unigram, by the model of step k). The "
+                        "stepping keys work anywhere in Train except inside a text field.",
                         style="dim",
                     )
                 )
 
     def action_scroll(self, where: str) -> None:
-        getattr(self.query_one("#help-keys", VerticalScroll), f"scroll_{where}")(animate=False)
+        """Scroll the keys. End stays at the end while the list is still being laid out: pressed as
+        the help opens, it came before the list knew its height and stopped a page short."""
+        keys = self.query_one("#help-keys", VerticalScroll)
+        getattr(keys, f"scroll_{where}")(animate=False)
+        self._pinned_to_end = where == "end"
+
+    _pinned_to_end = False
+
+    def on_mount(self) -> None:
+        self.watch(self.query_one("#help-keys", VerticalScroll), "virtual_size", self._keep_the_end, init=False)
+
+    def _keep_the_end(self) -> None:
+        if self._pinned_to_end:
+            self.query_one("#help-keys", VerticalScroll).scroll_end(animate=False)

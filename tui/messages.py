@@ -13,17 +13,27 @@ App -> panes is not a message: the app sets ``pane.state`` (a frozen
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.message import Message
 
-from bpe_engine.explore.stepper import Stepper
 from bpe_engine.training.runner import Event
 
 
 class TrainingEvent(Message):
     """One event of run ``run_id`` (data: never coalesced); ``stepper`` comes with a Started."""
 
-    def __init__(self, run_id: int, event: Event, stepper: Stepper | None = None) -> None:
+    def __init__(self, run_id: int, event: Event, stepper: Any = None) -> None:
         super().__init__()
         self.run_id = run_id
         self.event = event
+        self.stepper = stepper  # a tui.train.runs.AnyStepper (not imported here: the app imports this first)
+
+
+class StepReady(Message):
+    """The model of Unigram step ``step`` of ``stepper`` is built: the step can be drawn."""
+
+    def __init__(self, stepper: Any, step: int) -> None:
+        super().__init__()
         self.stepper = stepper
+        self.step = step

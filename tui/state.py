@@ -2,7 +2,7 @@
 
 Panes never read the app's attributes or another tab's widgets; the app sets ``pane.state`` (on
 the visible pane only -- a hidden pane does no work) and the pane redraws from it. The value is
-frozen and its parts are immutable (:class:`~tui.train.merge_log.MergeLog`, a finished
+frozen and its parts are immutable (:class:`~tui.train.step_log.StepLog`, a finished
 tokenizer that is never mutated), so a pane may hand it to a worker thread as it is.
 """
 
@@ -14,7 +14,7 @@ from typing import cast
 
 from bpe_engine.types import ReplaysMerges, Tokenizer
 
-from .train.merge_log import MergeLog
+from .train.step_log import StepLog
 
 _views: dict[tuple[int, int], tuple[Tokenizer, Tokenizer]] = {}
 _lock = threading.Lock()
@@ -28,7 +28,7 @@ class ExplorerState:
 
     corpus: str = ""
     corpus_label: str = ""
-    merges: MergeLog = field(default_factory=MergeLog)
+    merges: StepLog = field(default_factory=StepLog)
     initial_tokens: int = 0
     tokenizer: Tokenizer | None = None
     step: int = 0

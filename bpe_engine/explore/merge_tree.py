@@ -21,12 +21,13 @@ abc
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from threading import Lock
 from typing import TYPE_CHECKING, Literal, cast
 
 from ..bpe.byte_table import bytes_to_token_str, is_byte_token_str, token_str_to_bytes
+from ..bpe.encode import merge_byte_ranks
 
 if TYPE_CHECKING:
     from ..types import ExplainsMerges, ReplaysMerges, Tokenizer
@@ -60,47 +61,58 @@ class MergeNode:
 
 
 class MergeIndex:
-    """``new -> (rank, left, right)`` for a list of merges, built once per merge list.
+    """``new -> (rank, left, right)`` over a merge list that only grows (a run streams its merges).
 
-    ``join`` says how a pair forms its token (plain concatenation for BPE); ``to_bytes`` turns a
-    token string into the bytes it stands for (the GPT-2 byte table for byte-level models).
+    ``join`` says how a pair forms its token (plain concatenation for BPE; :meth:`extend` takes the
+    new token as given instead, WordPiece's ``a + ##b -> ab``); ``to_bytes`` turns a token string
+    into the bytes it stands for (the GPT-2 byte table for byte-level models). A token counts as
+    built by the first merge that makes it; its parts are derived with earlier merges only, so a
+    tree reads bottom-up in training order.
     """
 
     def __init__(
         self,
-        merges: Sequence[tuple[str, str]],
+        merges: Sequence[tuple[str, str]] = (),
         *,
         join: Callable[[str, str], str] = lambda a, b: a + b,
         to_bytes: Callable[[str], bytes] | None = None,
     ) -> None:
         self._built: dict[str, tuple[int, str, str]] = {}
-        for rank, (left, right) in enumerate(merges):
-            new = join(left, right)
+        self._size = 0
+        self._to_bytes = to_bytes or _default_to_bytes
+        self.extend((left, right, join(left, right)) for left, right in merges)
+
+    def extend(self, merges: Iterable[tuple[str, str, str]]) -> None:
+        """Add ``(left, right, new)`` merges after those already indexed."""
+        built = self._built
+        for left, right, new in merges:
             # The first merge that makes a token is the one that added it; a malformed file with
             # an empty side would make a token its own child, so such merges are skipped.
-            if left and right and new not in self._built:
-                self._built[new] = (rank, left, right)
-        self._to_bytes = to_bytes or _default_to_bytes
+            if left and right and new not in built:
+                built[new] = (self._size, left, right)
+            self._size += 1
 
     def __len__(self) -> int:
-        return len(self._built)
+        """How many merges are indexed."""
+        return self._size
 
     def rank_of(self, token: str) -> int | None:
         entry = self._built.get(token)
         return entry[0] if entry else None
 
-    def tree(self, token: str, *, base: Callable[[str], bool] | None = None) -> MergeNode:
-        """The merge tree of ``token``; tokens no merge builds are leaves (``base`` decides
-        whether such a leaf is an initial symbol or an added entry; default: one character)."""
+    def tree(self, token: str, *, base: Callable[[str], bool] | None = None, before: int | None = None) -> MergeNode:
+        """The merge tree of ``token`` with the merges ranked below ``before`` (default: all);
+        tokens no such merge builds are leaves (``base`` decides whether a leaf is an initial
+        symbol or an added entry; default: one character)."""
         is_base = base or (lambda t: len(t) == 1)
-        return self._tree(token, is_base, 0)
+        return self._tree(token, is_base, self._size if before is None else before, 0)
 
-    def _tree(self, token: str, is_base: Callable[[str], bool], depth: int) -> MergeNode:
+    def _tree(self, token: str, is_base: Callable[[str], bool], before: int, depth: int) -> MergeNode:
         entry = self._built.get(token)
-        if entry is None or depth > 4096:
+        if entry is None or entry[0] >= before or depth > 4096:
             return MergeNode(token, self._to_bytes(token), "base" if is_base(token) else "added")
         rank, left, right = entry
-        kids = (self._tree(left, is_base, depth + 1), self._tree(right, is_base, depth + 1))
+        kids = (self._tree(left, is_base, rank, depth + 1), self._tree(right, is_base, rank, depth + 1))
         return MergeNode(token, self._to_bytes(token), "merge", rank, kids)
 
 
@@ -189,18 +201,23 @@ def _default_to_bytes(token: str) -> bytes:
 
 
 def _bpe(token: bytes, ranks: Mapping[bytes, int], max_rank: int) -> list[bytes]:
-    """Byte-pair encode ``token`` with ranks below ``max_rank`` (the naive, readable way)."""
-    parts = [token[i : i + 1] for i in range(len(token))]
-    while len(parts) > 1:
-        best_i, best_rank = -1, max_rank
-        for i in range(len(parts) - 1):
-            r = ranks.get(parts[i] + parts[i + 1])
-            if r is not None and r < best_rank:
-                best_i, best_rank = i, r
-        if best_i < 0:
-            break
-        parts[best_i : best_i + 2] = [parts[best_i] + parts[best_i + 1]]
-    return parts
+    """``token`` byte-pair encoded with the ranks below ``max_rank``: the engine's own merge loop
+    (:func:`~bpe_engine.bpe.encode.merge_byte_ranks`), its ids read back as bytes."""
+    return [_bytes_of_rank(ranks)[i] for i in merge_byte_ranks(token, dict(ranks) if not isinstance(ranks, dict) else ranks, max_rank)]
+
+
+_RANK_BYTES: OrderedDict[int, tuple[Mapping[bytes, int], dict[int, bytes]]] = OrderedDict()
+
+
+def _bytes_of_rank(ranks: Mapping[bytes, int]) -> dict[int, bytes]:
+    """rank -> bytes of a rank table, made once per table (a few are kept)."""
+    hit = _RANK_BYTES.get(id(ranks))
+    if hit is None or hit[0] is not ranks:
+        hit = (ranks, {rank: data for data, rank in ranks.items()})
+        _RANK_BYTES[id(ranks)] = hit
+        while len(_RANK_BYTES) > 4:
+            _RANK_BYTES.popitem(last=False)
+    return hit[1]
 
 
 def _render(node: MergeNode, indent: str, lines: list[tuple[str, MergeNode]]) -> None:

@@ -20,8 +20,8 @@ a trainer is still running and step through the ones that have arrived.
 (1, ('lo', 'w', ' ', 'lo', 'w', 'e', 'r', ' ', 'lo', 'w', 'e', 's', 't'))
 >>> s.forward().occurrences, s.token_count
 (3, 10)
->>> s.derivation("low").render()
-['low  (merge 2: lo + w)', '├─ lo  (merge 1: l + o)', '│  ├─ l', '│  └─ o', '└─ w']
+>>> [prefix + node.token for prefix, node in render_tree(s.derivation("low"))]
+['low', '├─ lo', '│  ├─ l', '│  └─ o', '└─ w']
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ from typing import Protocol
 from ..bpe.byte_table import BYTE_CHARS
 from ..corpus.cut import CorpusCancelled, CorpusWords
 from ..pretokenizers import NONE, EndOfWord, PreTokenizer, mark_word_end
-from .derivation import Derivation, Derivations
+from .merge_tree import MergeIndex, MergeNode, render_tree  # noqa: F401 - render_tree: the doctest above
 from .segmentation import Applied, Segmentation
+from .surfaces import token_bytes_of
 
 NONE_SPLIT = NONE  # re-exported for the doctest above: the whole text is one word
 
@@ -146,8 +147,10 @@ class Stepper:
         piece_ends: Sequence[int] = (),
         characters: int = 0,
         first_piece: Sequence[int] | None = None,
+        byte_level: bool = False,
     ) -> None:
         self.merges = merges
+        self.byte_level = byte_level
         self.counts = list(counts)
         self.characters = characters
         self.piece_words = array("i", piece_words)
@@ -162,7 +165,7 @@ class Stepper:
                 self._first_piece.setdefault(w, i)
         self._undo: list[_Undo] = []
         self._last: tuple[_Undo, StepChange] | None = None
-        self._derivations = Derivations(self.merge_at)
+        self._index = MergeIndex(to_bytes=_byte_symbol_bytes if byte_level else None)  # grows with the merges
         self.word_texts: list[str] = []  # the distinct pieces, when built by from_text
         self.token_count = self._seg.token_count()
         self.initial_token_count = self.token_count
@@ -220,7 +223,7 @@ class Stepper:
         piece_words, starts, ends = words.pieces()
         stepper = cls(
             symbols, words.counts, merges, piece_words=piece_words, piece_starts=starts, piece_ends=ends,
-            characters=words.characters, first_piece=words.first_pieces(),
+            characters=words.characters, first_piece=words.first_pieces(), byte_level=byte_level,
         )
         stepper.word_texts = list(words.texts)
         return stepper
@@ -396,17 +399,45 @@ class Stepper:
                 before = after.replace(new_symbol, pair)
             yield wid, before, after
 
-    def derivation(self, token: str, *, before: int | None = None) -> Derivation:
-        """Which merges built ``token``, using merges ranked below ``before`` (default: all known).
-
-        A token counts as created by the first merge whose ``new`` it is.
+    def derivation(self, token: str, *, before: int | None = None) -> MergeNode:
+        """Which merges built ``token``, using merges ranked below ``before`` (default: all known):
+        the one merge tree of the engine (:class:`~bpe_engine.explore.merge_tree.MergeIndex`),
+        extended as merges arrive. A token counts as created by the first merge whose ``new`` it is.
         """
-        return self._derivations.of(token, len(self.merges), before)
+        index, available = self._index, len(self.merges)
+        limit = available if before is None else min(before, available)
+        # Only the merges below the limit can take part: while a run streams thousands of merges a
+        # second, the app's step at k catches up to k, not to every merge made so far.
+        if len(index) < limit:
+            index.extend(self.merge_at(rank) for rank in range(len(index), limit))
+        return index.tree(token, before=limit, base=_is_byte_symbol if self.byte_level else None)
 
     def first_piece_of(self, word_ids: Sequence[int]) -> int | None:
         """Index of the first corpus piece whose word is in ``word_ids`` (for scrolling to it)."""
         found = [self._first_piece[w] for w in word_ids if w in self._first_piece]
         return min(found) if found else None
+
+    # -- what the corpus view draws (the interface every stepper offers) ------------------------------
+    def window(self, text: str, start: int, end: int) -> Iterator[tuple[int, int, tuple[str, ...]]]:  # noqa: ARG002
+        """``(start, end, tokens)`` of each corpus piece overlapping ``[start, end)`` at this step."""
+        symbols = self.word_symbols
+        for word_id, p_start, p_end in self.pieces_between(start, end):
+            yield p_start, p_end, symbols(word_id)
+
+    def ready(self) -> bool:
+        """A merge stepper draws at once (a Unigram one may first build its step's model)."""
+        return True
+
+    def highlight(self) -> str | None:
+        """The token the last applied merge made (the view marks it)."""
+        return self.merge_at(self.step - 1)[2] if self.step else None
+
+    def focus(self) -> int | None:
+        """Where the last step changed the corpus: the first character of the first piece it
+        rewrote (None at step 0 or when it rewrote no piece)."""
+        changed = self.last_changed_word_ids()
+        first = self.first_piece_of(changed) if changed else None
+        return None if first is None else self.piece_starts[first]
 
     def pieces_between(self, start_char: int, end_char: int) -> Iterator[tuple[int, int, int]]:
         """``(word_id, start, end)`` of the pieces overlapping ``[start_char, end_char)``."""
@@ -416,3 +447,12 @@ class Stepper:
             if self.piece_ends[i] > start_char:
                 yield self.piece_words[i], self.piece_starts[i], self.piece_ends[i]
             i += 1
+
+
+def _byte_symbol_bytes(token: str) -> bytes:
+    """The bytes of a byte-level symbol string (GPT-2 byte characters)."""
+    return token_bytes_of(token)
+
+
+def _is_byte_symbol(token: str) -> bool:
+    return len(token) == 1

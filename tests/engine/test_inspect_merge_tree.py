@@ -48,11 +48,16 @@ def test_special_token_is_never_merged() -> None:
 
 
 def test_merge_index_for_character_level_merges() -> None:
-    idx = MergeIndex([("l", "o"), ("lo", "w</w>"), ("w", "</w>")])
+    """A token's parts are derived with earlier merges only: the tree reads in training order."""
+    idx = MergeIndex([("w", "</w>"), ("l", "o"), ("lo", "w</w>")])
     node = idx.tree("low</w>", base=lambda t: len(t) == 1 or t == "</w>")
     lines = [prefix + n.token for prefix, n in render_tree(node)]
     assert lines == ["low</w>", "├─ lo", "│  ├─ l", "│  └─ o", "└─ w</w>", "   ├─ w", "   └─ </w>"]
-    assert idx.rank_of("lo") == 0 and idx.rank_of("zz") is None
+    assert idx.rank_of("lo") == 1 and idx.rank_of("zz") is None
+    later = MergeIndex([("l", "o"), ("lo", "w</w>"), ("w", "</w>")])  # w</w> made after it was used
+    assert [n.token for n in later.tree("low</w>").children] == ["lo", "w</w>"]
+    assert later.tree("low</w>").children[1].children == ()  # a leaf at merge 2: merge 3 came later
+    assert [n.token for n in later.tree("low</w>", before=1).children] == []  # before merge 2: not built yet
 
 
 def test_malformed_merges_do_not_loop() -> None:

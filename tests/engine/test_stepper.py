@@ -90,8 +90,9 @@ def test_derivation_tree_uses_only_earlier_merges() -> None:
     merges = [("t", "h", "th"), ("th", "e", "the"), ("Ġ", "the", "Ġthe")]
     stepper = Stepper.from_text(" the the", GPT2, byte_level=True, merges=merges)
     tree = stepper.derivation("Ġthe")
-    assert tree.rank == 2 and tree.left and tree.left.token == "Ġ" and tree.right and tree.right.rank == 1
-    assert tree.render()[0] == "Ġthe  (merge 3: Ġ + the)"
+    left, right = tree.children
+    assert tree.rank == 2 and left.token == "Ġ" and left.kind == "base" and right.rank == 1
+    assert tree.data == b" the" and right.children[0].data == b"th"
     assert stepper.derivation("the", before=1).rank is None  # merge 2 comes later than the limit
 
 

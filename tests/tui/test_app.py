@@ -3,53 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import io
 
-from rich.console import Console
-from rich.text import Text
-from textual.content import Content
 from textual.widgets import Input, Static, TabbedContent, TextArea
-from textual.worker import WorkerCancelled, WorkerFailed
 
-from bpe_engine.training.runner import Merges
+from bpe_engine.training.runner import Steps
+from tests.tui.pilot import SMALL, runner, set_input, settle, shown, train_to_end  # noqa: F401 - re-exported for other tests
 from tui.app import ExplorerApp
 from tui.inspect import InspectorPane
 from tui.messages import TrainingEvent
-from tui.train.merge_table import MergeTable
-
-SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n한국어 한국 한글 😀👍🏽\n"
-
-
-def shown(app: ExplorerApp, selector: str) -> str:
-    """The plain text a Static currently shows."""
-    content = app.query_one(selector).content  # Static or FixedText
-    if isinstance(content, (Text, Content)):
-        return content.plain
-    console = Console(width=150, record=True, file=io.StringIO())
-    console.print(content)
-    return console.export_text().rstrip("\n")
-
-
-async def settle(app: ExplorerApp, pilot) -> None:  # noqa: ANN001
-    """Wait for every worker (a cancelled one counts as done) and for the messages they posted."""
-    for worker in list(app.workers):
-        try:
-            await worker.wait()
-        except (WorkerCancelled, WorkerFailed):
-            pass
-    await pilot.pause()
-    await pilot.pause()
-
-
-async def train_to_end(app: ExplorerApp, pilot) -> None:  # noqa: ANN001
-    await pilot.press("ctrl+t")
-    await settle(app, pilot)
-
-
-async def set_input(pilot, app: ExplorerApp, selector: str, value: str) -> None:  # noqa: ANN001
-    field = app.query_one(selector, Input)
-    field.value = value
-    await pilot.pause()
+from tui.train.step_table import StepTable
 
 
 async def test_train_then_step_jump_first_last() -> None:
@@ -57,25 +19,25 @@ async def test_train_then_step_jump_first_last() -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await set_input(pilot, app, "#vocab", "290")
         await train_to_end(app, pilot)
-        assert app.stepper is not None and app.stepper.available == 290 - 256
-        assert app.query_one(MergeTable).row_count == 290 - 256 + 1  # + the step-0 row
+        assert app.train_pane.stepper is not None and app.train_pane.stepper.available == 290 - 256
+        assert app.query_one(StepTable).row_count == 290 - 256 + 1  # + the step-0 row
         assert "done: 34 merges" in shown(app, "#progress-status")
-        assert app.focused is app.query_one(MergeTable)
+        assert app.focused is app.query_one(StepTable)
         await pilot.press("n", "n", "n", "b")
-        assert app.current_step == 2
+        assert app.train_pane.current_step == 2
         assert shown(app, "#step-status").startswith("step 2/34")
-        merge2 = app.stepper.merge_at(1)
-        assert f"merge 2: {merge2[0]} + {merge2[1]}" in shown(app, "#derivation")
+        merge2 = app.train_pane.stepper.merge_at(1)
+        assert f"merge 2: {merge2[0]} + {merge2[1]}" in shown(app, "#detail")
         await pilot.press("j")
         await pilot.press(*"12", "enter")
         await pilot.pause()
-        assert app.current_step == 12 and app.query_one(MergeTable).cursor_row == 12
+        assert app.train_pane.current_step == 12 and app.query_one(StepTable).cursor_row == 12
         await pilot.press("G")
-        assert app.current_step == 34
+        assert app.train_pane.current_step == 34
         await pilot.press("g")
-        assert app.current_step == 0 and app.stepper.token_count == len(SMALL.encode())
+        assert app.train_pane.current_step == 0 and app.train_pane.stepper.token_count == len(SMALL.encode())
         await pilot.press("down", "down", "down")  # the merge list's cursor is the step selector
-        assert app.current_step == 3
+        assert app.train_pane.current_step == 3
 
 
 async def test_typing_into_the_corpus_offers_retrain() -> None:
@@ -91,48 +53,46 @@ async def test_typing_into_the_corpus_offers_retrain() -> None:
         assert app.query_one("#corpus-text", TextArea).text.startswith("low lower lowest newer wider hello")
         assert offer.has_class("-visible") and "retrain" in shown(app, "#retrain-offer")
         # n typed into the editor, not a step
-        assert app.current_step == 0
+        assert app.train_pane.current_step == 0
 
 
 async def test_cancel_mid_run_keeps_received_merges(alice_text: str) -> None:
-    app = ExplorerApp(alice_text)
-    app.throttle = 0.002  # ~10 s for the whole run: cancel lands mid-run
+    app = ExplorerApp(alice_text, runner=runner(throttle=0.002))
     async with app.run_test(size=(120, 36)) as pilot:
         await set_input(pilot, app, "#vocab", "5000")
-        app.action_train()
-        while app.stepper is None or app.stepper.available < 50:
+        app.train_pane.train()
+        while app.train_pane.stepper is None or app.train_pane.stepper.available < 50:
             await asyncio.sleep(0.05)
-        app.action_cancel()
+        app.train_pane.cancel()
         await settle(app, pilot)
-        kept = app.stepper.available
-        assert not app.training and kept < 5000 - 256
+        kept = app.train_pane.stepper.available
+        assert not app.train_pane.training and kept < 5000 - 256
         assert "cancelled after" in shown(app, "#progress-status")
-        assert app.query_one(MergeTable).row_count == kept + 1
+        assert app.query_one(StepTable).row_count == kept + 1
         await pilot.press("n", "n")
-        assert app.current_step == 2
+        assert app.train_pane.current_step == 2
 
 
 async def test_retrain_with_other_settings_drops_stale_batches(alice_text: str) -> None:
     seen: list[int] = []
 
     def hook(message) -> None:  # noqa: ANN001
-        if isinstance(message, TrainingEvent) and isinstance(message.event, Merges):
+        if isinstance(message, TrainingEvent) and isinstance(message.event, Steps):
             seen.append(message.run_id)
 
-    app = ExplorerApp(alice_text)
-    app.throttle = 0.002
+    app = ExplorerApp(alice_text, runner=runner(throttle=0.002))
     async with app.run_test(size=(120, 36), message_hook=hook) as pilot:
         await set_input(pilot, app, "#vocab", "4000")
-        app.action_train()
-        while app.stepper is None or app.stepper.available < 20:
+        app.train_pane.train()
+        while app.train_pane.stepper is None or app.train_pane.stepper.available < 20:
             await asyncio.sleep(0.05)
-        first_run = app.run_id
+        first_run = app.train_pane.run_id
         app.query_one("#vocab", Input).value = "300"
-        app.action_train()  # supersedes the running run
+        app.train_pane.train()  # supersedes the running run
         await settle(app, pilot)
-        assert app.run_id == first_run + 1
-        assert app.stepper is not None and app.stepper.available == 300 - 256
-        assert app.query_one(MergeTable).row_count == 300 - 256 + 1
+        assert app.train_pane.run_id == first_run + 1
+        assert app.train_pane.stepper is not None and app.train_pane.stepper.available == 300 - 256
+        assert app.query_one(StepTable).row_count == 300 - 256 + 1
         assert first_run in seen  # run 1 did post batches; none of them reached the table
 
 
@@ -143,29 +103,24 @@ async def test_quit_during_training_stops_the_worker(alice_text: str, monkeypatc
     the work, not on the thread object."""
     import threading
 
-    import tui.train.training_actions as actions
-
     threads: list[threading.Thread] = []
     returned: list[bool] = []
-    real = actions.run_training
+    real = runner(throttle=0.005, backend="thread")
 
-    def recording(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def recording(request, cancelled):  # noqa: ANN001, ANN202
         threads.append(threading.current_thread())
         try:
-            yield from real(*args, **kwargs)
+            yield from real(request, cancelled)
         finally:
             returned.append(True)
 
-    monkeypatch.setattr(actions, "run_training", recording)
-    app = ExplorerApp(alice_text)
-    app.throttle = 0.005
-    app.backend = "thread"
+    app = ExplorerApp(alice_text, runner=recording)
     async with app.run_test(size=(120, 40)) as pilot:
         await set_input(pilot, app, "#vocab", "20000")
-        app.action_train()
-        while app.stepper is None or app.stepper.available < 5:
+        app.train_pane.train()
+        while app.train_pane.stepper is None or app.train_pane.stepper.available < 5:
             await asyncio.sleep(0.05)
-        assert app.training and threads and threads[0].is_alive()
+        assert app.train_pane.training and threads and threads[0].is_alive()
         app.exit()
     for _ in range(100):
         if returned:
@@ -185,8 +140,8 @@ async def test_markup_and_escape_codes_in_the_corpus_show_literally() -> None:
         assert "[bold]x[/bold]" in view and "[link=http://e.com]" in view
         assert "␛[31m" in view and "\x1b" not in view
         assert "<RLO>" in view and "<ZWSP>" in view
-        table_cells = [str(c) for row in range(app.query_one(MergeTable).row_count)
-                       for c in app.query_one(MergeTable).get_row_at(row)]
+        table_cells = [str(c) for row in range(app.query_one(StepTable).row_count)
+                       for c in app.query_one(StepTable).cells(row)]
         assert not any("\x1b" in c or "\u202e" in c for c in table_cells)
         screen = app.export_screenshot()
         assert "\x1b[31m" not in screen and "[/bold]" in screen.replace("&#91;", "[")
@@ -196,6 +151,7 @@ async def test_invalid_settings_are_shown_next_to_the_field() -> None:
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 36)) as pilot:
         await set_input(pilot, app, "#vocab", "100")
+        await train_to_end(app, pilot)  # the trainer knows the alphabet: it refuses when the run starts
         assert "above the alphabet (256" in shown(app, "#vocab-error")
         app.query_one("#pretok").value = "regex"
         await pilot.pause()
@@ -203,12 +159,12 @@ async def test_invalid_settings_are_shown_next_to_the_field() -> None:
         assert shown(app, "#regex-error") != ""  # the regex module's reason, next to the field
         await pilot.press("ctrl+t")
         await pilot.pause()
-        assert not app.training and app.stepper is None  # nothing started, nothing crashed
+        assert not app.train_pane.training and app.train_pane.stepper is None  # nothing started, nothing crashed
         await set_input(pilot, app, "#regex", r"\w+|\s")
         await set_input(pilot, app, "#vocab", "280")
         assert shown(app, "#vocab-error") == "" and shown(app, "#regex-error") == ""
         await train_to_end(app, pilot)
-        assert app.stepper is not None and app.stepper.available == 24
+        assert app.train_pane.stepper is not None and app.train_pane.stepper.available == 24
 
 
 async def test_character_level_end_of_word_and_help_screen() -> None:
@@ -219,8 +175,8 @@ async def test_character_level_end_of_word_and_help_screen() -> None:
         await pilot.pause()
         await set_input(pilot, app, "#vocab", "60")
         await train_to_end(app, pilot)
-        assert app.stepper is not None and app.stepper.available > 0
-        app.query_one(MergeTable).focus()
+        assert app.train_pane.stepper is not None and app.train_pane.stepper.available > 0
+        app.query_one(StepTable).focus()
         await pilot.press("G")
         assert "</w>" not in shown(app, "#segmented-text")  # bookkeeping suffix is not corpus text
         app.query_one(TabbedContent).active = "inspect-tab"  # the Inspect pane mounts on first use
@@ -242,15 +198,15 @@ async def test_save_then_load_the_tokenizer_to_explore_it(tmp_path) -> None:  # 
         await set_input(pilot, app, "#vocab", "280")
         await train_to_end(app, pilot)
         out = tmp_path / "saved"
-        app._save(str(out))  # saving runs in a worker: the UI thread never waits for the disk
+        app.files._save_to(str(out))  # saving runs in a worker: the UI thread never waits for the disk
         await settle(app, pilot)
         assert (out / "merges.txt").exists() and (out / "vocab.json").exists()
-        app.explore_tokenizer(load_tokenizer(str(out)), "saved")
+        app.train_pane.explore(load_tokenizer(str(out)), "saved")
         await settle(app, pilot)
         await pilot.pause(0.5)  # the merge list's flush timer
-        assert app.stepper is not None and app.stepper.available == 24
-        assert app.query_one(MergeTable).row_count == 25
+        assert app.train_pane.stepper is not None and app.train_pane.stepper.available == 24
+        assert app.query_one(StepTable).row_count == 25
         assert "exploring saved: 24 merges" in shown(app, "#progress-status")
         await pilot.press("G")
-        assert app.current_step == 24
-        assert app.tokenizer_at_step() is not None
+        assert app.train_pane.current_step == 24
+        assert app.train_pane.state.tokenizer_at() is not None

@@ -231,13 +231,13 @@ async def test_compression_curve_is_drawn_from_the_training_log() -> None:
     from bpe_engine.explore.stepper import Stepper
     from bpe_engine.training.bpe import BpeTrainerConfig, train
     from tui.compare.chart import CurveChart
-    from tui.train.merge_log import MergeLog
+    from tui.train.step_log import StepLog
 
     corpus = "hello world, hello there. 한국어 텍스트\n" * 20
     result = train([corpus], BpeTrainerConfig(vocab_size=256 + 40))
     stepper = Stepper.from_text(corpus, GPT2, byte_level=True, merges=list(result.steps))
     state = ExplorerState(
-        corpus=corpus, merges=MergeLog().extended(result.steps), initial_tokens=stepper.initial_token_count,
+        corpus=corpus, merges=StepLog().extended(result.steps), initial_tokens=stepper.initial_token_count,
         tokenizer=result.tokenizer, step=40,
     )
     app = Host("hello", ("ours", "gpt2"), tokenizer=result.tokenizer, state=state)

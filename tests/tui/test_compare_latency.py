@@ -21,7 +21,7 @@ from tui.app import ExplorerApp
 from tui.compare import ComparePane
 from tui.compare.aligned import AlignedRows
 from tui.compare.stats_table import StatsTable
-from tui.train.merge_log import MergeLog
+from tui.train.step_log import StepLog
 from tui.widgets.keys_footer import KeysFooter
 
 SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n"
@@ -40,7 +40,7 @@ async def test_footer_is_rebuilt_only_when_its_keys_change() -> None:
         # focus moves that show the same keys (the merge list, away, back) rebuild nothing
         app.screen.set_focus(None)
         await pilot.pause()
-        app.query_one("#merges").focus()
+        app.query_one("#steps").focus()
         await pilot.pause()
         await pilot.pause()
         assert footer_keys(app) == before  # the same widgets: no rebuild
@@ -106,7 +106,7 @@ async def test_a_state_that_leaves_our_row_alone_runs_nothing() -> None:
         await compare_settle(pilot)
         pane = app.query_one(ComparePane)
         runs = pane._generation  # noqa: SLF001 - each run takes a generation
-        pane.state = replace(pane.state, merges=MergeLog(), corpus="another corpus")  # e.g. a tab shown while training
+        pane.state = replace(pane.state, merges=StepLog(), corpus="another corpus")  # e.g. a tab shown while training
         await compare_settle(pilot)
         assert pane._generation == runs  # noqa: SLF001
         pane.state = replace(pane.state, step=1)  # k follows the Train step: our row changes
@@ -243,5 +243,5 @@ async def test_a_tab_switch_never_repaints_the_whole_screen() -> None:
         for key in ("f2", "f3", "f4", "f2"):
             await pilot.press(key)
             await settle(pilot)
-        assert app.query_one("#merges").has_focus  # the switches happened, focus followed
+        assert app.query_one("#steps").has_focus  # the switches happened, focus followed
         assert not any(whole)

@@ -10,11 +10,11 @@ import time
 from textual.widgets import Input, Select
 from textual.widgets._toast import Toast
 
-from tests.tui.test_app import SMALL, set_input, settle, shown, train_to_end
+from tests.tui.pilot import SMALL, runner, set_input, settle, shown, train_to_end
 from tui.app import ExplorerApp
 from tui.compare import ComparePane
 from tui.train.corpus_pane import CorpusPane
-from tui.train.merge_table import MergeTable
+from tui.train.step_table import StepTable
 
 
 def live_children() -> list[int]:
@@ -42,19 +42,19 @@ async def test_8_2_2_the_app_moving_the_cursor_never_echoes_a_move() -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await set_input(pilot, app, "#vocab", "290")
         await train_to_end(app, pilot)
-        table = app.query_one(MergeTable)
+        table = app.query_one(StepTable)
         posted: list[object] = []
         post = table.post_message
         table.post_message = lambda message: posted.append(message) or post(message)  # type: ignore[method-assign]
         for step in (5, 2, 5):
-            app.seek(step)
+            app.train_pane.seek(step)
             await pilot.pause()
-        assert not [m for m in posted if isinstance(m, MergeTable.Selected)]
-        assert app.current_step == 5 and table.cursor_row == 5
+        assert not [m for m in posted if isinstance(m, StepTable.Selected)]
+        assert app.train_pane.current_step == 5 and table.cursor_row == 5
         table.focus()
         await pilot.press("down", "down", "up")  # real user moves still step
         await pilot.pause()
-        assert app.current_step == 6 and table.cursor_row == 6
+        assert app.train_pane.current_step == 6 and table.cursor_row == 6
 
 
 async def test_8_2_3_count_and_words_stay_visible(alice_text: str) -> None:
@@ -63,14 +63,14 @@ async def test_8_2_3_count_and_words_stay_visible(alice_text: str) -> None:
         await set_input(pilot, app, "#vocab", "1500")
         await train_to_end(app, pilot)
         await pilot.pause(0.6)
-        table = app.query_one(MergeTable)
+        table = app.query_one(StepTable)
         header = table.render_line(0).text
         assert header.rstrip().endswith("count  words"), "every column fits: count and words visible"
-        last = table.get_row_at(table.row_count - 1)
-        app.seek(table.row_count - 1)
+        last = table.cells(table.row_count - 1)
+        app.train_pane.seek(table.row_count - 1)
         await pilot.pause()
         shown_row = table.render_line(table.row_count - round(table.scroll_y)).text
-        assert shown_row.split()[-2:] == [last[2].plain, last[3].plain], "the last row's count and words are drawn"
+        assert shown_row.split()[-2:] == [last[2], last[3]], "the last row's count and words are drawn"
 
 
 async def test_8_2_4_ctrl_o_reads_the_same_bytes_as_the_command_line(tmp_path) -> None:  # noqa: ANN001
@@ -80,13 +80,13 @@ async def test_8_2_4_ctrl_o_reads_the_same_bytes_as_the_command_line(tmp_path) -
     path.write_bytes(b"one line\r\nanother line\r\n\xef\xbb\xbfbom\r\n")
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 36)) as pilot:
-        app._open_corpus(str(path))
+        app.files._read(str(path))
         await settle(app, pilot)
         assert app.query_one(CorpusPane).text == path.read_bytes().decode("utf-8")
-        assert app.query_one(CorpusPane).text == build_app([str(path)])._corpus  # one reading path
+        assert app.query_one(CorpusPane).text == build_app([str(path)]).corpus  # one reading path
         binary = tmp_path / "x.bin"
         binary.write_bytes(b"\x89PNG\x00\x01")
-        app._open_corpus(str(binary))
+        app.files._read(str(binary))
         await settle(app, pilot)
         message = list(app._notifications)[-1].message
         assert "looks like a binary file" in message and "bpe-explorer train" in message
@@ -100,12 +100,12 @@ async def test_8_2_5_a_loaded_tokenizer_follows_a_newly_opened_corpus(tmp_path) 
     other.write_text("completely different words here\n" * 5, encoding="utf-8")
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 36)) as pilot:
-        app.explore_tokenizer(tok, "hand")
+        app.train_pane.explore(tok, "hand")
         await settle(app, pilot)
-        app._open_corpus(str(other))
+        app.files._read(str(other))
         await settle(app, pilot)
         await settle(app, pilot)
-        assert app.view is not None and app.view.text == other.read_text(encoding="utf-8")
+        assert app.train_pane.view is not None and app.train_pane.view.text == other.read_text(encoding="utf-8")
         await pilot.press("G")
         assert "other.txt" in shown(app, "#step-status")
         assert "completely" in shown(app, "#segmented-text")
@@ -119,7 +119,7 @@ async def test_the_header_drops_a_loaded_tokenizers_name_once_a_run_replaces_it(
     tok = train([SMALL * 3], BpeTrainerConfig(vocab_size=270)).tokenizer
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 36)) as pilot:
-        app.explore_tokenizer(tok, "hand")
+        app.train_pane.explore(tok, "hand")
         await settle(app, pilot)
         assert app.sub_title == "hand"
         await train_to_end(app, pilot)
@@ -131,20 +131,21 @@ async def test_8_2_6_the_form_knows_the_alphabet_and_a_refused_run_keeps_the_las
     async with app.run_test(size=(120, 36)) as pilot:
         await set_input(pilot, app, "#vocab", "290")
         await train_to_end(app, pilot)
-        kept = app.stepper.available
+        kept = app.train_pane.stepper.available
         await set_input(pilot, app, "#vocab", "-5")
-        assert "positive" in shown(app, "#vocab-error")
+        assert "between 1 and 1,000,000" in shown(app, "#vocab-error")  # the config's own rule, at its field
         app.query_one("#level", Select).value = "char"
         await pilot.pause(0.5)
         distinct = len(set(SMALL))
         await set_input(pilot, app, "#vocab", str(distinct - 3))
-        assert f"{distinct:,} distinct characters" in shown(app, "#vocab-error")
+        await train_to_end(app, pilot)
+        assert f"above the alphabet ({distinct:,} symbols)" in shown(app, "#vocab-error")
         app.query_one("#pretok", Select).value = "end-of-word"  # its alphabet is larger than the characters
         await set_input(pilot, app, "#vocab", str(distinct + 1))
         await train_to_end(app, pilot)
         assert "nothing to merge" in shown(app, "#vocab-error")
-        assert app.stepper is not None and app.stepper.available == kept, "the last good run stays"
-        assert app.query_one(MergeTable).row_count == kept + 1
+        assert app.train_pane.stepper is not None and app.train_pane.stepper.available == kept, "the last good run stays"
+        assert app.query_one(StepTable).row_count == kept + 1
 
 
 async def test_8_2_9_play_keeps_its_speed(alice_text: str) -> None:
@@ -152,15 +153,15 @@ async def test_8_2_9_play_keeps_its_speed(alice_text: str) -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await set_input(pilot, app, "#vocab", "900")
         await train_to_end(app, pilot)
-        assert app.stepper.available > 300
-        app.seek(0)
-        app._speed = 6  # 100 merges/s
-        app.action_play()
+        assert app.train_pane.stepper.available > 300
+        app.train_pane.seek(0)
+        app.train_pane.stepping.speed = 6  # 100 merges/s
+        app.train_pane.action_play()
         start = time.monotonic()
         await pilot.pause(1.0)
-        app.action_pause()
+        app.train_pane.pause()
         elapsed = time.monotonic() - start
-        assert app.current_step >= 0.5 * 100 * elapsed, f"{app.current_step} merges in {elapsed:.2f} s at 100/s"
+        assert app.train_pane.current_step >= 0.5 * 100 * elapsed, f"{app.train_pane.current_step} merges in {elapsed:.2f} s at 100/s"
 
 
 async def test_8_2_10_a_bom_shows_as_bom_in_the_corpus_pane() -> None:
@@ -184,13 +185,13 @@ async def test_8_2_13_stepping_keys_work_anywhere_but_in_a_text_field() -> None:
         await pilot.press("ctrl+t")
         await settle(app, pilot)
         await pilot.press("n", "n")
-        assert app.current_step == 2
+        assert app.train_pane.current_step == 2
         app.query_one("#vocab", Input).focus()
         await pilot.press("n", "b")  # text for the field, not steps
-        assert app.current_step == 2
+        assert app.train_pane.current_step == 2
         await pilot.press("f3", "f2")
         await pilot.press("G")
-        assert app.current_step == app.stepper.available
+        assert app.train_pane.current_step == app.train_pane.stepper.available
 
 
 async def test_8_2_14_small_terminal_shows_one_view_and_stepping_brings_the_steps() -> None:
@@ -201,11 +202,11 @@ async def test_8_2_14_small_terminal_shows_one_view_and_stepping_brings_the_step
         assert app.query_one("#corpus").is_on_screen and not app.query_one("#segmented").is_on_screen
         await pilot.press("n")
         await pilot.pause()
-        assert app.query_one("#segmented").is_on_screen and app.query_one("#merges").is_on_screen
-        assert app.query_one("#merges").size.height >= 6, "more than one merge row at 80x24"
+        assert app.query_one("#segmented").is_on_screen and app.query_one("#steps").is_on_screen
+        assert app.query_one("#steps").size.height >= 6, "more than one merge row at 80x24"
         await pilot.press("f5")
         await pilot.pause()
-        assert app.query_one("#derivation").is_on_screen and not app.query_one("#merges").is_on_screen
+        assert app.query_one("#detail").is_on_screen and not app.query_one("#steps").is_on_screen
         await pilot.press("f3")
         await pilot.pause()
         assert app.query_one("#inspect-input").size.width >= 60, "the Inspect text box gets the width"
@@ -216,7 +217,7 @@ async def test_8_2_15_every_view_says_which_k_it_uses() -> None:
     async with app.run_test(size=(140, 40)) as pilot:
         await set_input(pilot, app, "#vocab", "290")
         await train_to_end(app, pilot)
-        app.seek(7)
+        app.train_pane.seek(7)
         await pilot.press("f4")
         await settle(app, pilot)
         label = str(app.query_one("#compare-k-label").render())
@@ -245,33 +246,30 @@ async def test_8_2_16_one_special_token_default() -> None:
 
 
 async def test_8_2_17_wordpiece_trains_in_a_child_inside_the_app(alice_text: str) -> None:
-    app = ExplorerApp(alice_text[:40000])
-    app.backend = "child"
+    app = ExplorerApp(alice_text[:40000], runner=runner(backend="child"))
     async with app.run_test(size=(120, 36)) as pilot:
         app.query_one("#model", Select).value = "wordpiece"
         await set_input(pilot, app, "#vocab", "1200")
         await pilot.press("ctrl+t")
         for _ in range(600):
-            if not app.training:
+            if not app.train_pane.training:
                 break
             await asyncio.sleep(0.05)
         assert "done:" in shown(app, "#progress-status"), shown(app, "#progress-status")
-        assert app.tokenizer is not None and app.stepper is not None and app.stepper.available > 0
+        assert app.train_pane.tokenizer is not None and app.train_pane.stepper is not None and app.train_pane.stepper.available > 0
         await pilot.press("G", "b")
-        assert app.current_step == app.stepper.available - 1
+        assert app.train_pane.current_step == app.train_pane.stepper.available - 1
     assert not live_children()
 
 
 async def test_9_5_child_training_inside_a_running_app_and_quit_mid_run(alice_text: str) -> None:
-    app = ExplorerApp(alice_text)
-    app.backend = "child"
-    app.throttle = 0.003
+    app = ExplorerApp(alice_text, runner=runner(backend="child", throttle=0.003))
     async with app.run_test(size=(120, 36)) as pilot:
         await set_input(pilot, app, "#vocab", "20000")
         app.action_train()
-        while app.stepper is None or app.stepper.available < 5:
+        while app.train_pane.stepper is None or app.train_pane.stepper.available < 5:
             await asyncio.sleep(0.05)
-        assert app.training and live_children(), "the merges come from a child process"
+        assert app.train_pane.training and live_children(), "the merges come from a child process"
         app.exit()
     for _ in range(100):
         if not live_children():
@@ -283,21 +281,20 @@ async def test_9_5_child_training_inside_a_running_app_and_quit_mid_run(alice_te
 async def test_9_3_save_checks_the_target_first_and_waits_for_a_running_run(tmp_path, alice_text: str) -> None:  # noqa: ANN001
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
-    app = ExplorerApp(alice_text[:30000])
-    app.throttle = 0.01  # ~4 s of merges: the second save must come while it still trains, even on a loaded machine
+    app = ExplorerApp(alice_text[:30000], runner=runner(throttle=0.01))
     async with app.run_test(size=(120, 36)) as pilot:
         await set_input(pilot, app, "#vocab", "700")
         app.action_train()
-        while app.stepper is None or app.stepper.available < 3:
+        while app.train_pane.stepper is None or app.train_pane.stepper.available < 3:
             await asyncio.sleep(0.05)
-        app._save(str(blocker / "sub"))  # not writable: said at once, while it trains
+        app.files._save_to(str(blocker / "sub"))  # not writable: said at once, while it trains
         await pilot.pause()
         assert "is a file, not a directory" in list(app._notifications)[-1].message
         target = tmp_path / "out"
-        app._save(str(target))
+        app.files._save_to(str(target))
         await pilot.pause()
         assert "when training finishes" in list(app._notifications)[-1].message
-        while app.training:
+        while app.train_pane.training:
             await asyncio.sleep(0.05)
         await settle(app, pilot)
         assert (target / "merges.txt").exists()

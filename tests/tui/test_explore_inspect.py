@@ -187,7 +187,7 @@ async def test_on_a_small_terminal_the_status_keeps_the_split_characters(alice_t
     """At 80x24 the status shows two lines: with the trained model's long name, the
     split-character count came last and was cut ("12 character(s)" without what they were). The
     special-text mode, which the selector above shows too, comes last now."""
-    from tests.tui.test_app import set_input, train_to_end
+    from tests.tui.pilot import set_input, train_to_end
     from tui.app import ExplorerApp
 
     app = ExplorerApp(alice_text[:3000] + " 대한민국은 민주공화국이다")

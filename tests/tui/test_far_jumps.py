@@ -13,9 +13,9 @@ from collections.abc import Callable
 import pytest
 from textual.widgets import TabbedContent
 
-from tests.tui.test_app import set_input, settle, train_to_end
+from tests.tui.pilot import set_input, settle, train_to_end
 from tui.app import ExplorerApp
-from tui.train import stepping_actions
+from tui.train import stepping as stepping_actions
 
 
 async def until(pilot, condition: Callable[[], bool], timeout: float = 20.0) -> None:  # noqa: ANN001
@@ -31,7 +31,7 @@ async def test_keys_pressed_during_a_far_jump_are_obeyed(alice_text: str, monkey
     async with app.run_test(size=(120, 36)) as pilot:
         await set_input(pilot, app, "#vocab", "700")
         await train_to_end(app, pilot)
-        stepper = app.stepper
+        stepper = app.train_pane.stepper
         assert stepper is not None
         end = stepper.available
         assert end > 300
@@ -40,7 +40,7 @@ async def test_keys_pressed_during_a_far_jump_are_obeyed(alice_text: str, monkey
         await pilot.press("f2")
 
         await pilot.press("g")
-        assert stepper.step == 0 and app.current_step == 0  # back to the start: one move
+        assert stepper.step == 0 and app.train_pane.current_step == 0  # back to the start: one move
         monkeypatch.setattr(stepping_actions, "SEEK_PAUSE", 0.02)  # a long jump (~10 s), for the keys below
         await pilot.press("G")
         assert 0 < stepper.step < end  # on its way, and the key has come back
@@ -50,18 +50,18 @@ async def test_keys_pressed_during_a_far_jump_are_obeyed(alice_text: str, monkey
         await pilot.press("f2", "b")  # b counts from where the jump is headed
         assert stepper.step < end - 1
         monkeypatch.setattr(stepping_actions, "SEEK_PAUSE", 0.001)
-        await until(pilot, lambda: app.current_step == end - 1)
+        await until(pilot, lambda: app.train_pane.current_step == end - 1)
         await settle(app, pilot)
-        assert stepper.step == end - 1 and app.current_step == end - 1
+        assert stepper.step == end - 1 and app.train_pane.current_step == end - 1
 
         await pilot.press("g", "G", "g")  # a newer jump replaces one still going
         await until(pilot, lambda: stepper.step == 0)
         await settle(app, pilot)
-        assert app.current_step == 0
+        assert app.train_pane.current_step == 0
 
         seen: list[int] = []
         monkeypatch.setattr(stepping_actions, "SEEK_SHOW_EVERY", 0.0)
-        app.watch(app, "current_step", lambda step: seen.append(step), init=False)
+        app.watch(app.train_pane, "current_step", lambda step: seen.append(step), init=False)
         await pilot.press("G")
-        await until(pilot, lambda: app.current_step == end)
+        await until(pilot, lambda: app.train_pane.current_step == end)
         assert len(seen) > 2 and seen == sorted(seen), seen  # where it had got to was drawn on the way

@@ -69,8 +69,8 @@ async def test_the_app_freezes_its_corpus_cut_and_a_mounted_pane() -> None:
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
-            assert app._corpus_cut is not None  # noqa: SLF001
-            assert not _tracked(app._corpus_cut)  # noqa: SLF001
+            assert app.train_pane.corpus_cut is not None  # noqa: SLF001
+            assert not _tracked(app.train_pane.corpus_cut)  # noqa: SLF001
             await pilot.press("f3")
             await settle(pilot)
             assert not _tracked(app.query_one("#inspector"))

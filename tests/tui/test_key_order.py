@@ -50,8 +50,8 @@ async def test_ctrl_t_right_after_typing_a_vocab_trains_that_vocab(slow_fields: 
         burst(app, [("end", None), *[("backspace", None)] * 4, ("3", "3"), ("0", "0"), ("5", "5"), ("ctrl+t", None)])
         await settle(pilot)
         assert app.query_one("#vocab", Input).value == "305"
-        assert "Fix the settings marked in red first." not in notes and app._trained is not None  # noqa: SLF001
-        assert app._trained.vocab_size == 305  # noqa: SLF001 - the settings of the run that trained
+        assert "Fix the settings marked in red first." not in notes and app.train_pane.trained is not None
+        assert app.train_pane.trained.config.vocab_size == 305  # the settings of the run that trained
 
 
 async def test_bound_edit_keys_keep_their_order_with_typed_characters(slow_fields: None) -> None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-import tests.tui.test_app as app_helpers  # the Pilot helpers of the app's tests (module import: no test re-collected)
+import tests.tui.pilot as app_helpers
 from bpe_engine.display import token_str_label
 from tui.app import ExplorerApp
-from tui.train.merge_table import MergeTable
+from tui.train.step_table import StepTable
 
 CORPUS = "ab ab ab\ncd cd cd\nab cd\n" * 3
 
@@ -31,8 +31,8 @@ async def test_char_level_merges_in_the_app_never_show_a_blank_token(pretok: str
         await pilot.pause()
         await app_helpers.set_input(pilot, app, "#vocab", "40")
         await app_helpers.train_to_end(app, pilot)
-        table = app.query_one(MergeTable)
-        labels = [table.get_row_at(row)[1].plain for row in range(1, table.row_count)]
+        table = app.query_one(StepTable)
+        labels = [table.cells(row)[1] for row in range(1, table.row_count)]
     assert any("␣" in label for label in labels), labels
     for label in labels:
         left, rest = label.split(" + ", 1)

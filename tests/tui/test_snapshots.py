@@ -1,7 +1,7 @@
 """Snapshots of the main states: fresh start, mid-training, finished with a step selected.
 
-Deterministic: a fixed corpus, no cursor blink, a stubbed clock (so merges/s is fixed) and the
-app's ``stop_after`` hook, which leaves the run mid-training after a fixed number of merges.
+Deterministic: a fixed corpus, no cursor blink, a stubbed clock (so merges/s and the time waited are
+fixed) and a runner that leaves the run mid-training after a fixed number of merges.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import TextArea
 from textual.worker import WorkerCancelled, WorkerFailed
 
+from tests.tui.pilot import runner
 from tui.app import ExplorerApp
 from tui.widgets.keys_footer import KeysFooter
 
@@ -25,11 +26,13 @@ FOOTER_TRIES = 500
 FOOTER_STEADY = 3
 
 
-def make_app() -> ExplorerApp:
-    app = ExplorerApp(CORPUS, source="snapshot corpus")
+def make_app(stop_after: int | None = None) -> ExplorerApp:
     ticks = itertools.count()
-    app.clock = lambda: next(ticks) * 0.001  # 1 ms per clock read: fixed rates in the progress line
-    return app
+
+    def clock() -> float:
+        return next(ticks) * 0.001  # 1 ms per clock read: fixed rates in the progress line
+
+    return ExplorerApp(CORPUS, source="snapshot corpus", clock=clock, runner=runner(backend="thread", stop_after=stop_after, clock=clock))
 
 
 async def quiet(pilot: Pilot) -> None:
@@ -48,7 +51,7 @@ async def quiet(pilot: Pilot) -> None:
     steady = 0
     for _ in range(FOOTER_TRIES):
         keys = [key.action for key in app.query_one(KeysFooter).keys()]
-        right = ("cancel" in keys) == app.training and len(keys) == len(set(keys))
+        right = ("cancel" in keys) == app.train_pane.training and len(keys) == len(set(keys))
         steady = steady + 1 if right else 0
         if steady == FOOTER_STEADY:  # the same right footer several frames running: no redraw pending
             break
@@ -67,13 +70,12 @@ def test_fresh_start(snap_compare) -> None:  # noqa: ANN001
 def test_mid_training(snap_compare) -> None:  # noqa: ANN001
     async def run_before(pilot: Pilot) -> None:
         app: ExplorerApp = pilot.app  # type: ignore[assignment]
-        app.stop_after = 12
         await set_vocab(pilot, "300")
         await pilot.press("ctrl+t")
         await quiet(pilot)
-        assert app.training and app.stepper is not None and app.stepper.available == 12
+        assert app.train_pane.training and app.train_pane.stepper is not None and app.train_pane.stepper.available == 12
 
-    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(stop_after=12), terminal_size=SIZE, run_before=run_before)
 
 
 def test_finished_with_step_selected(snap_compare) -> None:  # noqa: ANN001
@@ -84,6 +86,6 @@ def test_finished_with_step_selected(snap_compare) -> None:  # noqa: ANN001
         await quiet(pilot)
         await pilot.press("j", "9", "enter")
         await quiet(pilot)
-        assert app.current_step == 9
+        assert app.train_pane.current_step == 9
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)

@@ -16,8 +16,8 @@ from textual.widgets import ContentSwitcher, ProgressBar, TabbedContent, TabPane
 
 from tests.explore_pilot import settle
 from tui.app import ExplorerApp
-from tui.train.merge_table import MergeTable
 from tui.train.progress_panel import ProgressPanel
+from tui.train.step_table import StepTable
 from tui.widgets.keys_footer import KeysFooter
 
 SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n"
@@ -87,7 +87,7 @@ async def test_the_merge_list_shown_again_at_its_size_draws_nothing_again() -> N
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("ctrl+t")
         await settle(pilot)
-        merges = app.query_one(MergeTable)
+        merges = app.query_one(StepTable)
         assert merges.row_count > 1
         calls: list[int] = []
         real = merges._resize  # noqa: SLF001
@@ -117,7 +117,7 @@ async def test_the_merge_list_shown_again_draws_no_row_anew() -> None:
         for key in ("f3", "f2"):  # both looks of the rows drawn once
             await pilot.press(key)
             await settle(pilot)
-        merges = app.query_one(MergeTable)
+        merges = app.query_one(StepTable)
         drawn: list[int] = []
         real = merges._line  # noqa: SLF001
 
@@ -186,7 +186,7 @@ async def test_the_containers_that_only_hold_the_tabs_draw_nothing() -> None:
         drawn: list[str] = []
         tabs = app.query_one("#tabs", TabbedContent)
         holders = [tabs, tabs.query_one(ContentSwitcher), *tabs.query(TabPane)]
-        merges = app.query_one(MergeTable)
+        merges = app.query_one(StepTable)
         for widget in [*holders, merges]:
             real = widget.render_lines
 
@@ -198,8 +198,8 @@ async def test_the_containers_that_only_hold_the_tabs_draw_nothing() -> None:
         for key in ("f3", "f2", "f4", "f2"):
             await pilot.press(key)
             await settle(pilot)
-        assert "MergeTable" in drawn, "the tab's own widgets are drawn"
-        assert [name for name in drawn if name != "MergeTable"] == []
+        assert "StepTable" in drawn, "the tab's own widgets are drawn"
+        assert [name for name in drawn if name != "StepTable"] == []
         assert app.screen.get_widget_at(*merges.region.center)[0] is merges
         assert app.screen.focused is merges
         train = tabs.query_one("#train-tab", TabPane)

@@ -78,7 +78,7 @@ async def test_switching_tabs_puts_the_keyboard_where_you_type() -> None:
 
         await pilot.press("f2")
         await pilot.pause()
-        assert app.focused is app.query_one("#merges")
+        assert app.focused is app.query_one("#steps")
 
 
 async def test_the_help_lists_the_keys_of_the_tab_on_screen() -> None:
@@ -87,7 +87,7 @@ async def test_the_help_lists_the_keys_of_the_tab_on_screen() -> None:
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
         expected = {
-            "f2": {"Train · the merge list": {"↑", "pgdn"}},
+            "f2": {"Train · the step list": {"↑", "pgdn"}},
             "f3": {"Inspect": {"m", "c"}, "Inspect · the token chips": {"home"}, "Inspect · the coloured text": {"b", "i"}},
             "f4": {"Compare": {"a", "v", "B", "del / x", "shift+↑ / K", "[", "]", "f"}, "Compare · the k slider": {"shift+←"}},
         }

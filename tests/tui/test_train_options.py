@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.widgets import Input, Select
 
 from bpe_cli.main import main as cli_main
-from tests.tui.test_app import SMALL, set_input, shown, train_to_end
+from tests.tui.pilot import SMALL, set_input, shown, train_to_end
 from tui.app import ExplorerApp
 
 CORPUS = "low lower lowest newer wider wide widest\nthe cat sat on the mat, the end.\n" * 4
@@ -37,20 +37,20 @@ def cli_merges(tmp_path: Path, corpus: str, *options: str) -> list[str]:
 
 def app_merges(app: ExplorerApp) -> list[str]:
     """The run's merges as tokenizer.json writes them."""
-    assert app.tokenizer is not None and not app.training
-    return [f"{step.left} {step.right}" for step in app.merge_log]
+    assert app.train_pane.tokenizer is not None and not app.train_pane.training
+    return [f"{step.left} {step.right}" for step in app.train_pane.step_log]
 
 
 async def test_unk_token_field_trains_a_tokenizer_with_an_unknown_piece(tmp_path: Path) -> None:
     app = ExplorerApp(CORPUS)
     async with app.run_test(size=(120, 36)) as pilot:
         await set_input(pilot, app, "#unk", "<unk>")
-        assert "character-level only" in shown(app, "#unk-error"), "byte-level has no unknown symbols"
+        assert "for character-level training" in shown(app, "#unk-error"), "byte-level has no unknown symbols"
         await choose(pilot, app, "#level", "char")
         assert shown(app, "#unk-error") == ""
         await set_input(pilot, app, "#vocab", "60")
         await train_to_end(app, pilot)
-        tokenizer = app.tokenizer
+        tokenizer = app.train_pane.tokenizer
         assert tokenizer is not None and "done:" in shown(app, "#progress-status")
         ids = tokenizer.encode("low 어")
         assert tokenizer.token_str(ids[-1]) == "<unk>", "어 is not in the corpus: it is the unknown piece"
@@ -68,14 +68,14 @@ async def test_end_of_word_field_trains_the_separate_convention(tmp_path: Path) 
         await choose(pilot, app, "#eow", "separate")
         await set_input(pilot, app, "#vocab", "50")
         await train_to_end(app, pilot)
-        assert app.tokenizer is not None
-        assert app.tokenizer.pre_tokenizer.end_of_word == "separate"  # type: ignore[attr-defined]
+        assert app.train_pane.tokenizer is not None
+        assert app.train_pane.tokenizer.pre_tokenizer.end_of_word == "separate"  # type: ignore[attr-defined]
         expected = cli_merges(tmp_path, CORPUS, "--vocab-size", "50", "--end-of-word", "separate")
         assert app_merges(app) == expected
         assert any(m.endswith(" </w>") for m in app_merges(app)), "</w> is a symbol of its own that merges"
-        app.seek(0)
+        app.train_pane.seek(0)
         await pilot.pause()
-        assert app.stepper is not None and app.stepper.word_symbols(0)[-1] == "</w>", "step 0: l o w </w>"
+        assert app.train_pane.stepper is not None and app.train_pane.stepper.word_symbols(0)[-1] == "</w>", "step 0: l o w </w>"
 
 
 async def test_max_token_length_field_limits_tokens_and_zero_lifts_the_limit(tmp_path: Path) -> None:
@@ -87,14 +87,14 @@ async def test_max_token_length_field_limits_tokens_and_zero_lifts_the_limit(tmp
         assert "whole number" in shown(app, "#maxlen-error")
         await set_input(pilot, app, "#maxlen", "3")
         await train_to_end(app, pilot)
-        longest = max(len(app.tokenizer.token_bytes(i)) for i in range(app.tokenizer.vocab_size))  # type: ignore[union-attr]
+        longest = max(len(app.train_pane.tokenizer.token_bytes(i)) for i in range(app.train_pane.tokenizer.vocab_size))  # type: ignore[union-attr]
         assert longest < 3
         limited = app_merges(app)
         expected = cli_merges(tmp_path / "a", corpus, "--vocab-size", "280", "--max-token-length", "3")
         assert limited == expected
         await set_input(pilot, app, "#maxlen", "0")
         await train_to_end(app, pilot)
-        longest = max(len(app.tokenizer.token_bytes(i)) for i in range(app.tokenizer.vocab_size))  # type: ignore[union-attr]
+        longest = max(len(app.train_pane.tokenizer.token_bytes(i)) for i in range(app.train_pane.tokenizer.vocab_size))  # type: ignore[union-attr]
         assert longest > 16, "0 = no limit: the run of a's grows past the default 16"
         expected = cli_merges(tmp_path / "b", corpus, "--vocab-size", "280", "--max-token-length", "0")
         assert app_merges(app) == expected
@@ -108,5 +108,5 @@ async def test_wordpiece_disables_the_bpe_only_fields_and_takes_the_unk_token() 
         await set_input(pilot, app, "#unk", "<unk>")
         await set_input(pilot, app, "#vocab", "80")
         await train_to_end(app, pilot)
-        assert app.tokenizer is not None
-        assert app.tokenizer.token_str(app.tokenizer.encode("어")[0]) == "<unk>"
+        assert app.train_pane.tokenizer is not None
+        assert app.train_pane.tokenizer.token_str(app.train_pane.tokenizer.encode("어")[0]) == "<unk>"

@@ -1,5 +1,8 @@
-"""Training progress: a bar with merges done / target and merges per second, the run's state,
-the retrain offer, and Train / Cancel buttons for mouse users."""
+"""Training progress: a bar with steps done / target and steps per second, the run's state,
+the retrain offer, and Train / Cancel buttons for mouse users.
+
+A run counts merges (BPE, WordPiece) or steps (Unigram's seeds, EM iterations and pruning rounds);
+"done" says how long the user waited since ctrl+t and how much of it the trainer took."""
 
 from __future__ import annotations
 
@@ -43,10 +46,10 @@ class ProgressPanel(Vertical):
         self._show_bar(0, 1)
         self._status(Text(message, style="dim"))
 
-    def show_started(self, target: int) -> None:
+    def show_started(self, target: int, model: str = "bpe") -> None:
         self._set_running(True)
         self._show_bar(0, target)
-        self._status(Text(f"training: 0 / {target:,} merges", style="bold"))
+        self._status(Text(f"training: 0 / {target:,} {_unit(model)}", style="bold"))
         self.offer_retrain(False)
 
     def show_counting(self, done: int | None = None, total: int | None = None) -> None:
@@ -60,24 +63,28 @@ class ProgressPanel(Vertical):
         self._show_bar(done, total)
         self._status(counting_text(done, total))
 
-    def show_progress(self, done: int, target: int, rate: float) -> None:
+    def show_progress(self, done: int, target: int, rate: float, model: str = "bpe") -> None:
         self._show_bar(done, target)
-        self._status(Text.assemble(("training: ", "bold"), f"{done:,} / {target:,} merges · {rate:,.0f} merges/s"))
+        unit = _unit(model)
+        self._status(Text.assemble(("training: ", "bold"), f"{done:,} / {target:,} {unit} · {rate:,.0f} {unit}/s"))
 
-    def show_finished(self, done: int, target: int, seconds: float) -> None:
+    def show_finished(self, done: int, target: int, seconds: float, model: str = "bpe", waited: float | None = None) -> None:
+        """``seconds``: what the trainer took; ``waited``: since the user asked (cutting the corpus,
+        starting a process and drawing included)."""
         self._set_running(False)
         self._show_bar(done, done)
-        short = "" if done >= target else f" (stopped early: no pair left to merge, target {target:,})"
-        self._status(Text(f"done: {done:,} merges in {seconds:.1f} s{short}", style="green"))
+        short = "" if done >= target or model == "unigram" else f" (stopped early: no pair left to merge, target {target:,})"
+        took = f"{waited:.1f} s after ctrl+t ({seconds:.1f} s training)" if waited is not None else f"{seconds:.1f} s training"
+        self._status(Text(f"done: {done:,} {_unit(model)} · {took}{short}", style="green"))
 
     def show_cancelled(self, done: int | None) -> None:
-        """``done`` merges of the run stay; None: cancelled before it started (the previous run stays)."""
+        """``done`` steps of the run stay; None: cancelled before it started (the previous run stays)."""
         self._set_running(False)
         if done is None:
             self._show_bar(0, 1)
-            self._status(Text("cancelled before training started; the previous merges stay", style="yellow"))
+            self._status(Text("cancelled before training started; the previous steps stay", style="yellow"))
             return
-        self._status(Text(f"cancelled after {done:,} merges (ctrl+t trains again)", style="yellow"))
+        self._status(Text(f"cancelled after {done:,} steps (ctrl+t trains again)", style="yellow"))
 
     def show_failed(self, message: str) -> None:
         self._set_running(False)
@@ -93,3 +100,8 @@ class ProgressPanel(Vertical):
         offer = self.query_one("#retrain-offer", Static)
         offer.update(Text(f"{why}: press ctrl+t to retrain", style="bold yellow") if show else "")
         offer.set_class(show, "-visible")
+
+
+def _unit(model: str) -> str:
+    """What a run of ``model`` counts."""
+    return "steps" if model == "unigram" else "merges"

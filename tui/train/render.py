@@ -7,14 +7,14 @@ controls and zero-width characters show visibly instead of taking effect.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 from rich.text import Text
 from textual.content import Content, Span
 
-from bpe_engine.bpe.byte_table import CHAR_TO_BYTE
-from bpe_engine.display import decode_bytes_visibly, token_label, token_str_label, visible_text
-from bpe_engine.explore.stepper import Stepper
+from bpe_engine.display import decode_bytes_visibly, visible_text
+from bpe_engine.explore.surfaces import token_bytes_of, token_label, token_surface
 
 TOKEN_STYLES = ("on #22384f", "on #4a3050")  # alternating token backgrounds
 HIGHLIGHT_STYLE = "bold black on #e0b040"  # tokens created by the selected merge
@@ -22,20 +22,9 @@ SPLIT_STYLE = "underline"  # a character whose bytes are still split across toke
 GAP_STYLE = "dim"
 
 
-@lru_cache(maxsize=65536)
 def token_text(token: str, *, byte_level: bool) -> str:
-    """A token's readable label: Ġ/▁ marks kept, partial UTF-8 as ``<0xED>``, controls visible."""
-    if byte_level and all(c in CHAR_TO_BYTE for c in token):
-        return token_label(bytes(CHAR_TO_BYTE[c] for c in token), byte_level=True)
-    return token_str_label(token)
-
-
-def merge_label(left: str, right: str, new: str, *, byte_level: bool) -> Text:
-    """``left + right → new`` as one plain Text (cheap enough for thousands of table rows)."""
-    return Text(
-        f"{token_text(left, byte_level=byte_level)} + {token_text(right, byte_level=byte_level)}"
-        f" → {token_text(new, byte_level=byte_level)}"
-    )
+    """A token's readable label (the engine's :func:`~bpe_engine.explore.surfaces.token_label`)."""
+    return token_label(token, byte_level=byte_level)
 
 
 def merge_text(left: str, right: str, new: str, *, byte_level: bool) -> Text:
@@ -62,23 +51,11 @@ def tokens_text(tokens: tuple[str, ...], *, byte_level: bool, highlight: str | N
 @lru_cache(maxsize=65536)
 def _byte_display(token: str) -> tuple[bytes, str | None]:
     """A byte-level token's bytes and, when they decode on their own, their visible text."""
-    data = bytes(CHAR_TO_BYTE[c] for c in token if c in CHAR_TO_BYTE)
+    data = token_bytes_of(token)
     try:
         return data, visible_text(data.decode("utf-8"), keep_newlines=True)
     except UnicodeDecodeError:
         return data, None
-
-
-def _surface(token: str, byte_level: bool) -> bytes | str:
-    """What a token stands for in the text: bytes for byte-level, characters otherwise
-    (``</w>`` and ``##`` are model bookkeeping with no text of their own)."""
-    if byte_level:
-        return bytes(CHAR_TO_BYTE[c] for c in token if c in CHAR_TO_BYTE)
-    if token.endswith("</w>"):
-        token = token[:-4]
-    if token.startswith("##"):
-        token = token[2:]
-    return token
 
 
 class _Builder:
@@ -103,7 +80,7 @@ class _Builder:
 
 
 def segmented_text(
-    stepper: Stepper,
+    pieces: Iterable[tuple[int, int, tuple[str, ...]]],
     text: str,
     start: int,
     end: int,
@@ -111,19 +88,20 @@ def segmented_text(
     byte_level: bool,
     highlight: str | None = None,
 ) -> Content:
-    """The corpus characters ``[start, end)`` drawn token by token at the stepper's step.
+    """The corpus characters ``[start, end)`` drawn token by token: ``pieces`` are a stepper's
+    ``window`` -- each piece's span and its tokens at the step.
 
     Tokens alternate two background colours; tokens equal to ``highlight`` stand out. In a
     byte-level model a character whose bytes are split across tokens is drawn once, underlined,
-    over the tokens that share it, so Korean or emoji stay readable at early steps.
+    over the tokens that share it, so Korean or emoji stay readable at early steps. A ``</w>`` is
+    drawn as a visible mark (the engine's token surface).
     """
     out = _Builder()
     pos = start
     parity = 0
-    for word_id, p_start, p_end in stepper.pieces_between(start, end):
+    for p_start, p_end, tokens in pieces:
         if p_start > pos:
             out.add(visible_text(text[pos:p_start], keep_newlines=True), GAP_STYLE)
-        tokens = stepper.word_symbols(word_id)
         if byte_level:
             pending = b""
             pending_hl = False
@@ -155,9 +133,9 @@ def segmented_text(
         else:
             for tok in tokens:
                 style = HIGHLIGHT_STYLE if tok == highlight else TOKEN_STYLES[parity]
-                out.add(visible_text(str(_surface(tok, False)), keep_newlines=True), style)
+                out.add(visible_text(str(token_surface(tok, byte_level=False)), keep_newlines=True), style)
                 parity ^= 1
-        pos = p_end
+        pos = max(pos, p_end)
     if pos < end:
         out.add(visible_text(text[pos:end], keep_newlines=True), GAP_STYLE)
     return out.content()

@@ -88,9 +88,11 @@ class Cancelled:
 
 @dataclass(frozen=True, slots=True)
 class Failed:
-    """The run stopped on an error; ``message`` is shown to the user as it is."""
+    """The run stopped on an error; ``message`` is shown to the user as it is, under the setting
+    ``field`` names when it names one (a :class:`~bpe_engine.errors.ConfigError`'s field)."""
 
     message: str
+    field: str | None = None
 
 
 Event = Union[Counting, Started, Steps, Finished, Cancelled, Failed]

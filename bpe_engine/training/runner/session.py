@@ -8,7 +8,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from itertools import islice
 
 from ...corpus.cut import CorpusCancelled, CorpusWords
-from ...errors import BpeEngineError
+from ...errors import BpeEngineError, ConfigError
 from ..steps import TrainingStep
 from .batching import BATCH_SECONDS, batched
 from .events import Cancelled, Counting, Event, Failed, Finished, Started, Steps
@@ -64,7 +64,7 @@ def training_events(
     except CorpusCancelled:
         yield Cancelled(done)
     except BpeEngineError as exc:
-        yield Failed(str(exc))
+        yield Failed(str(exc), exc.field if isinstance(exc, ConfigError) else None)
     except Exception as exc:  # a bug: reported, never a crash of whoever consumes the run
         yield Failed(f"internal error ({type(exc).__name__}): {exc}")
 

@@ -4,21 +4,41 @@
 * :class:`UnigramTrainerConfig` -- SentencePiece's option names and defaults;
 * :class:`UnigramHistory` -- the model at any step and any piece's story, from the steps alone;
 * :mod:`.reference` -- the slow line-by-line oracle the fast code is tested against.
+
+Names are imported on first use: the app's settings form reads :class:`UnigramTrainerConfig` at
+start-up, and numpy (~75 ms of imports) should wait until a Unigram run or step needs it.
 """
 
-from .config import UnigramTrainerConfig
-from .history import PieceStory, UnigramHistory
-from .steps import EmStep, FinalStep, PruneStep, SeedStep, UnigramStep
-from .training import UnigramTraining
+from __future__ import annotations
 
-__all__ = [
-    "EmStep",
-    "FinalStep",
-    "PieceStory",
-    "PruneStep",
-    "SeedStep",
-    "UnigramHistory",
-    "UnigramStep",
-    "UnigramTrainerConfig",
-    "UnigramTraining",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "UnigramTrainerConfig": "config",
+    "PieceStory": "history",
+    "UnigramHistory": "history",
+    "EmStep": "steps",
+    "FinalStep": "steps",
+    "PruneStep": "steps",
+    "SeedStep": "steps",
+    "UnigramStep": "steps",
+    "UnigramTraining": "training",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .config import UnigramTrainerConfig
+    from .history import PieceStory, UnigramHistory
+    from .steps import EmStep, FinalStep, PruneStep, SeedStep, UnigramStep
+    from .training import UnigramTraining

@@ -21,6 +21,7 @@ from typing import ClassVar
 
 from ...choices import ModelName
 from ...errors import ConfigError
+from ..bpe.config import check_vocab_size
 from ...sentencepiece.model_proto import PieceType, byte_piece
 from ...sentencepiece.scores import to_f32
 
@@ -95,7 +96,7 @@ class UnigramTrainerConfig:
         """Raise :class:`ConfigError` naming the option; return self when every option is usable."""
         if self.extra:
             name = sorted(self.extra)[0]
-            raise ConfigError(f"{name} is not an option of the Unigram trainer (SentencePiece names: see UnigramTrainerConfig)")
+            raise ConfigError(f"{name} is not an option of the Unigram trainer (SentencePiece names: see UnigramTrainerConfig)", field=name)
         refused = {
             "model_type": (self.model_type != "unigram", "only 'unigram' is trained here"),
             "input_format": (self.input_format != "text", "only 'text' input (one sentence a line) is supported"),
@@ -106,18 +107,19 @@ class UnigramTrainerConfig:
         }
         for name, (bad, why) in refused.items():
             if bad:
-                raise ConfigError(f"{name} {why}")
+                raise ConfigError(f"{name} {why}", field=name)
         if self.normalization_rule_name not in SUPPORTED_RULES:
             raise ConfigError(
-                f"normalization_rule_name {self.normalization_rule_name!r} is not supported; use one of {', '.join(SUPPORTED_RULES)}"
+                f"normalization_rule_name {self.normalization_rule_name!r} is not supported; use one of {', '.join(SUPPORTED_RULES)}",
+                field="normalization_rule_name",
             )
         if self.input_sentence_size > 0 and self.shuffle_input_sentence:
             raise ConfigError(
                 "input_sentence_size with shuffle_input_sentence=true samples sentences at random; "
-                "set shuffle_input_sentence=false to train on the first input_sentence_size sentences (exactly as SentencePiece)"
+                "set shuffle_input_sentence=false to train on the first input_sentence_size sentences (exactly as SentencePiece)",
+                field="input_sentence_size",
             )
-        if self.vocab_size <= 0:
-            raise ConfigError(f"vocab_size must be positive, got {self.vocab_size}")
+        check_vocab_size(self.vocab_size)
         ranges = [
             ("character_coverage", self.character_coverage, 0.98, 1.0),
             ("max_sentencepiece_length", self.max_sentencepiece_length, 1, 512),
@@ -128,17 +130,17 @@ class UnigramTrainerConfig:
         for name, value, low, high in ranges:
             checked = to_f32(value) if isinstance(value, float) else value
             if not low <= checked <= high:
-                raise ConfigError(f"{name} must be between {low} and {high} (SentencePiece's range), got {value}")
+                raise ConfigError(f"{name} must be between {low} and {high} (SentencePiece's range), got {value}", field=name)
         if 0 < self.input_sentence_size <= 100:
-            raise ConfigError(f"input_sentence_size must be 0 (all) or above 100, got {self.input_sentence_size}")
+            raise ConfigError(f"input_sentence_size must be 0 (all) or above 100, got {self.input_sentence_size}", field="input_sentence_size")
         if self.seed_sentencepiece_size <= 0:
-            raise ConfigError(f"seed_sentencepiece_size must be positive, got {self.seed_sentencepiece_size}")
+            raise ConfigError(f"seed_sentencepiece_size must be positive, got {self.seed_sentencepiece_size}", field="seed_sentencepiece_size")
         for name in ("unk_piece", "bos_piece", "eos_piece", "pad_piece"):
             if not getattr(self, name):
-                raise ConfigError(f"{name} must not be empty")
+                raise ConfigError(f"{name} must not be empty", field=name)
         for name, symbols in (("user_defined_symbols", self.user_defined_symbols), ("control_symbols", self.control_symbols)):
             if any(not s for s in symbols):
-                raise ConfigError(f"{name} must not hold an empty symbol")
+                raise ConfigError(f"{name} must not hold an empty symbol", field=name)
         self.meta_pieces()  # the id checks
         return self
 
@@ -155,14 +157,14 @@ class UnigramTrainerConfig:
             if id_ < 0:
                 continue
             if id_ >= self.vocab_size:
-                raise ConfigError(f"{name} {id_} must be below vocab_size {self.vocab_size}")
+                raise ConfigError(f"{name} {id_} must be below vocab_size {self.vocab_size}", field=name)
             if id_ in meta or (has_unk and piece == self.unk_piece):
-                raise ConfigError(f"{name} {id_} is already taken by {meta.get(id_, (piece,))[0]!r}")
+                raise ConfigError(f"{name} {id_} is already taken by {meta.get(id_, (piece,))[0]!r}", field=name)
             is_unk = piece == self.unk_piece
             has_unk = has_unk or is_unk
             meta[id_] = (piece, PieceType.UNKNOWN if is_unk else PieceType.CONTROL)
         if not has_unk:
-            raise ConfigError(f"unk_id must be set (>= 0): {self.unk_piece} must be defined")
+            raise ConfigError(f"unk_id must be set (>= 0): {self.unk_piece} must be defined", field="unk_id")
         seen: set[str] = set()
         next_id = 0
         specials = {self.bos_piece: self.bos_id, self.eos_piece: self.eos_id, self.pad_piece: self.pad_id}
@@ -172,10 +174,10 @@ class UnigramTrainerConfig:
             symbols += [(byte_piece(b), PieceType.BYTE) for b in range(256)]
         for piece, kind in symbols:
             if piece in seen:
-                raise ConfigError(f"{piece!r} is already defined: duplicated symbols are not allowed")
+                raise ConfigError(f"{piece!r} is already defined: duplicated symbols are not allowed", field="user_defined_symbols")
             seen.add(piece)
             if piece == self.unk_piece:
-                raise ConfigError(f"{self.unk_piece} must not be defined with control_symbols and user_defined_symbols")
+                raise ConfigError(f"{self.unk_piece} must not be defined with control_symbols and user_defined_symbols", field="user_defined_symbols")
             if specials.get(piece, -1) >= 0:
                 meta[specials[piece]] = (piece, kind)
                 continue

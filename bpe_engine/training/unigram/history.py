@@ -42,13 +42,19 @@ _REASONS = {0: "loss", 1: "unused", 2: "split"}
 
 
 class UnigramHistory:
-    def __init__(self, steps: Sequence[UnigramStep]) -> None:
-        self.steps = list(steps)
+    """The states and stories of a run's steps; :meth:`extend` takes steps as they arrive."""
+
+    def __init__(self, steps: Sequence[UnigramStep] = ()) -> None:
+        self.steps: list[UnigramStep] = []
         self._states: list[tuple[list[str], list[float]]] = []
         self._stories: dict[str, PieceStory] = {}
-        pieces: list[str] = []
-        scores: list[float] = []
-        for step in self.steps:
+        self.extend(steps)
+
+    def extend(self, steps: Sequence[UnigramStep]) -> None:
+        """Replay ``steps`` after those already taken (a run streams its steps in batches)."""
+        pieces, scores = self._states[-1] if self._states else ([], [])
+        for step in steps:
+            self.steps.append(step)
             if isinstance(step, SeedStep):
                 pieces, scores = list(step.pieces), step.scores.tolist()
                 for p in pieces:

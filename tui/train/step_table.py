@@ -1,9 +1,11 @@
-"""The live merge list: one row per merge, drawn only where it is on screen.
+"""The live step list: one row per training step, drawn only where it is on screen.
 
-Row ``k`` is step ``k``: row 0 is the initial alphabet (no merge applied) and row ``r + 1`` is the
-merge of rank ``r``. The app owns the step: the list never moves its own cursor. A user's move
-(arrows, page keys, home/end, a click) posts :class:`MergeTable.Selected` with the row asked
-for; the app seeks and puts the cursor there with :meth:`MergeTable.select_step`, which posts
+Row ``k`` is step ``k``: row 0 is the state before any step (the initial alphabet) and row ``r + 1``
+is step ``r + 1`` (a merge of rank ``r``, or a Unigram seed, EM or pruning step). The columns are
+the engine's for the run's model (:mod:`bpe_engine.explore.step_rows`): a merge shows the count or
+score that chose it, a tie marked ``=``; a Unigram step its vocabulary size and likelihood. The app owns the step: the list never moves its own cursor. A user's move
+(arrows, page keys, home/end, a click) posts :class:`StepTable.Selected` with the row asked
+for; the app seeks and puts the cursor there with :meth:`StepTable.select_step`, which posts
 nothing -- so no echo can start a seek (the first release ping-ponged between two steps forever
 on a late highlight event: issue 8.2.2).
 
@@ -13,9 +15,9 @@ waited seconds behind them. Here a batch only extends a list of frozen steps; :m
 draws the ~40 visible rows from it (Textual's line API), so a step, a key or a tab switch costs
 the same after 100 merges as after 100,000.
 
-Columns: the step, ``left + right → new``, count, words changed. Count and words keep the width
-their numbers need and the merge column takes the rest, so they stay visible at any width and
-after any tokenizer (8.2.3).
+Numeric columns keep the width their numbers need (each batch's largest, and any row drawn) and the
+flexible column takes the rest, so the numbers stay visible at any
+width and after any tokenizer.
 """
 
 from __future__ import annotations
@@ -32,43 +34,43 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from bpe_engine.training.steps import MergeStep
-
-from .render import merge_label
+from bpe_engine.choices import ModelName
+from bpe_engine.explore.step_rows import Column, column_widths, columns_for, row_of, start_row
+from bpe_engine.training.steps import TrainingStep
 
 GAP = 2  # spaces between columns
 STRIP_CACHE = 4000  # drawn rows kept (a few screens at every cursor state)
 
 
-class MergeTable(ScrollView, can_focus=True):
-    """rank · left + right → new · count · words changed."""
+class StepTable(ScrollView, can_focus=True):
+    """step · what it did · the numbers that decided it (columns per model)."""
 
-    HELP_TITLE = "the merge list"
+    HELP_TITLE = "the step list"
     BINDINGS = [
-        Binding("up", "cursor_up", "Up", show=False, tooltip="the previous merge: the corpus shows that step"),
-        Binding("down", "cursor_down", "Down", show=False, tooltip="the next merge: the corpus shows that step"),
-        Binding("pageup", "page_up", "Page up", show=False, tooltip="a page of merges back"),
-        Binding("pagedown", "page_down", "Page down", show=False, tooltip="a page of merges on"),
-        Binding("home", "scroll_top", "Top", show=False, tooltip="the first merge"),
-        Binding("end", "scroll_bottom", "Bottom", show=False, tooltip="the last merge"),
+        Binding("up", "cursor_up", "Up", show=False, tooltip="the previous step: the corpus shows it"),
+        Binding("down", "cursor_down", "Down", show=False, tooltip="the next step: the corpus shows it"),
+        Binding("pageup", "page_up", "Page up", show=False, tooltip="a page of steps back"),
+        Binding("pagedown", "page_down", "Page down", show=False, tooltip="a page of steps on"),
+        Binding("home", "scroll_top", "Top", show=False, tooltip="the first step"),
+        Binding("end", "scroll_bottom", "Bottom", show=False, tooltip="the last step"),
     ]
-    COMPONENT_CLASSES = {"merge-table--header", "merge-table--cursor", "merge-table--even-row"}
+    COMPONENT_CLASSES = {"step-table--header", "step-table--cursor", "step-table--even-row"}
     DEFAULT_CSS = """
-    MergeTable {
+    StepTable {
         background: $surface;
         color: $foreground;
         overflow-x: hidden;
         &:focus {
             background-tint: $foreground 5%;
-            & > .merge-table--cursor {
+            & > .step-table--cursor {
                 background: $block-cursor-background;
                 color: $block-cursor-foreground;
                 text-style: $block-cursor-text-style;
             }
         }
-        & > .merge-table--header { text-style: bold; background: $panel; color: $foreground; }
-        & > .merge-table--even-row { background: $surface-lighten-1 50%; }
-        & > .merge-table--cursor {
+        & > .step-table--header { text-style: bold; background: $panel; color: $foreground; }
+        & > .step-table--even-row { background: $surface-lighten-1 50%; }
+        & > .step-table--cursor {
             background: $block-cursor-blurred-background;
             color: $block-cursor-blurred-foreground;
             text-style: $block-cursor-blurred-text-style;
@@ -86,12 +88,13 @@ class MergeTable(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.byte_level = True
-        self._steps: list[MergeStep] = []
-        self._alphabet_label = "initial alphabet"
-        self._has_alphabet_row = False
+        self._columns: tuple[Column, ...] = columns_for("bpe")
+        self._steps: list[TrainingStep] = []
+        self._start: tuple[str, ...] = start_row("bpe", None)
+        self._has_start_row = False
         self._cursor = 0
-        self._count_width = len("count")
-        self._words_width = len("words")
+        self._widths_of: list[int] = [len(c.title) for c in self._columns]
+        self._rows: dict[int, tuple[str, ...]] = {}  # formatted rows drawn so far (a row never changes)
         self._strips: dict[tuple[int, Style, tuple[int, ...]], Strip] = {}
         self._bases: dict[str, Style] = {}  # the row styles of the current CSS state, by kind
         self._shown_size = Size(0, 0)  # the size the last Resize laid the rows out for
@@ -99,43 +102,53 @@ class MergeTable(ScrollView, can_focus=True):
     # -- data ------------------------------------------------------------------------------------
     @property
     def row_count(self) -> int:
-        return len(self._steps) + self._has_alphabet_row
+        return len(self._steps) + self._has_start_row
 
     @property
     def cursor_row(self) -> int:
         return self._cursor
 
-    def reset(self, *, byte_level: bool, alphabet: int | None = None) -> None:
+    def reset(self, *, model: ModelName = "bpe", byte_level: bool, alphabet: int | None = None) -> None:
         """Empty the list for a new run or a loaded tokenizer; row 0 stands for step 0."""
         self.byte_level = byte_level
+        self._columns = columns_for(model)
         self._steps = []
-        self._has_alphabet_row = True
-        self._alphabet_label = "initial alphabet" if alphabet is None else f"alphabet ({alphabet:,} symbols)"
+        self._has_start_row = True
+        self._start = start_row(model, alphabet)
         self._cursor = 0
-        self._count_width = len("count")
-        self._words_width = len("words")
+        self._widths_of = [len(c.title) for c in self._columns]
+        self._rows.clear()
         self._strips.clear()
         self.scroll_to(0, 0, animate=False, immediate=True)
         self._resize()
 
-    def add_steps(self, steps: Sequence[MergeStep]) -> None:
-        """Append a batch of merges (rows keep the engine's rank order): no row is drawn here."""
+    def add_steps(self, steps: Sequence[TrainingStep]) -> None:
+        """Append a batch of steps (rows keep the engine's order): no row is drawn here; the
+        numeric columns widen to the batch's largest numbers (the engine measures them)."""
         if not steps:
             return
         self._steps.extend(steps)
-        # the widest of non-negative numbers is the largest's: two max() passes, not ~6,000
-        # formatted strings per batch (~7 ms of each batch's ~11 ms on the UI thread at 5 MB)
-        self._count_width = max(self._count_width, len(f"{max(s.count for s in steps):,}"))
-        self._words_width = max(self._words_width, len(f"{max(s.words_changed for s in steps):,}"))
+        for i, width in enumerate(column_widths(steps, byte_level=self.byte_level)):
+            self._widths_of[i] = max(self._widths_of[i], width)
         self._resize()
 
-    def get_row_at(self, row: int) -> tuple[Text, Text, Text, Text]:
-        """The cells of ``row``: step, merge label, count, words (plain Rich text, user text made visible)."""
+    def cells(self, row: int) -> tuple[str, ...]:
+        """The text of each column of ``row`` (user text made visible by the engine's labels)."""
         if row == 0:
-            return Text("0", style="dim"), Text(self._alphabet_label, style="italic dim"), Text(""), Text("")
-        s = self._steps[row - 1]
-        label = merge_label(s.left, s.right, s.new, byte_level=self.byte_level)
-        return Text(f"{s.rank + 1:,}", style="dim"), label, Text(f"{s.count:,}"), Text(f"{s.words_changed:,}")
+            return self._start
+        cells = self._rows.get(row)
+        if cells is None:
+            cells = self._rows[row] = row_of(self._steps[row - 1], byte_level=self.byte_level)
+        return cells
+
+    def _measure(self, cells: Sequence[str]) -> bool:
+        """Widen the numeric columns to ``cells``; True when one grew."""
+        grew = False
+        for i, (column, cell) in enumerate(zip(self._columns, cells)):
+            if column.numeric and len(cell) > self._widths_of[i]:
+                self._widths_of[i] = len(cell)
+                grew = True
+        return grew
 
     def select_step(self, step: int) -> None:
         """Put the cursor on step ``step`` (the app's step) and keep it in view; posts nothing."""
@@ -164,7 +177,7 @@ class MergeTable(ScrollView, can_focus=True):
         grows_past = old.height > body and size.height > old.height and old.width == size.width
         scroll_update = getattr(self, "_scroll_update", None)  # Textual's own scrollbar refresh
         if grows_past and body > 0 and self.show_vertical_scrollbar and scroll_update is not None:
-            self.set_reactive(MergeTable.virtual_size, size)
+            self.set_reactive(StepTable.virtual_size, size)
             scroll_update(size)
         else:
             self.virtual_size = size
@@ -181,22 +194,27 @@ class MergeTable(ScrollView, can_focus=True):
         self.select_step(self._cursor)
 
     # -- drawing ---------------------------------------------------------------------------------
-    def _widths(self) -> tuple[int, int, int, int]:
-        rank = max(1, len(f"{max(self.row_count - 1, 0):,}"))
-        fixed = rank + self._count_width + self._words_width + 3 * GAP + 2  # + a cell of margin each side
-        merge = max(5, self.scrollable_content_region.width - fixed)
-        return rank, merge, self._count_width, self._words_width
+    def _widths(self) -> tuple[int, ...]:
+        """Each column's width: the numbers' widths, the step numbers', and the rest for the flexible one."""
+        widths = list(self._widths_of)
+        widths[0] = max(1, len(f"{max(self.row_count - 1, 0):,}"))
+        fixed = sum(w for c, w in zip(self._columns, widths) if not c.flexible) + GAP * (len(widths) - 1) + 2
+        for i, column in enumerate(self._columns):
+            if column.flexible:
+                widths[i] = max(5, self.scrollable_content_region.width - fixed)
+        return tuple(widths)
 
-    def _line(self, cells: Sequence[Text], base: Style) -> Strip:
-        rank_w, merge_w, count_w, words_w = self._widths()
-        rank, label, count, words = cells
-        label = label.copy()
-        label.truncate(merge_w, overflow="ellipsis", pad=True)
-        rank.align("right", rank_w)
-        count.align("right", count_w)
-        words.align("right", words_w)
-        gap = " " * GAP
-        line = Text.assemble(" ", rank, gap, label, gap, count, gap, words, " ", no_wrap=True, end="")
+    def _line(self, cells: Sequence[str], base: Style, styles: Sequence[str] = ()) -> Strip:
+        parts: list[Text | str] = [" "]
+        for i, (column, cell, width) in enumerate(zip(self._columns, cells, self._widths())):
+            text = Text(cell, style=styles[i] if i < len(styles) else "", no_wrap=True, end="")
+            if column.numeric:
+                text.align("right", width)
+            else:
+                text.truncate(width, overflow="ellipsis", pad=True)
+            parts.extend((text, " " * GAP) if i < len(self._columns) - 1 else (text,))
+        parts.append(" ")
+        line = Text.assemble(*parts, no_wrap=True, end="")
         segments = Segment.apply_style(line.render(self.app.console), base)
         width = self.scrollable_content_region.width
         return Strip(segments).adjust_cell_length(width, base).simplify()
@@ -207,11 +225,11 @@ class MergeTable(ScrollView, can_focus=True):
         base = self._bases.get(kind)
         if base is None:
             if kind == "header":
-                base = self.get_component_rich_style("merge-table--header")
+                base = self.get_component_rich_style("step-table--header")
             elif kind == "odd":
                 base = self.rich_style
             else:
-                base = self._base("odd") + self.get_component_rich_style("merge-table--even-row" if kind == "even" else "merge-table--cursor")
+                base = self._base("odd") + self.get_component_rich_style("step-table--even-row" if kind == "even" else "step-table--cursor")
             self._bases[kind] = base
         return base
 
@@ -230,9 +248,14 @@ class MergeTable(ScrollView, can_focus=True):
         strip = self._strips.get(key)
         if strip is None:  # a step or a focus change redraws the whole list: rows drawn before come from here
             if row < 0:
-                strip = self._line((Text("#"), Text("merge"), Text("count"), Text("words")), base)
+                strip = self._line([c.title for c in self._columns], base)
             else:
-                strip = self._line(self.get_row_at(row), base).apply_meta({"row": row})
+                cells = self.cells(row)
+                if self._measure(cells):  # a wider number than measured: lay every row out again
+                    self._strips.clear()
+                    self.refresh()
+                dim = ("dim",) if row else ("dim", "italic dim")
+                strip = self._line(cells, base, dim).apply_meta({"row": row})
             if len(self._strips) > STRIP_CACHE:
                 self._strips.clear()
             self._strips[key] = strip

@@ -1,0 +1,272 @@
+"""A run's life in the Train pane: start it, forward its events, turn them into views, cancel it.
+
+The worker forwards the events of the pane's runner (or of a loaded tokenizer's replay) tagged
+with a run id; the pane drops any other id, so a cancelled or superseded run never touches the
+screen. One thing is built in the worker: the stepper of a started run (~0.5 s of pure Python on
+5 MB, which on the UI thread froze every key); it is handed over with the event and the worker
+keeps no reference. A Unigram step's model is built in a worker too, when a step is shown first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from textual.worker import get_current_worker
+
+from bpe_engine.display import visible_text
+from bpe_engine.errors import BpeEngineError
+from bpe_engine.explore.unigram_stepper import UnigramStepper
+from bpe_engine.training.runner import Cancelled, Counting, Event, Failed, Finished, Started, Steps, TrainingRequest, replay_events
+from bpe_engine.types import ReplaysMerges, Tokenizer
+
+from ..gc_pause import collector_paused
+from ..messages import StepReady, TrainingEvent
+from .corpus_pane import CorpusPane
+from .progress_panel import ProgressPanel
+from .runs import AnyStepper, RunView, StepperInAdvance, stepper_for
+from .segmented_view import SegmentedView
+from .settings_form import SettingsForm
+from .step_detail import StepDetail
+from .step_log import StepLog
+from .step_table import StepTable
+
+if TYPE_CHECKING:
+    from .pane import TrainPane
+
+
+class RunEvents:
+    """Starts and ends the runs of one pane and applies their events to it."""
+
+    def __init__(self, pane: TrainPane) -> None:
+        self.pane = pane
+        self._starting: RunView | None = None  # a run that has not started yet
+        self.trained: TrainingRequest | None = None  # the settings of the run shown (the retrain offer compares)
+        self._notes_shown: set[str] = set()
+        self._target = 0
+        self._asked = 0.0  # when the run was asked for (ctrl+t): "done" says how long the user waited
+
+    # -- starting ----------------------------------------------------------------------------------
+    def train_now(self) -> None:
+        pane = self.pane
+        text = pane.query_one(CorpusPane).text
+        if not text.strip():
+            pane.notify("The corpus is empty: type or paste some text, or open a file (ctrl+o).", severity="error")
+            return
+        request = pane.query_one(SettingsForm).request_for(text)
+        if request is None:
+            pane.notify("Fix the settings marked in red first.", severity="error")
+            return
+        cut = pane.corpus_cut
+        if cut is not None and request.front_end is not None:  # the facts line's cut, if of this text and front end
+            request = replace(request, words=cut.words_for(text, request.front_end))
+        view = RunView.of_request(request, pane.query_one(CorpusPane).source)
+        pane.app.sub_title = ""  # the header named a loaded tokenizer: this run replaces it
+        run_id = self._start(view)
+        early = StepperInAdvance(request.cut_words(), view) if request.cut_words() is not None else None
+        runner = pane.runner
+
+        def work() -> None:
+            worker = get_current_worker()
+            with collector_paused():
+                self._forward(runner(request, lambda: worker.is_cancelled), view, run_id, early)
+
+        pane.run_worker(work, thread=True, exclusive=True, exit_on_error=False, group="train", description="training run")
+
+    def replay(self, tokenizer: Tokenizer, label: str) -> None:
+        """Step through a loaded tokenizer's merges on the current corpus."""
+        pane = self.pane
+        if not tokenizer.capabilities.replays_merges:
+            pane.notify(f"{visible_text(label)} has no merge list to step through.", severity="error")
+            return
+        merges_tokenizer: ReplaysMerges = tokenizer  # type: ignore[assignment]  # declared by replays_merges
+        corpus = pane.query_one(CorpusPane)
+        view = RunView.of_tokenizer(merges_tokenizer, corpus.text, visible_text(label), corpus.source)
+        pane.app.sub_title = visible_text(label)
+        run_id = self._start(view)
+
+        def work() -> None:
+            worker = get_current_worker()
+            with collector_paused():
+                events = replay_events(merges_tokenizer, view.text, cancelled=lambda: worker.is_cancelled)
+                self._forward(events, view, run_id)
+
+        pane.run_worker(work, thread=True, exclusive=True, exit_on_error=False, group="train", description="replaying merges")
+
+    def _start(self, view: RunView) -> int:
+        pane = self.pane
+        pane.pause()
+        pane.run_id += 1
+        pane.training = True
+        pane.app.refresh_bindings()  # "esc Cancel" follows the run
+        self._starting = view
+        self._asked = pane.clock()
+        pane.query_one(ProgressPanel).show_counting()
+        return pane.run_id
+
+    def _forward(self, events: Iterable[Event], view: RunView, run_id: int, early: StepperInAdvance | None = None) -> None:
+        """Post each event; a :class:`Started` goes with the stepper built here from its words (or
+        built in ``early`` from the same cut while the run started)."""
+        post = self.pane.post_message
+        for event in events:
+            stepper = None
+            if isinstance(event, Started):
+                try:
+                    stepper = early.result() if early is not None else stepper_for(event.words, view)
+                except BpeEngineError as exc:  # e.g. more distinct tokens than a stepper can hold
+                    post(TrainingEvent(run_id, Failed(str(exc))))
+                    return
+            post(TrainingEvent(run_id, event, stepper))
+
+    def cancel(self) -> None:
+        """Stop the running training; steps already received stay explorable."""
+        pane = self.pane
+        if not pane.training:
+            return
+        pane.workers.cancel_group(pane, "train")
+        pane.run_id += 1  # events already queued belong to a dead run now
+        self._stop()
+        if self._starting is not None:  # not started yet: the previous run is still what is shown
+            self._starting = None
+            pane.query_one(ProgressPanel).show_cancelled(None)
+            return
+        pane.query_one(ProgressPanel).show_cancelled(pane.stepper.available if pane.stepper else 0)
+        pane.show_step()
+        pane.changed()
+
+    def _stop(self) -> None:
+        self.pane.training = False
+        self.pane.app.refresh_bindings()
+
+    # -- events ------------------------------------------------------------------------------------
+    def handle(self, message: TrainingEvent) -> None:
+        pane = self.pane
+        if message.run_id != pane.run_id:
+            return
+        event = message.event
+        if isinstance(event, Counting):
+            if self._starting is not None:
+                pane.query_one(ProgressPanel).show_counting(event.done, event.total)
+        elif isinstance(event, Started):
+            assert message.stepper is not None  # the worker builds it with every Started
+            self._started(event, message.stepper)
+        elif isinstance(event, Steps):
+            self._steps(event)
+        elif isinstance(event, Finished):
+            self._finished(event)
+        elif isinstance(event, Failed):
+            self._failed(event)
+        elif isinstance(event, Cancelled):
+            self._stop()
+
+    def _started(self, event: Started, stepper: AnyStepper) -> None:
+        pane, view = self.pane, self._starting
+        if view is None:
+            return
+        if event.target == 0 and view.request is not None and view.model != "unigram":
+            self._refuse(f"must be above the alphabet ({event.alphabet:,} symbols): nothing to merge")
+            return
+        self._starting = None
+        pane.view = view
+        self.trained = view.request.settings() if view.request is not None else None
+        self._target = event.target
+        pane.step_log = StepLog()
+        if isinstance(stepper, UnigramStepper):
+            stepper.extend(pane.step_log)
+        else:
+            stepper.merges = pane.step_log
+        pane.stepper = stepper
+        pane.tokenizer = None
+        self._notes_shown = set(event.notes)
+        pane.query_one(StepTable).reset(model=view.model, byte_level=view.byte_level, alphabet=event.alphabet or None)
+        pane.query_one(SegmentedView).corpus_label = f"corpus at step k: {view.corpus_label}"
+        pane.query_one(StepDetail).show_none()
+        pane.query_one(ProgressPanel).show_started(event.target, view.model)
+        pane.query_one(SettingsForm).show_error("vocab", "")
+        for note in event.notes:
+            pane.notify(visible_text(note), timeout=6)
+        pane.current_step = 0
+        pane.show_step()
+        pane.changed()
+
+    def _refuse(self, why: str) -> None:
+        """A run the trainer would make nothing of: say so at the field, keep the last good run."""
+        pane = self.pane
+        pane.workers.cancel_group(pane, "train")
+        pane.run_id += 1
+        self._stop()
+        self._starting = None
+        pane.query_one(SettingsForm).show_error("vocab", why)
+        pane.query_one(ProgressPanel).show_failed(f"vocab size {why}; the previous steps are kept")
+
+    def _steps(self, event: Steps) -> None:
+        pane, stepper = self.pane, self.pane.stepper
+        if stepper is None or pane.view is None:
+            return
+        first = not pane.step_log
+        pane.step_log = pane.step_log.extended(event.steps)
+        if isinstance(stepper, UnigramStepper):
+            stepper.extend(event.steps)
+        else:
+            stepper.merges = pane.step_log
+        pane.query_one(StepTable).add_steps(event.steps)  # cheap: the list draws only visible rows
+        pane.query_one(ProgressPanel).show_progress(event.done, max(event.target, event.done), event.rate, pane.view.model)
+        if stepper.step == 0 and first:
+            pane.show_step()  # first steps: draw the corpus at step 0 once
+        else:
+            pane.query_one(SegmentedView).show_status(stepper, pane.view.text, byte_level=pane.view.byte_level, playing=pane.stepping.playing)
+
+    def _finished(self, event: Finished) -> None:
+        pane = self.pane
+        if self._starting is not None:  # finished before it started: nothing of it is shown
+            return
+        self._stop()
+        pane.tokenizer = event.tokenizer
+        for note in event.notes:
+            if note not in self._notes_shown:
+                pane.notify(visible_text(note), timeout=6)
+        view, panel = pane.view, pane.query_one(ProgressPanel)
+        assert view is not None
+        if view.request is None:
+            panel.show_loaded(view.label, event.done)
+        else:
+            panel.show_finished(event.done, self._target, event.seconds, view.model, waited=pane.clock() - self._asked)
+        pane.show_step()
+        pane.changed()
+        if event.tokenizer is not None:
+            pane.post_message(pane.RunFinished(event.tokenizer))
+
+    def _failed(self, event: Failed) -> None:
+        pane = self.pane
+        self._stop()
+        kept = self._starting is not None and pane.stepper is not None
+        self._starting = None
+        pane.query_one(ProgressPanel).show_failed(event.message + (" (the previous steps are kept)" if kept else ""))
+        if event.field is not None:
+            form = pane.query_one(SettingsForm)
+            form.show_error(form.widget_of(event.field), event.message)
+        pane.notify(visible_text(event.message), severity="error", timeout=8)
+
+    # -- the retrain offer -------------------------------------------------------------------------
+    def check_stale(self) -> None:
+        if self.trained is None:
+            return
+        pane = self.pane
+        current = pane.query_one(SettingsForm).request_for(pane.query_one(CorpusPane).text, quiet=True)
+        same = current is not None and current.settings() == self.trained
+        pane.query_one(ProgressPanel).offer_retrain(not same)
+
+    # -- a Unigram step's model --------------------------------------------------------------------
+    def prepare(self, stepper: UnigramStepper) -> None:
+        """Build the model of the stepper's step in a worker; the step is drawn when it is ready."""
+        pane, step = self.pane, stepper.step
+
+        def work() -> None:
+            stepper.prepare()
+            pane.post_message(StepReady(stepper, step))
+
+        pane.run_worker(work, thread=True, exclusive=True, exit_on_error=False, group="step-model", description="step model")
+
+
+__all__ = ["RunEvents"]

@@ -1,0 +1,109 @@
+"""The selected step explained: what it did, why it won, and what it changed.
+
+A merge shows its deciding number (count or score), the runner-up, a tie with the tied pairs and
+the rule that broke it, the tree of earlier merges that built its two parts, and the words it
+rewrote, before → after, each with the word itself (a byte-level Korean word's tokens are bytes).
+A Unigram step shows its kind's story (:mod:`.unigram_detail`).
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from rich.tree import Tree
+
+from bpe_engine.display import visible_text
+from bpe_engine.explore.merge_tree import MergeNode
+from bpe_engine.explore.stepper import Stepper
+from bpe_engine.explore.surfaces import token_label
+from bpe_engine.explore.unigram_stepper import UnigramStepper
+from bpe_engine.training.steps import MergeStep, Why
+
+from ..widgets.fixed_text import FixedText
+from .render import merge_text, tokens_text
+from .unigram_detail import unigram_detail
+
+MAX_WORDS = 12
+
+
+def _tree(node: MergeNode, tree: Tree | None, byte_level: bool) -> Tree:
+    label = Text(token_label(node.token, byte_level=byte_level), style="bold")
+    if node.rank is not None:
+        label.append(f"  merge {node.rank + 1:,}", style="dim")
+    branch = Tree(label) if tree is None else tree.add(label)
+    for child in node.children:
+        _tree(child, branch, byte_level)
+    return branch
+
+
+def _value(why: Why, value: float) -> str:
+    return f"{value:,}" if why.quantity == "count" else f"{value:.4g}"
+
+
+def why_text(why: Why, *, byte_level: bool) -> Text:
+    """``why: count 9 · tied with (s, t), (t, </w>) · rule hf: ...`` -- or the runner-up's margin."""
+    out = Text("why: ", style="bold")
+    out.append(f"{why.quantity} {_value(why, why.value)}", "bold cyan")
+
+    def pair(candidate: tuple[str, ...]) -> str:
+        return " + ".join(token_label(t, byte_level=byte_level) for t in candidate)
+
+    if why.is_tie:
+        shown = ", ".join(pair(c) for c in why.tied)
+        more = " and more" if why.tied_total > len(why.tied) else ""
+        out.append(f" · tied with {shown}{more}", "yellow")
+        out.append(f" · decided by {why.rule}", "yellow")
+    elif why.runner_up is not None and why.runner_up_value is not None:
+        out.append(f" · runner-up {pair(why.runner_up)} at {_value(why, why.runner_up_value)}", "dim")
+    else:
+        out.append(" · no other candidate", "dim")
+    return out
+
+
+class StepDetail(FixedText):
+    """Shows how step k was decided and what it rewrote (the app calls :meth:`show_step`)."""
+
+    def show_none(self) -> None:
+        self.show(Text("select a step (↑/↓ in the list, n/b to step) to see why it won and what it changed", style="dim"))
+
+    def show_step(self, stepper: Stepper | UnigramStepper, *, byte_level: bool) -> None:
+        if stepper.step == 0:
+            self.show_none()
+            return
+        if isinstance(stepper, UnigramStepper):
+            self.show(unigram_detail(stepper))
+            return
+        self.show(self._merge(stepper, byte_level))
+
+    def _merge(self, stepper: Stepper, byte_level: bool) -> RenderableType:
+        change = stepper.last_change_top(MAX_WORDS)
+        assert change is not None
+        left, right, new = stepper.merge_at(change.rank)
+        title = Text.assemble((f"merge {change.rank + 1:,}: ", "bold"))
+        title.append_text(merge_text(left, right, new, byte_level=byte_level))
+        title.append(
+            f"   {change.pair_count:,} pairs · {change.occurrences:,} fused · {change.words_changed:,} words", "dim"
+        )
+        parts: list[RenderableType] = [title]
+        step = stepper.merges[change.rank]
+        if isinstance(step, MergeStep) and step.why is not None:
+            parts.append(why_text(step.why, byte_level=byte_level))
+        parts.append(_tree(stepper.derivation(new, before=change.rank + 1), None, byte_level))
+        words = Text("words changed (before → after):\n", style="bold")
+        texts = stepper.word_texts
+        for wc in change.changes:  # the most frequent, in order
+            words.append(f"{wc.count:>6,}× ", "dim")
+            if wc.word_id < len(texts):
+                words.append(visible_text(texts[wc.word_id]), "italic")
+                words.append("  ", "dim")
+            words.append_text(tokens_text(wc.before, byte_level=byte_level))
+            words.append("  →  ", "dim")
+            words.append_text(tokens_text(wc.after, byte_level=byte_level, highlight=new))
+            words.append("\n")
+        if change.words_changed > MAX_WORDS:
+            words.append(f"… and {change.words_changed - MAX_WORDS:,} more words", "dim")
+        parts.append(words)
+        return Group(*parts)
+
+
+__all__ = ["StepDetail", "why_text"]
