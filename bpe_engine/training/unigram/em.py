@@ -5,7 +5,9 @@ after node. In C that is ``e = (float)((double)e + v)`` with ``v`` a double: the
 float after each addition, so the order and the rounding both matter. :func:`fold_f32` does exactly
 that, in waves (the k-th contribution of every piece in one array operation; the few pieces with
 the most contributions finish in a plain loop). ``np.add.at`` would round ``v`` to float first,
-which is not the same number.
+which is not the same number. Each piece's contributions come in SentencePiece's order (word by
+word, by begin) from the lattices' ``fold`` order, sorted once; the unknown nodes add into piece 0
+(the trainer's model has ``unk_id`` 0), merged into its own contributions by word and begin.
 
 ``exp`` and ``log`` in the lattice sums are numpy's; they can differ from the C library's by one
 unit in the last place of a double (numpy's SIMD code on AVX-512 machines), and every such value
@@ -21,11 +23,12 @@ from array import array
 import numpy as np
 
 from .digamma import digamma, digamma_array
-from .lattice import Edges, forward_backward, viterbi
+from .lattice import F32, Lattices
+from .walks import backward, forward, viterbi
 
-F32 = np.float32
 EXPECTED_FREQUENCY_THRESHOLD = 0.5
 _WAVE_MIN = 64
+UNK_PENALTY = F32(10.0)
 
 
 def fold_f32(ids: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
@@ -35,57 +38,94 @@ def fold_f32(ids: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
     >>> fold_f32(np.array([0, 0]), np.array([1.0, v]), 1).tolist()
     [1.0000001192092896]
     """
-    out = np.zeros(size, np.float64)
-    if not len(ids):
-        return out.astype(F32)
     order = np.argsort(ids, kind="stable")
-    sid = ids[order]
-    vals = values[order]
-    counts = np.bincount(sid, minlength=size)
-    rank_of = np.argsort(-counts, kind="stable")  # pieces by number of contributions
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    within = np.arange(len(sid)) - starts[sid]
-    pos_rank = np.empty(size, np.int64)
-    pos_rank[rank_of] = np.arange(size)
-    wave_order = np.lexsort((pos_rank[sid], within))
-    wvals = vals[wave_order]
-    ascending = counts[rank_of][::-1]
+    counts = np.bincount(ids, minlength=size)
+    return fold_grouped(values[order], np.concatenate(([0], np.cumsum(counts)[:-1])), counts)
+
+
+def fold_grouped(values: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """:func:`fold_f32` of values grouped by id: id ``i`` has ``values[starts[i]:][:counts[i]]``, in order."""
+    size = len(counts)
+    out = np.zeros(size, np.float64)
+    if not len(values):
+        return out.astype(F32)
+    rank_of = np.argsort(-counts, kind="stable")  # ids by number of values, most first
+    start_r = starts[rank_of]
+    descending = counts[rank_of]
     acc = np.zeros(size, np.float64)
-    off = 0
     k = 0
     while True:
-        n_k = size - int(np.searchsorted(ascending, k, side="right"))  # pieces with count > k
+        n_k = int(np.searchsorted(-descending, -k, side="left"))  # ids with more than k values
         if n_k < _WAVE_MIN:
             break
-        acc[:n_k] = (acc[:n_k] + wvals[off : off + n_k]).astype(F32)
-        off += n_k
+        acc[:n_k] = (acc[:n_k] + values[start_r[:n_k] + k]).astype(F32)
         k += 1
-    if n_k:
-        cell = array("f", [0.0])
-        for r in range(n_k):
-            piece = int(rank_of[r])
-            first = starts[piece] + k
-            cell[0] = acc[r]
-            for v in vals[first : starts[piece] + counts[piece]].tolist():
-                cell[0] = cell[0] + v
-            acc[r] = cell[0]
+    cell = array("f", [0.0])
+    for r in range(n_k):
+        cell[0] = acc[r]
+        for v in values[start_r[r] + k : start_r[r] + descending[r]].tolist():
+            cell[0] = cell[0] + v
+        acc[r] = cell[0]
     out[rank_of] = acc
     return out.astype(F32)
 
 
-def e_step(edges: Edges, counts: np.ndarray, n_pieces: int) -> tuple[np.ndarray, float, int]:
-    """``RunEStep`` (one thread): expected counts (float32), the objective, the Viterbi tokens."""
-    alpha, beta = forward_backward(edges)
-    z = alpha[edges.base + edges.lengths]
-    x = ((alpha[edges.gb] + edges.score) + beta[edges.ge]) - z[edges.word]
+def edge_scores(lat: Lattices, ids: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(piece, score, unknown)`` of every edge (forward order) for the vocabulary ``ids[seed]``
+    (-1: gone) with ``scores``; a slot whose character is no piece is the unknown node: piece 0,
+    score ``min - 10`` as SentencePiece's model gives it."""
+    cur = np.append(ids, -1).astype(np.int32)[lat.seed]
+    unk = cur < 0
+    cur[unk] = 0
+    score = scores[cur]
+    score[unk] = F32(scores.min() - UNK_PENALTY) if len(scores) else -UNK_PENALTY
+    return cur, score, unk
+
+
+def _fold_expected(lat: Lattices, cur: np.ndarray, unk: np.ndarray, values: np.ndarray, n_pieces: int) -> np.ndarray:
+    vals, ids, unk_f = values[lat.fold], cur[lat.fold], unk[lat.fold]
+    zero = unk_f | (ids == 0)
+    if unk_f.any():  # piece 0 and the unknown nodes, by word and begin (unknown after a piece)
+        at = lat.fold[zero]
+        ends = lat.ends()[at]
+        table_base = np.concatenate(([0], np.cumsum(lat.lengths)))
+        where = table_base[lat.row_word[lat.row[at]]] + (ends - lat.k[at])
+        order = np.lexsort((unk_f[zero], lat.k[at], where))
+        first = vals[zero][order]
+    else:
+        first = vals[zero]
+    rest = ids[~zero]  # grouped by seed, so each id's values are one run (in any id order)
+    counts = np.bincount(rest, minlength=n_pieces)
+    counts[0] = len(first)
+    starts = np.zeros(n_pieces, np.int64)
+    if len(rest):
+        run = np.flatnonzero(np.concatenate(([True], rest[1:] != rest[:-1])))
+        starts[rest[run]] = run + len(first)
+    return fold_grouped(np.concatenate([first, vals[~zero]]), starts, counts)
+
+
+def e_step(lat: Lattices, ids: np.ndarray, scores: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, float, int]:
+    """``RunEStep`` (one thread): expected counts (float32), the objective, the Viterbi tokens.
+    ``ids[seed]``: each seed's current id (-1: gone); ``counts``: word counts, table order."""
+    cur, score, unk = edge_scores(lat, ids, scores)
+    alpha = forward(lat, score)
+    beta = backward(lat, score, unk)
+    src, dst = lat.edge_positions()
+    z_row = alpha[lat.final_index()]
+    freq_row = counts[lat.row_word].astype(F32)
+    x = ((alpha[src] + score) + beta[dst]) - z_row[lat.row]
+    del src, dst
+    values = np.exp(x.astype(np.float64))
+    values *= freq_row[lat.row]
+    expected = _fold_expected(lat, cur, unk, values, len(scores))
+    del values, x
+    z = np.empty(len(z_row), F32)
+    z[lat.row_word] = z_row
     freq = counts.astype(F32)
-    values = freq[edges.word].astype(np.float64) * np.exp(x.astype(np.float64))
-    expected = fold_f32(edges.piece, values, n_pieces)
     all_freq = F32(int(counts.sum()))
     terms = np.concatenate(([F32(0)], (freq * z) / all_freq)).astype(F32)
     obj = float(np.subtract.accumulate(terms)[-1])
-    path, _words = viterbi(edges)
-    return expected, obj, int(len(path))
+    return expected, obj, viterbi(lat, score).num_tokens()
 
 
 def m_step(expected: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

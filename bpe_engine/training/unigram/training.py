@@ -26,7 +26,8 @@ from ...sentencepiece.model_proto import PieceType
 from .config import UnigramTrainerConfig
 from .em import e_step, m_step
 from .finalize import finalize_pieces
-from .lattice import PieceIndex, build_edges
+from .lattice import Lattices, build_lattices
+from .matching import PieceIndex
 from .prune import REMOVED_BY_LOSS, prune
 from .seeds import make_seeds
 from .sentences import load_corpus, read_lines, word_counts
@@ -122,15 +123,13 @@ class UnigramTraining:
         words = [w for w, _c in table]
         counts = np.array([c for _w, c in table], np.int64)
         lengths = np.fromiter(map(len, words), np.int64, len(words))
-        matches = PieceIndex(pieces).find(words)
+        lattices = build_lattices(lengths, PieceIndex(pieces).find(words))
         alive = np.arange(len(pieces))  # seed index of each current piece
         rnd = 0
         while True:
             for sub in range(cfg.num_sub_iterations):
-                ids = np.full(len(pieces), -1, np.int64)
-                ids[alive] = np.arange(len(alive))
-                edges = build_edges(matches, lengths, ids, scores)
-                expected, obj, ntokens = e_step(edges, counts, len(alive))
+                lattices, ids = _narrowed(lattices, alive, len(pieces))
+                expected, obj, ntokens = e_step(lattices, ids, scores, counts)
                 keep, scores = m_step(expected)
                 before = len(alive)
                 alive = alive[keep]
@@ -144,8 +143,9 @@ class UnigramTraining:
                 break
             current = [pieces[i] for i in alive]
             plen = lengths_of(current)
-            own = PieceIndex(current).find(current)
-            result = prune(plen, scores, own, edges_for(matches, lengths, alive, scores, len(pieces)), counts, cfg)
+            own = build_lattices(plen, PieceIndex(current).find(current))
+            lattices, ids = _narrowed(lattices, alive, len(pieces))
+            result = prune(plen, scores, own, lattices, ids, counts, cfg)
             yield self._prune_step(rnd, current, scores, result)
             alive = alive[result.keep]
             scores = scores[result.keep]
@@ -232,10 +232,12 @@ def lengths_of(texts: list[str]) -> np.ndarray:
     return np.fromiter(map(len, texts), np.int64, len(texts))
 
 
-def edges_for(matches, lengths, alive, scores, n_seeds):
-    ids = np.full(n_seeds, -1, np.int64)
+def _narrowed(lattices: Lattices, alive: np.ndarray, n_seeds: int) -> tuple[Lattices, np.ndarray]:
+    """The lattices without the pieces that are gone, and each seed's current id (-1: gone)."""
+    ids = np.full(n_seeds + 1, -1, np.int64)  # the last for a character that is no piece
     ids[alive] = np.arange(len(alive))
-    return build_edges(matches, lengths, ids, scores)
+    keep = (lattices.k == 1) | (ids[lattices.seed] >= 0)
+    return lattices.select(keep), ids[:-1]
 
 
 def _with_specials(final: list[tuple[str, float]], cfg: UnigramTrainerConfig) -> tuple[list[tuple[str, float]], list[PieceType]]:
