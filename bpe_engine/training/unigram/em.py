@@ -53,13 +53,12 @@ def fold_grouped(values: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> 
     start_r = starts[rank_of]
     descending = counts[rank_of]
     acc = np.zeros(size, np.float64)
-    k = 0
-    while True:
-        n_k = int(np.searchsorted(-descending, -k, side="left"))  # ids with more than k values
-        if n_k < _WAVE_MIN:
-            break
+    more_than = size - np.cumsum(np.bincount(counts))  # more_than[k]: ids with more than k values
+    waves = int(np.searchsorted(-more_than, -_WAVE_MIN, side="right"))  # while at least _WAVE_MIN
+    for k, n_k in enumerate(more_than[:waves].tolist()):
         acc[:n_k] = (acc[:n_k] + values[start_r[:n_k] + k]).astype(F32)
-        k += 1
+    k = waves
+    n_k = int(more_than[waves]) if waves < len(more_than) else 0
     cell = array("f", [0.0])
     for r in range(n_k):
         cell[0] = acc[r]

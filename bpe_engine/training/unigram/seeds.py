@@ -25,7 +25,7 @@ import numpy as np
 
 from .config import UnigramTrainerConfig
 from .pieces import UNK_CHAR, WS, valid_mask
-from .sentences import split_into_words
+from .words import Units, unit_counts
 
 F32 = np.float32
 
@@ -61,33 +61,27 @@ def to_log_prob(values: np.ndarray) -> np.ndarray:
     return np.array([math.log(float(x)) - logsum for x in v32], np.float64).astype(F32)
 
 
-def make_seeds(sentences: Sequence[str], config: UnigramTrainerConfig) -> Seeds:
-    chars = char_counts(sentences)
-    units, follows, weights = _units(sentences, config)
-    text, starts, lengths, scores = seed_candidates(units, follows, weights, config)
+def make_seeds(
+    sentences: Sequence[str],
+    config: UnigramTrainerConfig,
+    *,
+    chars: list[tuple[str, int]] | None = None,
+    units: Units | None = None,
+) -> Seeds:
+    """The seeds of the sentences; ``chars`` (:func:`char_counts`) and ``units``
+    (:func:`~.words.unit_counts`) when the caller has them already."""
+    chars = char_counts(sentences) if chars is None else chars
+    by_word = config.split_by_whitespace and not config.treat_whitespace_as_suffix and not config.allow_whitespace_only_pieces
+    if not by_word:  # whole sentences: the boundary \0 follows each
+        units = dict(Counter((s, True) for s in sentences if s))
+    elif units is None:
+        units = unit_counts(sentences, config)
+    texts = [u for u, _last in units]
+    follows = ["\0" if last else WS for _u, last in units]
+    text, starts, lengths, scores = seed_candidates(texts, follows, list(units.values()), config)
     pieces = [c for c, _n in chars] + [text[s : s + n] for s, n in zip(starts.tolist(), lengths.tolist())]
     counts = np.concatenate([np.array([n for _c, n in chars], np.int64), scores])
     return Seeds(pieces, to_log_prob(counts), counts, len(chars), int(scores.size))
-
-
-def _units(sentences: Sequence[str], config: UnigramTrainerConfig) -> tuple[list[str], list[str], list[int]]:
-    """Distinct units with what follows them and their counts: ``▁`` words in the default mode,
-    whole sentences otherwise (the boundary ``\\0`` follows them)."""
-    table: Counter[tuple[str, bool]] = Counter()
-    by_word = config.split_by_whitespace and not config.treat_whitespace_as_suffix and not config.allow_whitespace_only_pieces
-    for s in sentences:
-        if by_word:
-            words = split_into_words(s, config)
-            if not words:  # an empty sentence SentencePiece's removal left behind: a lone boundary
-                continue
-            for w in words[:-1]:
-                table[(w, False)] += 1
-            table[(words[-1], True)] += 1
-        elif s:
-            table[(s, True)] += 1
-    units = [u for u, _last in table]
-    follows = ["\0" if last else WS for _u, last in table]
-    return units, follows, list(table.values())
 
 
 def seed_candidates(

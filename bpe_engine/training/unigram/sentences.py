@@ -15,19 +15,20 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
+
 from ...errors import ConfigError, CorpusError
 from ...sentencepiece.model_proto import NormalizerSettings
 from ...sentencepiece.scores import to_f32
 from ...sentencepiece.spec_normalizer import SpecNormalizer
 from .config import UnigramTrainerConfig
-from .pieces import UNK_CHAR, WS
+from .pieces import UNK_CHAR
 
 BLOCK = 1 << 20
 BYTES_PER_CHAR_KEPT = 24
@@ -47,7 +48,8 @@ class LoadedCorpus:
 
     ``sentences``: normalized sentences in SentencePiece's order (characters outside the kept
     alphabet already ``▅``); ``required_chars``: kept character -> count, in the order they were
-    chosen; ``dropped_chars``: the characters coverage replaced, most frequent first.
+    chosen; ``dropped_chars``: the characters coverage replaced, most frequent first; ``chars``:
+    the characters left in the sentences (but ``▅``) with counts, most frequent first.
     """
 
     sentences: list[str]
@@ -56,6 +58,7 @@ class LoadedCorpus:
     too_long: int
     skipped_unk: int
     coverage: float
+    chars: list[tuple[str, int]]
 
 
 def read_lines(paths: Iterable[str | Path], max_bytes: int, stats: dict[str, int] | None = None) -> Iterator[bytes]:
@@ -123,15 +126,37 @@ def normalizer_settings(config: UnigramTrainerConfig) -> NormalizerSettings:
 def load_corpus(
     lines: Iterable[bytes | str], config: UnigramTrainerConfig, *, memory_limit: int | None = None
 ) -> LoadedCorpus:
-    """Select, normalize and cover the sentences, as ``LoadSentences`` does (see the module)."""
+    """Select, normalize and cover the sentences, as ``LoadSentences`` does (see the module).
+    Sentences are normalized a batch at a time (:meth:`SpecNormalizer.normalize_lines`)."""
     normalizer = SpecNormalizer(normalizer_settings(config), treat_whitespace_as_suffix=config.treat_whitespace_as_suffix)
     meta = sorted({p for p, _k in config.meta_pieces().values()}, key=lambda s: (-len(s), s))
     meta_re = re.compile("|".join(map(re.escape, meta)))
     unk_bytes = UNK_CHAR.encode()
     sentences: list[str] = []
+    histogram = np.zeros(0, np.int64)
     skipped_unk = too_long = 0
-    kept_chars = 0
     limit = config.input_sentence_size
+    batch: list[str] = []
+    batch_bytes = 0
+
+    def flush() -> None:
+        nonlocal histogram, batch_bytes
+        normalized = normalizer.normalize_lines(batch)
+        if any("\n" in p for p in meta):
+            normalized = [meta_re.sub("\t", t) for t in normalized]
+        else:
+            normalized = meta_re.sub("\t", "\n".join(normalized)).split("\n")
+        sentences.extend(normalized)
+        histogram = _add_codes(histogram, "".join(normalized))
+        batch.clear()
+        batch_bytes = 0
+        if memory_limit is not None and int(histogram.sum()) * BYTES_PER_CHAR_KEPT > memory_limit:
+            raise CorpusError(
+                f"the corpus is too large to train on in {memory_limit / 2**30:.1f} GiB "
+                f"(stopped after {len(sentences):,} sentences): train on its first N sentences "
+                "(input_sentence_size=N with shuffle_input_sentence=false) or raise --memory-limit"
+            )
+
     for raw in lines:
         data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
         if not data:
@@ -142,17 +167,13 @@ def load_corpus(
         if unk_bytes in data:
             skipped_unk += 1
             continue
-        text = data.decode("utf-8", "bpe_explorer_sp")
-        sentences.append(meta_re.sub("\t", normalizer.normalize(text)))
-        kept_chars += len(sentences[-1])
-        if memory_limit is not None and kept_chars * BYTES_PER_CHAR_KEPT > memory_limit:
-            raise CorpusError(
-                f"the corpus is too large to train on in {memory_limit / 2**30:.1f} GiB "
-                f"(stopped after {len(sentences):,} sentences): train on its first N sentences "
-                "(input_sentence_size=N with shuffle_input_sentence=false) or raise --memory-limit"
-            )
-        if limit and len(sentences) >= limit:
+        batch.append(data.decode("utf-8", "bpe_explorer_sp"))
+        batch_bytes += len(data)
+        if limit and len(sentences) + len(batch) >= limit:
             break
+        if batch_bytes >= BLOCK:
+            flush()
+    flush()
     if not sentences:
         raise CorpusError("the corpus holds no sentence to train on (every line is empty, too long or holds ▅)")
     i = 0
@@ -161,13 +182,24 @@ def load_corpus(
             sentences[i] = sentences[-1]
             sentences.pop()
         i += 1
-    return _cover(sentences, config, too_long, skipped_unk)
+    counts = {chr(c): int(histogram[c]) for c in np.flatnonzero(histogram).tolist()}
+    return _cover(sentences, counts, config, too_long, skipped_unk)
 
 
-def _cover(sentences: list[str], config: UnigramTrainerConfig, too_long: int, skipped_unk: int) -> LoadedCorpus:
-    counts: Counter[str] = Counter()
-    for s in sentences:
-        counts.update(s)
+def _add_codes(histogram: np.ndarray, text: str) -> np.ndarray:
+    """``histogram`` with the code points of ``text`` counted in."""
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+    found = np.bincount(codes)
+    if len(found) > len(histogram):
+        found[: len(histogram)] += histogram
+        return found
+    histogram[: len(found)] += found
+    return histogram
+
+
+def _cover(
+    sentences: list[str], counts: dict[str, int], config: UnigramTrainerConfig, too_long: int, skipped_unk: int
+) -> LoadedCorpus:
     counts.pop("\0", None)
     if " " in counts:
         raise CorpusError("space must not be included in normalized string")
@@ -201,35 +233,15 @@ def _cover(sentences: list[str], config: UnigramTrainerConfig, too_long: int, sk
         )
     unknown = [c for c in counts if c not in kept]
     if unknown:
-        table = str.maketrans({c: UNK_CHAR for c in unknown})
-        sentences = [s.translate(table) for s in sentences]
-    return LoadedCorpus(sentences, kept, dropped, too_long, skipped_unk, coverage)
+        sentences = _replace_chars(sentences, set(unknown))
+    chars = sorted(((c, n) for c, n in kept.items() if n > 0 and c != UNK_CHAR), key=lambda kv: (-kv[1], kv[0]))
+    return LoadedCorpus(sentences, kept, dropped, too_long, skipped_unk, coverage, chars)
 
 
-def split_into_words(text: str, config: UnigramTrainerConfig) -> list[str]:
-    """``SplitIntoWords``: a word starts at each ``▁`` (at a run of them with
-    ``allow_whitespace_only_pieces``), or ends after it with ``treat_whitespace_as_suffix``.
-
-    >>> from bpe_engine.training.unigram.config import UnigramTrainerConfig as C
-    >>> split_into_words("▁a▁▁b", C()), split_into_words("a▁b▁", C(treat_whitespace_as_suffix=True))
-    (['▁a', '▁', '▁b'], ['a▁', 'b▁'])
-    """
-    splitter = _splitter(config.treat_whitespace_as_suffix, config.allow_whitespace_only_pieces)
-    return [w for w in splitter.split(text) if w]
-
-
-@cache
-def _splitter(suffix: bool, ws_runs: bool) -> re.Pattern[str]:
-    if suffix:
-        return re.compile(f"(?<={WS})(?=[^{WS}])" if ws_runs else f"(?<={WS})(?=.)", re.S)
-    return re.compile(f"(?<=.)(?<!{WS})(?={WS})" if ws_runs else f"(?<=.)(?={WS})", re.S)
-
-
-def word_counts(sentences: Iterable[str], config: UnigramTrainerConfig) -> list[tuple[str, int]]:
-    """``SplitSentencesByWhitespace``: words with counts, most frequent first, then by text."""
-    counts: Counter[str] = Counter()
-    splitter = _splitter(config.treat_whitespace_as_suffix, config.allow_whitespace_only_pieces)
-    for s in sentences:
-        counts.update(splitter.split(s))
-    counts.pop("", None)
-    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+def _replace_chars(sentences: list[str], unknown: set[str]) -> list[str]:
+    """Every character in ``unknown`` becomes ``▅``: one substitution over all sentences joined."""
+    pattern = re.compile("|".join(map(re.escape, sorted(unknown))))
+    joined = "\n".join(sentences)
+    if "\n" in unknown or joined.count("\n") != len(sentences) - 1:
+        return [pattern.sub(UNK_CHAR, s) for s in sentences]
+    return pattern.sub(UNK_CHAR, joined).split("\n")

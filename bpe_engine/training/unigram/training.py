@@ -30,8 +30,9 @@ from .lattice import Lattices, build_lattices
 from .matching import PieceIndex
 from .prune import REMOVED_BY_LOSS, prune
 from .seeds import make_seeds
-from .sentences import load_corpus, read_lines, word_counts
+from .sentences import load_corpus, read_lines
 from .steps import EmStep, FinalStep, PruneStep, SeedStep, UnigramStep, f32_bytes, i32_bytes
+from .words import unit_counts, word_table
 
 F32 = np.float32
 
@@ -103,7 +104,8 @@ class UnigramTraining:
             self.notes.append(f"skipped {too_long} sentence(s) longer than max_sentence_length={cfg.max_sentence_length} bytes")
         if corpus.skipped_unk:
             self.notes.append(f"skipped {corpus.skipped_unk} sentence(s) holding ▅ (U+2585)")
-        seeds = make_seeds(corpus.sentences, cfg)
+        units = unit_counts(corpus.sentences, cfg) if cfg.split_by_whitespace else None
+        seeds = make_seeds(corpus.sentences, cfg, chars=corpus.chars, units=units)
         pieces = list(seeds.pieces)
         scores = seeds.scores.astype(F32)
         shrink = math.log(cfg.shrinking_factor)
@@ -116,8 +118,8 @@ class UnigramTraining:
             f"{cfg.character_coverage}); {seeds.candidates:,} substrings occur twice or more with two "
             f"different followers; the best {len(pieces) - seeds.num_chars:,} by occurrences x length are seeds",
         )
-        if cfg.split_by_whitespace:
-            table = word_counts(corpus.sentences, cfg)
+        if units is not None:
+            table = word_table(units)
         else:
             table = [(s, 1) for s in corpus.sentences if s]
         words = [w for w, _c in table]
