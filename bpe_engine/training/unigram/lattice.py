@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .matching import PieceIndex, packed_matches
+
 F32 = np.float32
 I32 = np.int32
 NO_PATH = F32(-1e30)
@@ -93,44 +95,70 @@ class Lattices:
         )
 
 
-def build_lattices(lengths: np.ndarray, matches: Sequence[np.ndarray]) -> Lattices:
-    """The lattices of words with ``lengths`` (table order) for ``matches`` = ``(word, begin,
-    length, seed)``: every occurrence of every piece (length 1 included)."""
-    word, begin, length, seed = (np.asarray(a) for a in matches)
-    lengths = np.asarray(lengths, np.int64)
-    K = max(int(length.max(initial=1)), 1)
+def build_lattices(words: Sequence[str], index: PieceIndex) -> Lattices:
+    """The lattices of ``words`` (table order) for every vocabulary drawn from ``index``'s pieces.
+
+    Each length's occurrences come out of :func:`~.matching.packed_matches` in packed order, which
+    is forward and backward order within one length; so every edge's place in both orders is its
+    slice's start plus its rank in the slice, counted without a sort. Only the fold order sorts."""
+    lengths = np.fromiter(map(len, words), np.int64, len(words))
     row_word = np.argsort(-lengths, kind="stable")
-    row_of = np.empty(len(lengths), np.int64)
-    row_of[row_word] = np.arange(len(lengths))
     max_len = int(lengths.max(initial=0))
     n_at = np.bincount(lengths, minlength=max_len + 1)[::-1].cumsum()[::-1]
     offset = np.concatenate(([0], np.cumsum(n_at)))
-    # Slots: one per character, (end e, row) for rows reaching e; the character's piece if any.
-    slot_start = np.concatenate(([0], np.cumsum(n_at[1:])))
-    n_slots = int(slot_start[-1])
-    slot_end = np.repeat(np.arange(1, max_len + 1), n_at[1:])
-    slot_row = np.arange(n_slots) - slot_start[slot_end - 1]
-    one = length == 1
-    slot_seed = np.full(n_slots, -1, np.int64)
-    slot_seed[slot_start[begin[one]] + row_of[word[one]]] = seed[one]
-    many = ~one
-    row = np.concatenate([slot_row, row_of[word[many]]])
-    k = np.concatenate([np.ones(n_slots, np.int64), length[many]])
-    end = np.concatenate([slot_end, begin[many] + length[many]])
-    pieces = np.concatenate([slot_seed, seed[many]])
-    n_rows = max(len(lengths), 1)
-    order = np.argsort((end * K + (K - k)) * n_rows + row)
-    row, k, end, pieces = row[order], k[order], end[order], pieces[order]
+    begin_of, codes, room, nxt = _packed_text(words, lengths, row_word, offset)
+    groups = [(k, at, piece) for k, at, piece in packed_matches(index, codes, room, nxt) if len(at)]
+    del codes, room, nxt
+    K = max((k for k, _a, _p in groups), default=1)
     n_keys = (max_len + 1) * K
-    fwd_key = end * K + (K - k)
-    fwd_bounds = np.searchsorted(fwd_key, np.arange(n_keys + 1))
-    beg = end - k
-    bwd = np.argsort((beg * K + (k - 1)) * n_rows + row).astype(I32)
-    bwd_bounds = np.searchsorted((beg * K + (k - 1))[bwd], np.arange(n_keys + 1))
+    fwd_count = np.zeros(n_keys, np.int64)
+    bwd_count = np.zeros(n_keys, np.int64)
+    for k, at, _piece in groups:
+        b = begin_of[at]
+        fwd_count += np.bincount((b + k) * K + (K - k), minlength=n_keys)
+        bwd_count += np.bincount(b * K + (k - 1), minlength=n_keys)
+    fwd_bounds = np.concatenate(([0], np.cumsum(fwd_count)))
+    bwd_bounds = np.concatenate(([0], np.cumsum(bwd_count)))
+    n_edges = int(fwd_bounds[-1])
+    row = np.empty(n_edges, I32)
+    length = np.empty(n_edges, np.int8)
+    seed = np.empty(n_edges, I32)
+    bwd = np.empty(n_edges, I32)
+    fold_key = np.empty(n_edges, np.int64)
     table_base = np.concatenate(([0], np.cumsum(lengths)))
-    where = table_base[row_word[row]] + beg  # a character's place in the table-order text
-    fold = np.argsort((pieces + 1) * (int(table_base[-1]) + 1) + where).astype(I32)
-    return Lattices(
-        lengths, row_word, offset, K, row.astype(I32), k.astype(np.int8), pieces.astype(I32),
-        fwd_bounds, bwd, bwd_bounds, fold,
-    )
+    for k, at, piece in groups:
+        b = begin_of[at].astype(np.int64)
+        r = at - offset[b]
+        fwd = _place(fwd_bounds, (b + k) * K + (K - k))
+        row[fwd], length[fwd], seed[fwd] = r, k, piece
+        bwd[_place(bwd_bounds, b * K + (k - 1))] = fwd
+        fold_key[fwd] = (piece + 1).astype(np.int64) * (int(table_base[-1]) + 1) + table_base[row_word[r]] + b
+    del groups
+    fold = np.argsort(fold_key).astype(I32)
+    return Lattices(lengths, row_word, offset, K, row, length, seed, fwd_bounds, bwd, bwd_bounds, fold)
+
+
+def _place(bounds: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Where each edge goes in an order whose slices ``bounds`` start, given ``keys`` non-decreasing
+    and each slice's edges already in order: the slice's start plus the edge's rank in it."""
+    rank = np.arange(len(keys)) - np.searchsorted(keys, keys, side="left")
+    return bounds[keys] + rank
+
+
+def _packed_text(
+    words: Sequence[str], lengths: np.ndarray, row_word: np.ndarray, offset: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per packed index: its position in the word, code point + 1, characters left, next index."""
+    n_pos = int(offset[-1])
+    row_of = np.empty(len(lengths), np.int64)
+    row_of[row_word] = np.arange(len(lengths))
+    begin_of = np.repeat(np.arange(len(offset) - 1, dtype=I32), np.diff(offset))
+    row_at = np.arange(n_pos) - offset[begin_of]
+    room = (lengths[row_word][row_at] - begin_of).astype(I32)
+    nxt = np.where(room > 0, offset[np.minimum(begin_of + 1, len(offset) - 2)] + row_at, 0).astype(I32)
+    codes = np.zeros(n_pos, np.uint64)
+    chars = np.frombuffer("".join(words).encode("utf-32-le", "surrogatepass"), np.uint32)
+    word_of = np.repeat(np.arange(len(lengths)), lengths)
+    at = np.arange(len(chars)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    codes[offset[at] + row_of[word_of]] = chars.astype(np.uint64) + np.uint64(1)
+    return begin_of, codes, room, nxt

@@ -7,13 +7,14 @@ memory stays at a few arrays of the text's size whatever the number of pieces.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
 F32 = np.float32
 _B1 = np.uint64(0x9E3779B97F4A7C15)
 _B2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_MIX = np.uint64(0xD6E8FEB86659FD93)
 
 
 def _codes(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -40,7 +41,12 @@ def _windows(codes: np.ndarray, maxlen: int):
 
 
 class PieceIndex:
-    """Pieces looked up by the hashes of their text (see the module docstring)."""
+    """Pieces looked up by the hashes of their text (see the module docstring).
+
+    The pieces are sorted by bucket (the top bits of their mixed first hash), and a table holds
+    where each bucket starts, so a lookup is two reads and a comparison per piece in its bucket
+    (about one), not a binary search.
+    """
 
     def __init__(self, pieces: Sequence[str]) -> None:
         self.maxlen = max(map(len, pieces)) if pieces else 1
@@ -51,28 +57,56 @@ class PieceIndex:
         for length, w1, w2 in _windows(codes, self.maxlen):
             sel = np.flatnonzero(lengths == length)
             h1[sel], h2[sel] = w1[starts[sel]], w2[starts[sel]]
-        self.order = np.argsort(h1, kind="stable")
-        self.h1 = h1[self.order]
-        self.h2 = h2[self.order]
-        self.lengths = lengths[self.order]
+        self._shift = np.uint64(64 - max(1, int(len(pieces)).bit_length()))
+        by_bucket = np.argsort(self._buckets(h1), kind="stable")
+        self.order = by_bucket.astype(np.int32)
+        self.h1, self.h2, self.lengths = h1[by_bucket], h2[by_bucket], lengths[by_bucket]
+        self._bucket = np.searchsorted(self._buckets(self.h1), np.arange((1 << (64 - int(self._shift))) + 1))
+        self._deepest = int(np.diff(self._bucket).max(initial=0))
 
-    def find(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Every occurrence of a piece in ``texts``: ``(text, begin, length, piece)`` arrays."""
-        codes, lengths = _codes(texts)
-        n = len(codes)
-        text_of = np.repeat(np.arange(len(texts)), lengths)
-        ends = np.repeat(np.cumsum(lengths), lengths)
-        room = ends - np.arange(n)
-        begins = np.arange(n) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-        out: tuple[list[np.ndarray], ...] = ([], [], [], [])
-        for length, h1, h2 in _windows(codes, self.maxlen):
-            pos = np.flatnonzero(room >= length)
-            w1 = h1[pos]
-            k = np.minimum(np.searchsorted(self.h1, w1), len(self.h1) - 1)
-            hit = (self.h1[k] == w1) & (self.h2[k] == h2[pos]) & (self.lengths[k] == length)
-            pos, k = pos[hit], k[hit]
-            out[0].append(text_of[pos])
-            out[1].append(begins[pos])
-            out[2].append(np.full(len(pos), length, np.int64))
-            out[3].append(self.order[k])
-        return tuple(np.concatenate(a) if a else np.zeros(0, np.int64) for a in out)  # type: ignore[return-value]
+    def _buckets(self, h1: np.ndarray) -> np.ndarray:
+        """The bucket of each hash: its top bits after a multiplicative mix (the hash of a single
+        character is the character itself, whose top bits are all zero)."""
+        with np.errstate(over="ignore"):
+            return ((h1 * _MIX) >> self._shift).astype(np.int64)
+
+    def lookup(self, h1: np.ndarray, h2: np.ndarray, length: int) -> np.ndarray:
+        """The piece of each window with hashes ``h1``, ``h2`` and ``length`` characters (-1: none)."""
+        out = np.full(len(h1), -1, np.int32)
+        bucket = self._buckets(h1)
+        lo, hi = self._bucket[bucket], self._bucket[bucket + 1]
+        for depth in range(self._deepest):
+            at = np.flatnonzero(hi - lo > depth)
+            if not len(at):
+                break
+            k = lo[at] + depth
+            hit = (self.h1[k] == h1[at]) & (self.h2[k] == h2[at]) & (self.lengths[k] == length)
+            out[at[hit]] = self.order[k[hit]]
+        return out
+
+
+def packed_matches(index: PieceIndex, codes: np.ndarray, room: np.ndarray, nxt: np.ndarray) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """Every occurrence of every piece in text laid out position by position (:mod:`.lattice`):
+    ``codes`` (code point + 1, uint64), ``room`` (characters from the index to its word's end) and
+    ``nxt`` (the index of the word's next character) per index. Yields ``(L, begins, pieces)``
+    for each length ``L``, begins ascending; for ``L = 1``, every character with its piece or -1."""
+    at = np.flatnonzero(room >= 1).astype(np.int32)
+    ptr = at.copy()
+    h1 = np.zeros(len(at), np.uint64)
+    h2 = np.zeros(len(at), np.uint64)
+    with np.errstate(over="ignore"):
+        for length in range(1, index.maxlen + 1):
+            if length > 1:
+                keep = room[at] >= length
+                at, ptr, h1, h2 = at[keep], nxt[ptr[keep]], h1[keep], h2[keep]
+            if not len(at):
+                return
+            c = codes[ptr]
+            h1 = h1 * _B1 + c
+            h2 = h2 * _B2 + c
+            piece = index.lookup(h1, h2, length)
+            if length == 1:
+                yield 1, at, piece
+            else:
+                hit = piece >= 0
+                yield length, at[hit], piece[hit]

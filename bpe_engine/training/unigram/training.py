@@ -124,8 +124,7 @@ class UnigramTraining:
             table = [(s, 1) for s in corpus.sentences if s]
         words = [w for w, _c in table]
         counts = np.array([c for _w, c in table], np.int64)
-        lengths = np.fromiter(map(len, words), np.int64, len(words))
-        lattices = build_lattices(lengths, PieceIndex(pieces).find(words))
+        lattices = build_lattices(words, PieceIndex(pieces))
         alive = np.arange(len(pieces))  # seed index of each current piece
         rnd = 0
         while True:
@@ -145,7 +144,7 @@ class UnigramTraining:
                 break
             current = [pieces[i] for i in alive]
             plen = lengths_of(current)
-            own = build_lattices(plen, PieceIndex(current).find(current))
+            own = build_lattices(current, PieceIndex(current))
             lattices, ids = _narrowed(lattices, alive, len(pieces))
             result = prune(plen, scores, own, lattices, ids, counts, cfg)
             yield self._prune_step(rnd, current, scores, result)
