@@ -59,14 +59,19 @@ def fold_grouped(values: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> 
         acc[:n_k] = (acc[:n_k] + values[start_r[:n_k] + k]).astype(F32)
     k = waves
     n_k = int(more_than[waves]) if waves < len(more_than) else 0
-    cell = array("f", [0.0])
     for r in range(n_k):
-        cell[0] = acc[r]
-        for v in values[start_r[r] + k : start_r[r] + descending[r]].tolist():
-            cell[0] = cell[0] + v
-        acc[r] = cell[0]
+        acc[r] = _fold_one(acc[r], values[start_r[r] + k : start_r[r] + descending[r]])
     out[rank_of] = acc
     return out.astype(F32)
+
+
+def _fold_one(start: float, values: np.ndarray) -> float:
+    """``e = float(e + v)`` for each value in order, from ``start``: a Python loop through a
+    one-element C float array, which rounds each sum as C's assignment does."""
+    cell = array("f", [start])
+    for v in values.tolist():
+        cell[0] = cell[0] + v
+    return cell[0]
 
 
 def edge_scores(lat: Lattices, ids: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -81,45 +86,62 @@ def edge_scores(lat: Lattices, ids: np.ndarray, scores: np.ndarray) -> tuple[np.
     return cur, score, unk
 
 
-def _fold_expected(lat: Lattices, cur: np.ndarray, unk: np.ndarray, values: np.ndarray, n_pieces: int) -> np.ndarray:
-    vals, ids, unk_f = values[lat.fold], cur[lat.fold], unk[lat.fold]
-    zero = unk_f | (ids == 0)
-    if unk_f.any():  # piece 0 and the unknown nodes, by word and begin (unknown after a piece)
-        at = lat.fold[zero]
-        ends = lat.ends()[at]
-        table_base = np.concatenate(([0], np.cumsum(lat.lengths)))
-        where = table_base[lat.row_word[lat.row[at]]] + (ends - lat.k[at])
-        order = np.lexsort((unk_f[zero], lat.k[at], where))
-        first = vals[zero][order]
-    else:
-        first = vals[zero]
-    rest = ids[~zero]  # grouped by seed, so each id's values are one run (in any id order)
-    counts = np.bincount(rest, minlength=n_pieces)
-    counts[0] = len(first)
+def _fold_expected(lat: Lattices, ids: np.ndarray, values: np.ndarray, n_pieces: int) -> np.ndarray:
+    """Expected counts from every edge's value in fold order (by seed, word, begin): each live
+    seed's run is its piece's; the runs of gone characters and of non-pieces are unknown nodes,
+    which add into piece 0 merged with its own values by word and begin (unknown after a piece)."""
+    bounds = np.searchsorted(lat.seed[lat.fold], np.arange(-1, len(ids) + 1))  # run of seed s at s + 1
+    cur_of = np.concatenate(([-1], ids))
+    live = cur_of >= 0
     starts = np.zeros(n_pieces, np.int64)
-    if len(rest):
-        run = np.flatnonzero(np.concatenate(([True], rest[1:] != rest[:-1])))
-        starts[rest[run]] = run + len(first)
-    return fold_grouped(np.concatenate([first, vals[~zero]]), starts, counts)
+    counts = np.zeros(n_pieces, np.int64)
+    starts[cur_of[live]] = bounds[:-1][live]
+    counts[cur_of[live]] = np.diff(bounds)[live]
+    unknown = [np.arange(bounds[g], bounds[g + 1]) for g in np.flatnonzero(~live & (np.diff(bounds) > 0)).tolist()]
+    own = np.arange(starts[0], starts[0] + counts[0])
+    first = values[own]
+    if unknown:
+        at = np.concatenate([own, *unknown])
+        edges = lat.fold[at]
+        k = lat.k[edges]
+        begin = (np.searchsorted(lat.fwd_bounds, edges, side="right") - 1) // lat.K - k
+        table_base = np.concatenate(([0], np.cumsum(lat.lengths)))
+        where = table_base[lat.row_word[lat.row[edges]]] + begin
+        first = values[at[np.lexsort((np.arange(len(at)) >= len(own), k, where))]]
+    counts[0] = 0
+    expected = fold_grouped(values, starts, counts)
+    expected[0] = _fold_one(0.0, first)
+    return expected
+
+
+def _log_marginals(lat: Lattices, alpha: np.ndarray, beta: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """``alpha[begin] + score + beta[end] - Z`` of every edge in float, in that order (forward order)."""
+    ends = lat.ends()
+    x = alpha[lat.packed(ends - lat.k)]
+    x += score
+    x += beta[lat.packed(ends)]
+    del ends
+    x -= alpha[lat.final_index()][lat.row]
+    return x
 
 
 def e_step(lat: Lattices, ids: np.ndarray, scores: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, float, int]:
     """``RunEStep`` (one thread): expected counts (float32), the objective, the Viterbi tokens.
     ``ids[seed]``: each seed's current id (-1: gone); ``counts``: word counts, table order."""
     cur, score, unk = edge_scores(lat, ids, scores)
+    del cur
     alpha = forward(lat, score)
     beta = backward(lat, score, unk)
-    src, dst = lat.edge_positions()
-    z_row = alpha[lat.final_index()]
-    freq_row = counts[lat.row_word].astype(F32)
-    x = ((alpha[src] + score) + beta[dst]) - z_row[lat.row]
-    del src, dst
-    values = np.exp(x.astype(np.float64))
-    values *= freq_row[lat.row]
-    expected = _fold_expected(lat, cur, unk, values, len(scores))
-    del values, x
-    z = np.empty(len(z_row), F32)
-    z[lat.row_word] = z_row
+    del unk
+    x = _log_marginals(lat, alpha, beta, score)
+    values = x[lat.fold].astype(np.float64)  # in fold order: freq x exp(marginal), in double
+    del x
+    np.exp(values, out=values)
+    values *= counts[lat.row_word].astype(F32)[lat.row[lat.fold]]
+    expected = _fold_expected(lat, ids, values, len(scores))
+    del values
+    z = np.empty(len(lat.row_word), F32)
+    z[lat.row_word] = alpha[lat.final_index()]
     freq = counts.astype(F32)
     all_freq = F32(int(counts.sum()))
     terms = np.concatenate(([F32(0)], (freq * z) / all_freq)).astype(F32)

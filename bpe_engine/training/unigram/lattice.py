@@ -70,14 +70,11 @@ class Lattices:
     def ends(self) -> np.ndarray:
         """The end position of every edge (forward order)."""
         n_keys = len(self.fwd_bounds) - 1
-        return np.repeat(np.arange(n_keys) // self.K, np.diff(self.fwd_bounds)).astype(I32)
+        return np.repeat(np.arange(n_keys, dtype=I32) // self.K, np.diff(self.fwd_bounds))
 
-    def edge_positions(self) -> tuple[np.ndarray, np.ndarray]:
-        """Packed indices of every edge's begin and end (forward order)."""
-        e = self.ends()
-        dst = self.offset[e].astype(I32) + self.row
-        src = self.offset[e - self.k].astype(I32) + self.row
-        return src, dst
+    def packed(self, positions: np.ndarray) -> np.ndarray:
+        """Packed index of each edge's position ``positions`` (its begin or end), as int32."""
+        return self.offset.astype(I32)[positions] + self.row
 
     def select(self, keep: np.ndarray) -> Lattices:
         """The lattices without the edges where ``keep`` is false (slots must be kept)."""

@@ -104,11 +104,26 @@ def backward(lat: Lattices, score: np.ndarray, unk: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class BestPaths:
-    """Viterbi's result: ``last[row]`` the last edge of each row's best path, ``prev[edge]`` the
-    edge before it (-1 at the word's start)."""
+    """Viterbi's result: ``last[row]`` the last edge of each row's best path; the edge before an
+    edge is ``arg`` at its begin (the first best in-edge there), or ``tied_prev`` for the ``tied``
+    edges (sorted), whose left node a float tie decided."""
 
+    lat: Lattices
+    arg: np.ndarray
     last: np.ndarray
-    prev: np.ndarray
+    tied: np.ndarray
+    tied_prev: np.ndarray
+
+    def prev(self, edges: np.ndarray) -> np.ndarray:
+        """The edge before each of ``edges`` in its best path (-1 at the word's start)."""
+        lat = self.lat
+        ends = (np.searchsorted(lat.fwd_bounds, edges, side="right") - 1) // lat.K
+        out = self.arg[lat.offset[ends - lat.k[edges]] + lat.row[edges]]
+        if len(self.tied):
+            at = np.minimum(np.searchsorted(self.tied, edges), len(self.tied) - 1)
+            hit = self.tied[at] == edges
+            out[hit] = self.tied_prev[at[hit]]
+        return out
 
     def walk(self) -> tuple[np.ndarray, np.ndarray]:
         """``(edges, rows)`` of every best path, each path from its last edge back to its first."""
@@ -118,7 +133,7 @@ class BestPaths:
         while len(cur):
             out_e.append(cur)
             out_r.append(rows)
-            cur = self.prev[cur]
+            cur = self.prev(cur)
             alive = cur >= 0
             cur, rows = cur[alive], rows[alive]
         if not out_e:
@@ -166,13 +181,14 @@ def viterbi(lat: Lattices, score: np.ndarray) -> BestPaths:
             second[t] = np.where(better, cur, second[t])
             best[t] = np.where(better, v, cur)
             arg[t] = np.where(better, np.arange(a, b, dtype=I32), arg[t])
-    src, _dst = lat.edge_positions()
-    prev = arg[src]
-    tied = np.flatnonzero((second[src] > NO_PATH) & ((second[src] + score) == bt))
-    if len(tied):
-        prev[tied] = _ties(lat, tied, src, bt, score)
-    last = arg[lat.final_index()]
-    return BestPaths(last, prev)
+    src = lat.packed(lat.ends() - lat.k)
+    runner_up = second[src]
+    earlier = runner_up > NO_PATH
+    runner_up += score
+    tied = np.flatnonzero(earlier & (runner_up == bt)).astype(I32)
+    del runner_up, earlier
+    tied_prev = _ties(lat, tied, src, bt, score) if len(tied) else tied
+    return BestPaths(lat, arg, arg[lat.final_index()], tied, tied_prev)
 
 
 def _ties(lat: Lattices, tied: np.ndarray, src: np.ndarray, bt: np.ndarray, score: np.ndarray) -> np.ndarray:
