@@ -10,12 +10,13 @@ character's piece, or the unknown node when the character is no current piece (S
 that node exactly where no length-1 piece starts). Each occurrence of a longer piece is an edge.
 They are held in *forward order* -- by end, longest first, then row -- which is SentencePiece's
 ``end_nodes`` order (nodes ending at a position come by begin), so the in-edges of one
-``(end, length)`` are one contiguous slice with at most one edge per row. ``bwd`` orders them by
-begin, then length, then row (``begin_nodes`` order), and ``fold`` by piece, word (table order),
-begin: the order in which the E-step adds into each piece's expected count.
+``(end, length)`` are one contiguous slice with at most one edge per row. That slice is also the
+out-edges of one ``(begin, length)``, so the backward walk takes the same slices in another order.
+``fold`` orders the edges by piece, word (table order), begin: the order in which the E-step adds
+into each piece's expected count.
 
-Pieces only ever leave the vocabulary: :meth:`Lattices.select` drops edges and keeps all three
-orders (a compress keeps sorted arrays sorted), so the sorts happen once per set of words.
+Pieces only ever leave the vocabulary: :meth:`Lattices.select` drops edges and keeps both orders
+(a compress keeps sorted arrays sorted), so the one sort happens once per set of words.
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ class Lattices:
     ``lengths``: characters per word (table order); ``row_word``: table index of each row;
     ``offset[p]``: packed index of row 0 at position ``p``; ``K``: the longest edge. Edges in forward
     order: ``row``, ``k`` (length) and ``seed`` (the piece, ``-1`` for a character that is none);
-    ``fwd_bounds[e * K + K - k]`` starts the slice of edges ``(end e, length k)``; ``bwd`` is the
-    backward order (a permutation) with ``bwd_bounds[b * K + k - 1]``; ``fold`` the fold order."""
+    ``fwd_bounds[e * K + K - k]`` starts the slice of edges ``(end e, length k)``; ``fold`` is the
+    fold order (a permutation)."""
 
     lengths: np.ndarray
     row_word: np.ndarray
@@ -51,8 +52,6 @@ class Lattices:
     k: np.ndarray
     seed: np.ndarray
     fwd_bounds: np.ndarray
-    bwd: np.ndarray
-    bwd_bounds: np.ndarray
     fold: np.ndarray
 
     @property
@@ -82,13 +81,10 @@ class Lattices:
             return self
         new_index = (np.cumsum(keep) - 1).astype(I32)
         cum = np.concatenate(([0], np.cumsum(keep)))
-        keep_b = keep[self.bwd]
-        cum_b = np.concatenate(([0], np.cumsum(keep_b)))
-        bwd = self.bwd[keep_b]
         fold = self.fold[keep[self.fold]]
         return Lattices(
             self.lengths, self.row_word, self.offset, self.K, self.row[keep], self.k[keep], self.seed[keep],
-            cum[self.fwd_bounds], new_index[bwd], cum_b[self.bwd_bounds], new_index[fold],
+            cum[self.fwd_bounds], new_index[fold],
         )
 
 
@@ -96,8 +92,8 @@ def build_lattices(words: Sequence[str], index: PieceIndex) -> Lattices:
     """The lattices of ``words`` (table order) for every vocabulary drawn from ``index``'s pieces.
 
     Each length's occurrences come out of :func:`~.matching.packed_matches` in packed order, which
-    is forward and backward order within one length; so every edge's place in both orders is its
-    slice's start plus its rank in the slice, counted without a sort. Only the fold order sorts."""
+    is forward order within one length; so every edge's place is its slice's start plus its rank
+    in the slice, counted without a sort. Only the fold order sorts."""
     lengths = np.fromiter(map(len, words), np.int64, len(words))
     row_word = np.argsort(-lengths, kind="stable")
     max_len = int(lengths.max(initial=0))
@@ -109,18 +105,14 @@ def build_lattices(words: Sequence[str], index: PieceIndex) -> Lattices:
     K = max((k for k, _a, _p in groups), default=1)
     n_keys = (max_len + 1) * K
     fwd_count = np.zeros(n_keys, np.int64)
-    bwd_count = np.zeros(n_keys, np.int64)
     for k, at, _piece in groups:
         b = begin_of[at]
         fwd_count += np.bincount((b + k) * K + (K - k), minlength=n_keys)
-        bwd_count += np.bincount(b * K + (k - 1), minlength=n_keys)
     fwd_bounds = np.concatenate(([0], np.cumsum(fwd_count)))
-    bwd_bounds = np.concatenate(([0], np.cumsum(bwd_count)))
     n_edges = int(fwd_bounds[-1])
     row = np.empty(n_edges, I32)
     length = np.empty(n_edges, np.int8)
     seed = np.empty(n_edges, I32)
-    bwd = np.empty(n_edges, I32)
     fold_key = np.empty(n_edges, np.int64)
     table_base = np.concatenate(([0], np.cumsum(lengths)))
     for k, at, piece in groups:
@@ -128,11 +120,10 @@ def build_lattices(words: Sequence[str], index: PieceIndex) -> Lattices:
         r = at - offset[b]
         fwd = _place(fwd_bounds, (b + k) * K + (K - k))
         row[fwd], length[fwd], seed[fwd] = r, k, piece
-        bwd[_place(bwd_bounds, b * K + (k - 1))] = fwd
         fold_key[fwd] = (piece + 1).astype(np.int64) * (int(table_base[-1]) + 1) + table_base[row_word[r]] + b
     del groups
     fold = np.argsort(fold_key).astype(I32)
-    return Lattices(lengths, row_word, offset, K, row, length, seed, fwd_bounds, bwd, bwd_bounds, fold)
+    return Lattices(lengths, row_word, offset, K, row, length, seed, fwd_bounds, fold)
 
 
 def _place(bounds: np.ndarray, keys: np.ndarray) -> np.ndarray:

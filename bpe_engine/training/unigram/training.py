@@ -106,6 +106,10 @@ class UnigramTraining:
             self.notes.append(f"skipped {corpus.skipped_unk} sentence(s) holding ▅ (U+2585)")
         units = unit_counts(corpus.sentences, cfg) if cfg.split_by_whitespace else None
         seeds = make_seeds(corpus.sentences, cfg, chars=corpus.chars, units=units)
+        table = word_table(units) if units is not None else [(s, 1) for s in corpus.sentences if s]
+        required = corpus.required_chars
+        seed_step_facts = ("".join(corpus.required_chars), "".join(corpus.dropped_chars), corpus.coverage)
+        del corpus, units  # EM needs the distinct words only
         pieces = list(seeds.pieces)
         scores = seeds.scores.astype(F32)
         shrink = math.log(cfg.shrinking_factor)
@@ -113,18 +117,14 @@ class UnigramTraining:
         self._estimate = 2 + rounds * (cfg.num_sub_iterations + 1)
         yield SeedStep(
             self._next_index(), tuple(pieces), f32_bytes(scores), seeds.num_chars, seeds.candidates,
-            "".join(corpus.required_chars), "".join(corpus.dropped_chars), corpus.coverage,
-            f"{seeds.num_chars} characters cover {corpus.coverage:.4%} of the text (character_coverage "
+            *seed_step_facts,
+            f"{seeds.num_chars} characters cover {seed_step_facts[2]:.4%} of the text (character_coverage "
             f"{cfg.character_coverage}); {seeds.candidates:,} substrings occur twice or more with two "
             f"different followers; the best {len(pieces) - seeds.num_chars:,} by occurrences x length are seeds",
         )
-        if units is not None:
-            table = word_table(units)
-        else:
-            table = [(s, 1) for s in corpus.sentences if s]
-        words = [w for w, _c in table]
         counts = np.array([c for _w, c in table], np.int64)
-        lattices = build_lattices(words, PieceIndex(pieces))
+        lattices = build_lattices([w for w, _c in table], PieceIndex(pieces))
+        del table, seeds
         alive = np.arange(len(pieces))  # seed index of each current piece
         rnd = 0
         while True:
@@ -153,8 +153,8 @@ class UnigramTraining:
             rnd += 1
             self._estimate = max(self._estimate, self._index + cfg.num_sub_iterations + 2)
         current = [(pieces[i], float(s)) for i, s in zip(alive.tolist(), scores.tolist())]
-        final = finalize_pieces(current, corpus.required_chars, cfg)
-        restored = tuple(c for c in corpus.required_chars if c not in {p for p, _s in current})
+        final = finalize_pieces(current, required, cfg)
+        restored = tuple(c for c in required if c not in {p for p, _s in current})
         self.pieces, self.types = _with_specials(final, cfg)
         self._finished = True
         self.notes.append(f"finished after {rnd} pruning round(s): {len(self.pieces)} pieces")

@@ -66,39 +66,38 @@ def forward(lat: Lattices, score: np.ndarray) -> np.ndarray:
 
 
 def backward(lat: Lattices, score: np.ndarray, unk: np.ndarray) -> np.ndarray:
-    """``beta`` at every packed position: the same from the position to the word's end. ``unk``
-    marks the slots that are unknown nodes (they come last among the nodes starting there)."""
+    """``beta`` at every packed position: the same from the position to the word's end. The
+    out-edges of ``(begin b, length k)`` are the forward slice ``(end b + k, k)``. ``unk`` marks the
+    slots that are unknown nodes: they come last among the nodes starting there."""
     off = lat.offset.tolist()
-    bb = lat.bwd_bounds.tolist()
-    K = lat.K
-    s_b = score[lat.bwd]
-    row_b = lat.row[lat.bwd]
-    unk_b = unk[lat.bwd]
-    unk_at = np.flatnonzero(unk_b)
-    unk_score = s_b[unk_at[0]] if len(unk_at) else NO_PATH
-    s_b[unk_at] = NO_PATH  # taken after the longer pieces below
+    fb = lat.fwd_bounds.tolist()
+    K, row = lat.K, lat.row
+    unk_at = np.flatnonzero(unk)
+    unk_score = score[unk_at[0]] if len(unk_at) else NO_PATH
+    score = score.copy()
+    score[unk_at] = NO_PATH  # taken after the longer pieces below
     beta = np.full(lat.n_pos, NO_PATH, F32)
     beta[lat.final_index()] = 0
     for b in range(lat.max_len - 1, -1, -1):
         for k in range(1, min(K, lat.max_len - b) + 1):
-            a, c = bb[b * K + k - 1], bb[b * K + k]
+            key = (b + k) * K + K - k
+            a, c = fb[key], fb[key + 1]
             if a == c:
                 continue
-            if k == 1:
-                v = s_b[a:c] + beta[off[b + 1] : off[b + 1] + (c - a)]
+            if k == 1:  # every row that reaches b + 1, in row order
+                v = score[a:c] + beta[off[b + 1] : off[b + 1] + (c - a)]
                 beta[off[b] : off[b] + (c - a)] = log_sum_exp(beta[off[b] : off[b] + (c - a)], v)
             else:
-                r = row_b[a:c]
-                v = s_b[a:c] + beta[r + off[b + k]]
+                r = row[a:c]
+                v = score[a:c] + beta[r + off[b + k]]
                 t = r + off[b]
                 beta[t] = log_sum_exp(beta[t], v)
         if len(unk_at):
-            lo, hi = np.searchsorted(unk_at, (bb[b * K], bb[b * K + 1]))
-            here = unk_at[lo:hi]
-            if len(here):
-                r = row_b[here]
-                t = r + off[b]
-                beta[t] = log_sum_exp(beta[t], unk_score + beta[r + off[b + 1]])
+            key = (b + 1) * K + K - 1
+            lo, hi = np.searchsorted(unk_at, (fb[key], fb[key + 1]))
+            r = row[unk_at[lo:hi]]
+            t = r + off[b]
+            beta[t] = log_sum_exp(beta[t], unk_score + beta[r + off[b + 1]])
     return beta
 
 
