@@ -87,7 +87,7 @@ def test_same_model_as_sentencepiece_on_made_corpora(lines):
 
 def test_fast_equals_reference():
     cfg = C(vocab_size=500)
-    corpus = load_corpus((s.encode() for s in KOREAN), cfg)
+    corpus = load_corpus((s.encode() for s in KOREAN), cfg, keep_sentences=True)
     ours = UnigramTraining(KOREAN, cfg)
     ours.run()
     assert [p for p in ours.pieces if p[0] not in ("<unk>", "<s>", "</s>")] == train_reference(corpus, cfg)

@@ -175,7 +175,8 @@ def prune(pieces: Pieces, words: Sequence[tuple[str, int]], config: UnigramTrain
 
 
 def train_reference(corpus: LoadedCorpus, config: UnigramTrainerConfig) -> Pieces:
-    """The final pieces (specials excluded) with their scores, in vocabulary order."""
+    """The final pieces (specials excluded) with their scores, in vocabulary order. ``corpus``
+    must hold its sentences (``load_corpus(..., keep_sentences=True)``)."""
     seeds = make_seeds(corpus.sentences, config)
     pieces: Pieces = [(p, float(s)) for p, s in zip(seeds.pieces, seeds.scores.tolist())]
     if config.split_by_whitespace:

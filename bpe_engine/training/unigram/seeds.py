@@ -73,11 +73,11 @@ def make_seeds(
     chars = char_counts(sentences) if chars is None else chars
     by_word = config.split_by_whitespace and not config.treat_whitespace_as_suffix and not config.allow_whitespace_only_pieces
     if not by_word:  # whole sentences: the boundary \0 follows each
-        units = dict(Counter((s, True) for s in sentences if s))
+        units = Counter(s + "\n" for s in sentences if s)
     elif units is None:
         units = unit_counts(sentences, config)
-    texts = [u for u, _last in units]
-    follows = ["\0" if last else WS for _u, last in units]
+    texts = [u.removesuffix("\n") for u in units]
+    follows = ["\0" if u.endswith("\n") else WS for u in units]
     text, starts, lengths, scores = seed_candidates(texts, follows, list(units.values()), config)
     pieces = [c for c, _n in chars] + [text[s : s + n] for s, n in zip(starts.tolist(), lengths.tolist())]
     counts = np.concatenate([np.array([n for _c, n in chars], np.int64), scores])

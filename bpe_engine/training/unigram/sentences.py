@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -23,16 +24,25 @@ from pathlib import Path
 
 import numpy as np
 
+from ...corpus.table_size import Costs, TableWatch
 from ...errors import ConfigError, CorpusError
 from ...sentencepiece.model_proto import NormalizerSettings
 from ...sentencepiece.scores import to_f32
 from ...sentencepiece.spec_normalizer import SpecNormalizer
 from .config import UnigramTrainerConfig
 from .pieces import UNK_CHAR
+from .words import Units, unit_counts
 
 BLOCK = 1 << 20
-BYTES_PER_CHAR_KEPT = 24
-"""Rough peak bytes per kept character until seeds are made (text, code points, suffix sort)."""
+UNIGRAM_COSTS = Costs(table_per_word=100, table_per_char=10, training_per_word=100, training_per_char=190)
+"""Bytes per distinct word and per character of it: the word table (a counter entry and its
+string), and training on it (the seeds' suffix sort, then ~4 lattice edges per character at the
+first E-step). Peak RSS less the interpreter's ~31 MiB was 195-217 bytes per distinct word
+character on en_10mb (1.9M characters: 368 MiB), its first 3 MB and ko_all (0.2M: 47 MiB)."""
+WAYS_OUT = (
+    "ways out: train on the first N sentences (--input-sentence-size N --shuffle-input-sentence false), "
+    "or on a sample of the lines; --memory-limit SIZE if more memory is free"
+)
 
 
 def _per_byte_replace(err: UnicodeDecodeError) -> tuple[str, int]:
@@ -46,13 +56,17 @@ codecs.register_error("bpe_explorer_sp", _per_byte_replace)
 class LoadedCorpus:
     """What training starts from.
 
-    ``sentences``: normalized sentences in SentencePiece's order (characters outside the kept
-    alphabet already ``▅``); ``required_chars``: kept character -> count, in the order they were
-    chosen; ``dropped_chars``: the characters coverage replaced, most frequent first; ``chars``:
-    the characters left in the sentences (but ``▅``) with counts, most frequent first.
+    ``units``: the words with counts (:data:`~.words.Units`), when training splits sentences at
+    ``▁`` and the seeds are made from words (the default); else ``None``. ``sentences``: the
+    normalized sentences in SentencePiece's order -- kept only when ``units`` is None or when asked
+    (``keep_sentences``). Characters outside the kept alphabet are ``▅`` in both.
+    ``required_chars``: kept character -> count, in the order they were chosen; ``dropped_chars``:
+    the characters coverage replaced, most frequent first; ``chars``: the characters left (but
+    ``▅``) with counts, most frequent first.
     """
 
     sentences: list[str]
+    units: Units | None
     required_chars: dict[str, int]
     dropped_chars: dict[str, int]
     too_long: int
@@ -124,17 +138,31 @@ def normalizer_settings(config: UnigramTrainerConfig) -> NormalizerSettings:
 
 
 def load_corpus(
-    lines: Iterable[bytes | str], config: UnigramTrainerConfig, *, memory_limit: int | None = None
+    lines: Iterable[bytes | str],
+    config: UnigramTrainerConfig,
+    *,
+    memory_limit: int | None = None,
+    total_bytes: int | None = None,
+    keep_sentences: bool = False,
 ) -> LoadedCorpus:
     """Select, normalize and cover the sentences, as ``LoadSentences`` does (see the module).
-    Sentences are normalized a batch at a time (:meth:`SpecNormalizer.normalize_lines`)."""
+
+    Sentences are normalized and cut into words a batch at a time (:meth:`SpecNormalizer.normalize_lines`,
+    :func:`~.words.unit_counts`); in the default mode only the words are kept. A
+    :class:`~bpe_engine.corpus.table_size.TableWatch` follows them against ``memory_limit``
+    (default: the memory available now; ``total_bytes`` lets it project) and stops with one line
+    when training would not fit."""
     normalizer = SpecNormalizer(normalizer_settings(config), treat_whitespace_as_suffix=config.treat_whitespace_as_suffix)
     meta = sorted({p for p, _k in config.meta_pieces().values()}, key=lambda s: (-len(s), s))
     meta_re = re.compile("|".join(map(re.escape, meta)))
+    by_word = seeds_from_words(config)
+    keep = keep_sentences or not by_word
+    watch = TableWatch(total_bytes, memory_limit, costs=UNIGRAM_COSTS, ways_out=WAYS_OUT)
     unk_bytes = UNK_CHAR.encode()
     sentences: list[str] = []
+    units: Counter[str] = Counter()
     histogram = np.zeros(0, np.int64)
-    skipped_unk = too_long = 0
+    loaded = skipped_unk = too_long = done = 0
     limit = config.input_sentence_size
     batch: list[str] = []
     batch_bytes = 0
@@ -146,19 +174,20 @@ def load_corpus(
             normalized = [meta_re.sub("\t", t) for t in normalized]
         else:
             normalized = meta_re.sub("\t", "\n".join(normalized)).split("\n")
-        sentences.extend(normalized)
         histogram = _add_codes(histogram, "".join(normalized))
+        if keep:
+            sentences.extend(normalized)
+        if by_word:
+            unit_counts(normalized, config, into=units)
+            watch.update(done, units)
+        else:
+            watch.check(done, len(sentences), int(histogram.sum()) / max(len(sentences), 1))
         batch.clear()
         batch_bytes = 0
-        if memory_limit is not None and int(histogram.sum()) * BYTES_PER_CHAR_KEPT > memory_limit:
-            raise CorpusError(
-                f"the corpus is too large to train on in {memory_limit / 2**30:.1f} GiB "
-                f"(stopped after {len(sentences):,} sentences): train on its first N sentences "
-                "(input_sentence_size=N with shuffle_input_sentence=false) or raise --memory-limit"
-            )
 
     for raw in lines:
         data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+        done += len(data) + 1
         if not data:
             continue
         if len(data) > config.max_sentence_length:
@@ -169,12 +198,13 @@ def load_corpus(
             continue
         batch.append(data.decode("utf-8", "bpe_explorer_sp"))
         batch_bytes += len(data)
-        if limit and len(sentences) + len(batch) >= limit:
+        loaded += 1
+        if limit and loaded >= limit:
             break
         if batch_bytes >= BLOCK:
             flush()
     flush()
-    if not sentences:
+    if not loaded:
         raise CorpusError("the corpus holds no sentence to train on (every line is empty, too long or holds ▅)")
     i = 0
     while i < len(sentences):  # SentencePiece's removal of empty sentences, order included
@@ -183,7 +213,12 @@ def load_corpus(
             sentences.pop()
         i += 1
     counts = {chr(c): int(histogram[c]) for c in np.flatnonzero(histogram).tolist()}
-    return _cover(sentences, counts, config, too_long, skipped_unk)
+    return _cover(sentences, units if by_word else None, counts, config, too_long, skipped_unk)
+
+
+def seeds_from_words(config: UnigramTrainerConfig) -> bool:
+    """Whether seeds come from the ``▁`` words (the default) rather than whole sentences."""
+    return config.split_by_whitespace and not config.treat_whitespace_as_suffix and not config.allow_whitespace_only_pieces
 
 
 def _add_codes(histogram: np.ndarray, text: str) -> np.ndarray:
@@ -198,7 +233,12 @@ def _add_codes(histogram: np.ndarray, text: str) -> np.ndarray:
 
 
 def _cover(
-    sentences: list[str], counts: dict[str, int], config: UnigramTrainerConfig, too_long: int, skipped_unk: int
+    sentences: list[str],
+    units: Counter[str] | None,
+    counts: dict[str, int],
+    config: UnigramTrainerConfig,
+    too_long: int,
+    skipped_unk: int,
 ) -> LoadedCorpus:
     counts.pop("\0", None)
     if " " in counts:
@@ -234,8 +274,13 @@ def _cover(
     unknown = [c for c in counts if c not in kept]
     if unknown:
         sentences = _replace_chars(sentences, set(unknown))
+        if units is not None:  # words that differ only in dropped characters become one
+            merged: Counter[str] = Counter()
+            for new_unit, n in zip(_replace_chars(list(units), set(unknown)), units.values()):
+                merged[new_unit] += n
+            units = merged
     chars = sorted(((c, n) for c, n in kept.items() if n > 0 and c != UNK_CHAR), key=lambda kv: (-kv[1], kv[0]))
-    return LoadedCorpus(sentences, kept, dropped, too_long, skipped_unk, coverage, chars)
+    return LoadedCorpus(sentences, units, kept, dropped, too_long, skipped_unk, coverage, chars)
 
 
 def _replace_chars(sentences: list[str], unknown: set[str]) -> list[str]:

@@ -17,6 +17,7 @@ stop consuming and the work stops. The result equals ``sentencepiece`` 0.2.1 tra
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -32,7 +33,7 @@ from .prune import REMOVED_BY_LOSS, prune
 from .seeds import make_seeds
 from .sentences import load_corpus, read_lines
 from .steps import EmStep, FinalStep, PruneStep, SeedStep, UnigramStep, f32_bytes, i32_bytes
-from .words import unit_counts, word_table
+from .words import word_counts, word_table
 
 F32 = np.float32
 
@@ -56,8 +57,11 @@ class UnigramTraining:
     ) -> None:
         self.config = (config or UnigramTrainerConfig()).validate()
         self._stats: dict[str, int] = {}
+        self._total_bytes: int | None = None
         if files is not None:
-            lines = read_lines(list(files), self.config.max_sentence_length, self._stats)
+            files = list(files)
+            self._total_bytes = sum(os.path.getsize(f) for f in files)
+            lines = read_lines(files, self.config.max_sentence_length, self._stats)
         if lines is None:
             raise ValueError("give lines or files")
         self._lines = lines
@@ -98,18 +102,22 @@ class UnigramTraining:
 
     def _run(self) -> Iterator[UnigramStep]:
         cfg = self.config
-        corpus = load_corpus(self._lines, cfg, memory_limit=self._memory_limit)
+        corpus = load_corpus(self._lines, cfg, memory_limit=self._memory_limit, total_bytes=self._total_bytes)
         too_long = corpus.too_long + self._stats.get("too_long", 0)
         if too_long:
             self.notes.append(f"skipped {too_long} sentence(s) longer than max_sentence_length={cfg.max_sentence_length} bytes")
         if corpus.skipped_unk:
             self.notes.append(f"skipped {corpus.skipped_unk} sentence(s) holding ▅ (U+2585)")
-        units = unit_counts(corpus.sentences, cfg) if cfg.split_by_whitespace else None
-        seeds = make_seeds(corpus.sentences, cfg, chars=corpus.chars, units=units)
-        table = word_table(units) if units is not None else [(s, 1) for s in corpus.sentences if s]
+        seeds = make_seeds(corpus.sentences, cfg, chars=corpus.chars, units=corpus.units)
+        if corpus.units is not None:
+            table = word_table(corpus.units)
+        elif cfg.split_by_whitespace:
+            table = word_counts(corpus.sentences, cfg)
+        else:
+            table = [(s, 1) for s in corpus.sentences if s]
         required = corpus.required_chars
         seed_step_facts = ("".join(corpus.required_chars), "".join(corpus.dropped_chars), corpus.coverage)
-        del corpus, units  # EM needs the distinct words only
+        del corpus  # EM needs the distinct words only
         pieces = list(seeds.pieces)
         scores = seeds.scores.astype(F32)
         shrink = math.log(cfg.shrinking_factor)

@@ -1,23 +1,25 @@
 """Sentences into words, as ``SplitIntoWords`` / ``SplitSentencesByWhitespace`` make them.
 
-EM runs on distinct words with their counts, so the corpus is cut and counted once: in the default
-mode (a word starts at each ``▁``) by one ``str.split`` over all sentences, each sentence's last word
-marked by the newline that joins them (the seeds need to know which words end a sentence); in the
-other modes by a regular expression, sentence by sentence.
+EM runs on distinct words with their counts, so the corpus is cut and counted once, a batch of
+sentences at a time while it is read: in the default mode (a word starts at each ``▁``) by one
+``str.split`` over the batch, each sentence's last word marked by the newline that joins them (the
+seeds need to know which words end a sentence); in the other modes by a regular expression,
+sentence by sentence.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import cache
 
 from .config import UnigramTrainerConfig
 from .pieces import WS
 
-Units = dict[tuple[str, bool], int]
-"""``(word, whether it ends its sentence)`` -> count, in the order first seen."""
+Units = dict[str, int]
+"""Each word with its count, in the order first seen; a word that ends its sentence is counted
+apart, with a newline after it (it stands for the sentence boundary the seeds need to see)."""
 
 
 def split_into_words(text: str, config: UnigramTrainerConfig) -> list[str]:
@@ -39,44 +41,35 @@ def _splitter(suffix: bool, ws_runs: bool) -> re.Pattern[str]:
     return re.compile(f"(?<=.)(?<!{WS})(?={WS})" if ws_runs else f"(?<=.)(?={WS})", re.S)
 
 
-def unit_counts(sentences: Sequence[str], config: UnigramTrainerConfig) -> Units:
-    """Every word of every sentence with its count, told apart by whether it ends its sentence.
+def unit_counts(sentences: Sequence[str], config: UnigramTrainerConfig, into: Counter[str] | None = None) -> Counter[str]:
+    """Every word of every sentence with its count (:data:`Units`), added ``into`` a counter.
 
     >>> from bpe_engine.training.unigram.config import UnigramTrainerConfig as C
-    >>> unit_counts(["▁a▁b", "▁b", ""], C())
-    {('▁a', False): 1, ('▁b', True): 2}
+    >>> dict(unit_counts(["▁a▁b", "▁b", ""], C()))
+    {'▁a': 1, '▁b\\n': 2}
     """
+    units: Counter[str] = Counter() if into is None else into
     joined = "\n ".join(sentences)
     plain = not (config.treat_whitespace_as_suffix or config.allow_whitespace_only_pieces)
-    if not plain or " " in joined or joined.count("\n") != max(len(sentences) - 1, 0):
-        return _unit_counts_by_regex(sentences, config)
-    tokens = Counter((joined + "\n").replace(WS, " " + WS).split(" "))
-    units: Units = {}
-    for token, n in tokens.items():
-        last = token.endswith("\n")
-        word = token[:-1] if last else token
-        if word:
-            units[(word, last)] = n
+    if plain and " " not in joined and joined.count("\n") == max(len(sentences) - 1, 0):
+        units.update((joined + "\n").replace(WS, " " + WS).split(" "))
+    else:
+        splitter = _splitter(config.treat_whitespace_as_suffix, config.allow_whitespace_only_pieces)
+        for s in sentences:
+            words = [w for w in splitter.split(s) if w]
+            if words:
+                words[-1] += "\n"
+            units.update(words)
+    units.pop("", None)
+    units.pop("\n", None)  # an empty sentence
     return units
-
-
-def _unit_counts_by_regex(sentences: Iterable[str], config: UnigramTrainerConfig) -> Units:
-    splitter = _splitter(config.treat_whitespace_as_suffix, config.allow_whitespace_only_pieces)
-    units: Counter[tuple[str, bool]] = Counter()
-    for s in sentences:
-        words = [w for w in splitter.split(s) if w]
-        for w in words[:-1]:
-            units[(w, False)] += 1
-        if words:
-            units[(words[-1], True)] += 1
-    return dict(units)
 
 
 def word_table(units: Units) -> list[tuple[str, int]]:
     """``SplitSentencesByWhitespace``'s table: words with counts, most frequent first, then by text."""
     counts: Counter[str] = Counter()
-    for (word, _last), n in units.items():
-        counts[word] += n
+    for unit, n in units.items():
+        counts[unit.removesuffix("\n")] += n
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
