@@ -80,8 +80,10 @@ class UnigramTraining:
 
     @property
     def total_steps(self) -> int:
-        """Estimated number of steps in all (seed + EM steps + pruning rounds + final)."""
-        return max(self._estimate, self._index + (0 if self._finished else 1))
+        """Steps in all (seed + EM steps + pruning rounds + final): an estimate until finished."""
+        if self._finished:
+            return self._index
+        return max(self._estimate, self._index + 1)
 
     def steps(self) -> Iterator[UnigramStep]:
         if self._gen is None:
@@ -165,7 +167,6 @@ class UnigramTraining:
         restored = tuple(c for c in required if c not in {p for p, _s in current})
         self.pieces, self.types = _with_specials(final, cfg)
         self._finished = True
-        self.notes.append(f"finished after {rnd} pruning round(s): {len(self.pieces)} pieces")
         yield FinalStep(
             self._next_index(), tuple(p for p, _s in self.pieces), f32_bytes(np.array([s for _p, s in self.pieces])),
             tuple(int(t) for t in self.types), restored,
@@ -222,7 +223,7 @@ class UnigramTraining:
 
     def save(self, directory: str | Path, name: str) -> list[Path]:
         """``DIR/NAME.model``, ``tokenizer.json`` and ``bpe-explorer.json``, atomically."""
-        from .model_file import save_unigram_dir
+        from ...formats.unigram_dir import save_unigram_dir
 
         return save_unigram_dir(directory, name, self.model_bytes(), self.tokenizer_json())
 
