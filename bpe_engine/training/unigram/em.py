@@ -27,7 +27,7 @@ from .lattice import F32, Lattices
 from .walks import backward, forward, viterbi
 
 EXPECTED_FREQUENCY_THRESHOLD = 0.5
-_WAVE_MIN = 64
+_WAVE_MIN = 48
 UNK_PENALTY = F32(10.0)
 
 
@@ -46,23 +46,26 @@ def fold_f32(ids: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
 def fold_grouped(values: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """:func:`fold_f32` of values grouped by id: id ``i`` has ``values[starts[i]:][:counts[i]]``, in order."""
     size = len(counts)
-    out = np.zeros(size, np.float64)
     if not len(values):
-        return out.astype(F32)
+        return np.zeros(size, F32)
     rank_of = np.argsort(-counts, kind="stable")  # ids by number of values, most first
     start_r = starts[rank_of]
     descending = counts[rank_of]
-    acc = np.zeros(size, np.float64)
+    acc = np.zeros(size, F32)
     more_than = size - np.cumsum(np.bincount(counts))  # more_than[k]: ids with more than k values
     waves = int(np.searchsorted(-more_than, -_WAVE_MIN, side="right"))  # while at least _WAVE_MIN
-    for k, n_k in enumerate(more_than[:waves].tolist()):
-        acc[:n_k] = (acc[:n_k] + values[start_r[:n_k] + k]).astype(F32)
+    at = start_r.copy()
+    for n_k in more_than[:waves].tolist():
+        # float + double in double, rounded to float on the way out: C's e = (float)(e + v)
+        np.add(acc[:n_k], values[at[:n_k]], out=acc[:n_k], casting="same_kind")
+        at[:n_k] += 1
     k = waves
     n_k = int(more_than[waves]) if waves < len(more_than) else 0
     for r in range(n_k):
-        acc[r] = _fold_one(acc[r], values[start_r[r] + k : start_r[r] + descending[r]])
+        acc[r] = _fold_one(float(acc[r]), values[start_r[r] + k : start_r[r] + descending[r]])
+    out = np.zeros(size, F32)
     out[rank_of] = acc
-    return out.astype(F32)
+    return out
 
 
 def _fold_one(start: float, values: np.ndarray) -> float:

@@ -283,10 +283,12 @@ def _cover(
     return LoadedCorpus(sentences, units, kept, dropped, too_long, skipped_unk, coverage, chars)
 
 
-def _replace_chars(sentences: list[str], unknown: set[str]) -> list[str]:
-    """Every character in ``unknown`` becomes ``▅``: one substitution over all sentences joined."""
+def _replace_chars(texts: list[str], unknown: set[str]) -> list[str]:
+    """Every character in ``unknown`` becomes ``▅``: one substitution over all texts joined by a
+    separator none of them holds (one by one if there is none)."""
     pattern = re.compile("|".join(map(re.escape, sorted(unknown))))
-    joined = "\n".join(sentences)
-    if "\n" in unknown or joined.count("\n") != len(sentences) - 1:
-        return [pattern.sub(UNK_CHAR, s) for s in sentences]
-    return pattern.sub(UNK_CHAR, joined).split("\n")
+    for sep in ("\n", "\0", "\x01"):
+        joined = sep.join(texts)
+        if sep not in unknown and joined.count(sep) == len(texts) - 1:
+            return pattern.sub(UNK_CHAR, joined).split(sep)
+    return [pattern.sub(UNK_CHAR, s) for s in texts]

@@ -192,20 +192,24 @@ def viterbi(lat: Lattices, score: np.ndarray) -> BestPaths:
 
 def _ties(lat: Lattices, tied: np.ndarray, src: np.ndarray, bt: np.ndarray, score: np.ndarray) -> np.ndarray:
     """For edges whose best sum an earlier in-edge of their begin reaches too: the first in-edge
-    (by begin) whose ``float(backtrace + score)`` is the best sum, as ``Lattice::Viterbi`` takes."""
-    K = lat.K
-    n_rows = max(len(lat.row_word), 1)
-    e_all = lat.ends().astype(np.int64)
-    keys = (e_all * K + (K - lat.k)) * n_rows + lat.row  # increasing in forward order
+    (by begin) whose ``float(backtrace + score)`` is the best sum, as ``Lattice::Viterbi`` takes.
+    Each in-edge is found in its slice by a binary search on the row, for all tied edges at once."""
+    K, row, fb = lat.K, lat.row, lat.fwd_bounds
     p = np.searchsorted(lat.offset, src[tied], side="right") - 1  # the begin position
-    r = src[tied] - lat.offset[p]
+    r = (src[tied] - lat.offset[p]).astype(I32)
     want = bt[tied]
     s = score[tied]
     chosen = np.full(len(tied), -1, I32)
+    steps = max(1, int(np.diff(fb).max(initial=1)).bit_length())
     for k in range(K, 0, -1):
-        q = (p * K + (K - k)) * n_rows + r
-        at = np.minimum(np.searchsorted(keys, q), len(keys) - 1)
-        found = (keys[at] == q) & (chosen < 0) & (p >= k)
-        hit = found & ((bt[at] + s) == want)
-        chosen[hit] = at[hit]
+        open_ = np.flatnonzero((chosen < 0) & (p >= k))
+        key = p[open_] * K + (K - k)
+        lo, hi = fb[key], fb[key + 1]
+        for _ in range(steps):  # the first index in [lo, hi) whose row is not below r
+            mid = (lo + hi) // 2
+            below = (mid < hi) & (row[np.minimum(mid, len(row) - 1)] < r[open_])
+            lo, hi = np.where(below, mid + 1, lo), np.where(below, hi, mid)
+        at = np.minimum(lo, len(row) - 1)
+        hit = (lo < fb[key + 1]) & (row[at] == r[open_]) & ((bt[at] + s[open_]) == want[open_])
+        chosen[open_[hit]] = at[hit]
     return chosen

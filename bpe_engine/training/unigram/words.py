@@ -51,7 +51,8 @@ def unit_counts(sentences: Sequence[str], config: UnigramTrainerConfig, into: Co
     units: Counter[str] = Counter() if into is None else into
     joined = "\n ".join(sentences)
     plain = not (config.treat_whitespace_as_suffix or config.allow_whitespace_only_pieces)
-    if plain and " " not in joined and joined.count("\n") == max(len(sentences) - 1, 0):
+    joins = max(len(sentences) - 1, 0)
+    if plain and joined.count(" ") == joins and joined.count("\n") == joins:  # no sentence holds either
         units.update((joined + "\n").replace(WS, " " + WS).split(" "))
     else:
         splitter = _splitter(config.treat_whitespace_as_suffix, config.allow_whitespace_only_pieces)
