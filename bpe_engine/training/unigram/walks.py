@@ -13,8 +13,10 @@ SentencePiece walks one lattice at a time; here one walk covers every word: posi
   again among all in-edges, in order (:func:`_ties`).
 
 A slice is contiguous in the packed layout, and the slice of single characters (all rows that reach
-the position) is a plain range, so a walk costs two numpy calls per ``(position, length)`` that
-holds edges, plus the elementwise work.
+the position) is a plain range of positions too, so a walk costs about ten numpy calls per
+``(position, length)`` that holds edges, whatever the number of words, plus the elementwise work.
+Where the order decides the bits, the sums stay sequential: each ``LogSumExp`` chain, and each
+Viterbi comparison (first best wins).
 """
 
 from __future__ import annotations
