@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 import pickle
 from pathlib import Path
 
@@ -13,14 +12,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpe_engine.errors import ConfigError, CorpusError
-from bpe_engine.training.unigram import EmStep, PruneStep, SeedStep, UnigramHistory, UnigramTrainerConfig, UnigramTraining
+from bpe_engine.training.unigram import EmStep, PruneStep, SeedStep, UnigramHistory, UnigramTraining
 from bpe_engine.training.unigram.config import UnigramTrainerConfig as C
 from bpe_engine.training.unigram.digamma import digamma, digamma_array
 from bpe_engine.training.unigram.em import fold_f32
+from bpe_engine.training.unigram.pieces import is_valid_piece
 from bpe_engine.training.unigram.reference import train_reference
 from bpe_engine.training.unigram.seeds import seed_candidates
 from bpe_engine.training.unigram.sentences import load_corpus
-from bpe_engine.training.unigram.pieces import is_valid_piece
 
 spm = pytest.importorskip("sentencepiece")
 DATA = Path(__file__).parents[1] / "data"

@@ -11,7 +11,6 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-F32 = np.float32
 _B1 = np.uint64(0x9E3779B97F4A7C15)
 _B2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _MIX = np.uint64(0xD6E8FEB86659FD93)
@@ -30,14 +29,18 @@ def _windows(codes: np.ndarray, maxlen: int):
     n = len(codes)
     h1 = np.zeros(n, np.uint64)
     h2 = np.zeros(n, np.uint64)
+    for length in range(1, maxlen + 1):
+        m = n - length + 1
+        if m <= 0:
+            return
+        h1[:m], h2[:m] = _extend(h1[:m], h2[:m], codes[length - 1 :])
+        yield length, h1, h2
+
+
+def _extend(h1: np.ndarray, h2: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Both hashes of windows one character longer (``codes``: that character + 1), modulo 2**64."""
     with np.errstate(over="ignore"):
-        for length in range(1, maxlen + 1):
-            m = n - length + 1
-            if m <= 0:
-                return
-            h1[:m] = h1[:m] * _B1 + codes[length - 1 :]
-            h2[:m] = h2[:m] * _B2 + codes[length - 1 :]
-            yield length, h1, h2
+        return h1 * _B1 + codes, h2 * _B2 + codes
 
 
 class PieceIndex:
@@ -57,7 +60,7 @@ class PieceIndex:
         for length, w1, w2 in _windows(codes, self.maxlen):
             sel = np.flatnonzero(lengths == length)
             h1[sel], h2[sel] = w1[starts[sel]], w2[starts[sel]]
-        self._shift = np.uint64(64 - max(1, int(len(pieces)).bit_length()))
+        self._shift = np.uint64(64 - max(1, len(pieces).bit_length()))
         by_bucket = np.argsort(self._buckets(h1), kind="stable")
         self.order = by_bucket.astype(np.int32)
         self.h1, self.h2, self.lengths = h1[by_bucket], h2[by_bucket], lengths[by_bucket]
@@ -94,19 +97,16 @@ def packed_matches(index: PieceIndex, codes: np.ndarray, room: np.ndarray, nxt: 
     ptr = at.copy()
     h1 = np.zeros(len(at), np.uint64)
     h2 = np.zeros(len(at), np.uint64)
-    with np.errstate(over="ignore"):
-        for length in range(1, index.maxlen + 1):
-            if length > 1:
-                keep = room[at] >= length
-                at, ptr, h1, h2 = at[keep], nxt[ptr[keep]], h1[keep], h2[keep]
-            if not len(at):
-                return
-            c = codes[ptr]
-            h1 = h1 * _B1 + c
-            h2 = h2 * _B2 + c
-            piece = index.lookup(h1, h2, length)
-            if length == 1:
-                yield 1, at, piece
-            else:
-                hit = piece >= 0
-                yield length, at[hit], piece[hit]
+    for length in range(1, index.maxlen + 1):
+        if length > 1:
+            keep = room[at] >= length
+            at, ptr, h1, h2 = at[keep], nxt[ptr[keep]], h1[keep], h2[keep]
+        if not len(at):
+            return
+        h1, h2 = _extend(h1, h2, codes[ptr])
+        piece = index.lookup(h1, h2, length)
+        if length == 1:
+            yield 1, at, piece
+        else:
+            hit = piece >= 0
+            yield length, at[hit], piece[hit]

@@ -20,8 +20,8 @@ from ...sentencepiece.unigram import UnigramModel
 from .config import UnigramTrainerConfig
 from .digamma import digamma
 from .finalize import finalize_pieces
-from .sentences import LoadedCorpus
 from .seeds import make_seeds
+from .sentences import LoadedCorpus
 from .words import word_counts
 
 Pieces = list[tuple[str, float]]

@@ -37,8 +37,8 @@ def split_into_words(text: str, config: UnigramTrainerConfig) -> list[str]:
 @cache
 def _splitter(suffix: bool, ws_runs: bool) -> re.Pattern[str]:
     if suffix:
-        return re.compile(f"(?<={WS})(?=[^{WS}])" if ws_runs else f"(?<={WS})(?=.)", re.S)
-    return re.compile(f"(?<=.)(?<!{WS})(?={WS})" if ws_runs else f"(?<=.)(?={WS})", re.S)
+        return re.compile(f"(?<={WS})(?=[^{WS}])" if ws_runs else f"(?<={WS})(?=.)", re.DOTALL)
+    return re.compile(f"(?<=.)(?<!{WS})(?={WS})" if ws_runs else f"(?<=.)(?={WS})", re.DOTALL)
 
 
 def unit_counts(sentences: Sequence[str], config: UnigramTrainerConfig, into: Counter[str] | None = None) -> Counter[str]:
@@ -55,9 +55,8 @@ def unit_counts(sentences: Sequence[str], config: UnigramTrainerConfig, into: Co
     if plain and joined.count(" ") == joins and joined.count("\n") == joins:  # no sentence holds either
         units.update((joined + "\n").replace(WS, " " + WS).split(" "))
     else:
-        splitter = _splitter(config.treat_whitespace_as_suffix, config.allow_whitespace_only_pieces)
         for s in sentences:
-            words = [w for w in splitter.split(s) if w]
+            words = split_into_words(s, config)
             if words:
                 words[-1] += "\n"
             units.update(words)
