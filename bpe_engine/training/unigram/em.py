@@ -70,10 +70,10 @@ def fold_grouped(values: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> 
 
 def _fold_one(start: float, values: np.ndarray) -> float:
     """``e = float(e + v)`` for each value in order, from ``start``: a Python loop through a
-    one-element C float array, which rounds each sum as C's assignment does."""
-    cell = array("f", [start])
+    one-element C float buffer, which rounds each sum as C's assignment does."""
+    cell = memoryview(array("f", [start])).cast("B").cast("f")
     for v in values.tolist():
-        cell[0] = cell[0] + v
+        cell[0] += v
     return cell[0]
 
 
