@@ -23,7 +23,7 @@ from bpe_engine.training.bpe.config import DEFAULT_MAX_TOKEN_LENGTH
 
 from .arg_types import non_negative, positive
 from .corpus_input import _special_token, add_corpus_options, choose_pre_tokenizer, counts_for_training
-from .output import Throttle, merge_progress, say, stderr_console, stdout_console
+from .output import Throttle, merge_progress, say, stderr_console, stdout_console, unigram_progress
 
 
 def register(subparsers: Any) -> None:
@@ -156,7 +156,7 @@ def train_bpe(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     spec.name = args.name or out.resolve().name
     written = save_spec(spec, out, merge_counts=merge_counts)
     skipped = [f"{fmt} not written: {why}" for fmt, why in skipped_formats(spec).items() if fmt != ".tiktoken" or byte_level]
-    _report(spec.name, len(spec.vocab) + len(spec.special_tokens), len(merge_counts), written, [*training.notes, *skipped])
+    _report(spec.name, f"{len(spec.vocab) + len(spec.special_tokens):,} tokens, {len(merge_counts):,} merges", written, [*training.notes, *skipped])
     return 0
 
 
@@ -199,14 +199,15 @@ def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     notes = list(training.notes)
     if all(path.name != "vocab.txt" for path in written):
         notes.append(f"vocab.txt not written: {vocab_txt_problem(tokenizer)}; tokenizer.json holds every token")
-    _report(tokenizer.name, tokenizer.vocab_size, len(merge_counts), written, notes)
+    _report(tokenizer.name, f"{tokenizer.vocab_size:,} tokens, {len(merge_counts):,} merges", written, notes)
     return 0
 
 
-def _report(name: str, vocab_size: int, merges: int, written: list[Path], notes: list[str]) -> None:
-    """What was trained and written; names and paths in visible form (they may hold anything)."""
+def _report(name: str, facts: str, written: list[Path], notes: list[str]) -> None:
+    """What was trained (``facts``: its size and steps) and written; names and paths in visible
+    form (they may hold anything)."""
     console = stdout_console()
-    say(console, f"trained {name!r}: {vocab_size:,} tokens, {merges:,} merges")
+    say(console, f"trained {name!r}: {facts}")
     for path in written:
         say(console, f"  wrote {path}")
     for note in notes:
@@ -215,7 +216,7 @@ def _report(name: str, vocab_size: int, merges: int, written: list[Path], notes:
 
 def train_unigram(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     """SentencePiece Unigram: each line a sentence, SentencePiece's options; NAME.model + tokenizer.json."""
-    from bpe_engine.training.unigram import EmStep, PruneStep, UnigramTrainerConfig, UnigramTraining
+    from bpe_engine.training.unigram import EmStep, PruneStep, SeedStep, UnigramTrainerConfig, UnigramTraining
 
     from .unigram_options import config_from_args
 
@@ -229,19 +230,25 @@ def train_unigram(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     out = _output_dir(args)
     config: UnigramTrainerConfig = config_from_args(args)
     training = UnigramTraining(config=config, files=args.files, memory_limit=args.memory_limit)
-    with merge_progress(stderr_console()) as progress:
-        task = progress.add_task("loading and seeding", total=None)
+    em_steps = rounds = 0
+    with unigram_progress(stderr_console()) as progress:
+        task = progress.add_task("reading, counting words, seeding", total=None, pieces="")
         for step in training.steps():
-            if isinstance(step, EmStep):
-                label = f"EM round {step.round}.{step.sub_iteration}: {step.vocab_size:,} pieces"
+            if isinstance(step, SeedStep):
+                label, size = "seeds", len(step.pieces)
+            elif isinstance(step, EmStep):
+                em_steps += 1
+                label, size = f"round {step.round + 1}: EM {step.sub_iteration + 1}/{config.num_sub_iterations}", step.vocab_size
             elif isinstance(step, PruneStep):
-                label = f"pruned round {step.round}: {step.size_after:,} pieces"
+                rounds += 1
+                label, size = f"round {step.round + 1}: pruned", step.size_after
             else:
-                label = type(step).__name__.removesuffix("Step").lower()
-            progress.update(task, description=label, completed=step.index + 1, total=training.total_steps)
+                label, size = "final", len(step.pieces)
+            progress.update(task, description=label, completed=step.index + 1, total=training.total_steps, pieces=f"{size:,}")
     name = args.name or out.resolve().name
     written = training.save(out, name)
-    _report(name, len(training.pieces), 0, written, training.notes)
+    facts = f"{len(training.pieces):,} pieces after {em_steps} EM steps and {rounds} pruning round(s)"
+    _report(name, facts, written, training.notes)
     return 0
 
 

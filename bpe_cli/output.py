@@ -208,6 +208,21 @@ def merge_progress(console: Console) -> Progress:
     )
 
 
+def unigram_progress(console: Console) -> Progress:
+    """The Unigram training progress bar: the step (seeds, a round's EM steps, its pruning), steps
+    done / estimated, the vocabulary size after it (task field ``pieces``), elapsed time."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("steps"),
+        TextColumn("{task.fields[pieces]:>9} pieces"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    )
+
+
 class Throttle:
     """True at most every ``interval`` seconds: progress updates cost a lock and a redraw."""
 

@@ -163,6 +163,10 @@ def _is_vocab_json(path: Path) -> bool:
 def _load_source(kind: str, path: Path) -> Any:
     if kind == "saved" and _saved_model(path) == "wordpiece":
         return _saved_wordpiece(path)
+    if kind == "saved" and _saved_model(path) == "unigram":
+        from .formats.unigram_dir import load_unigram_dir
+
+        return load_unigram_dir(path)
     if kind in _ENGINE_LOADERS:
         module, function, files = _ENGINE_LOADERS[kind]
         try:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import dataclass
 from itertools import islice
 
 from ..errors import CorpusError
@@ -71,20 +72,42 @@ def available_memory() -> int | None:
     return min(found) if found else None
 
 
-def training_bytes(words: int, average_chars: float, trained_fraction: float = 1.0) -> int:
+@dataclass(frozen=True, slots=True)
+class Costs:
+    """Bytes per distinct word and per character of it: of the table, and of training on it."""
+
+    table_per_word: float = TABLE_BYTES_PER_WORD
+    table_per_char: float = TABLE_BYTES_PER_CHAR
+    training_per_word: float = TRAINING_BYTES_PER_WORD
+    training_per_char: float = TRAINING_BYTES_PER_CHAR
+
+
+def training_bytes(words: int, average_chars: float, trained_fraction: float = 1.0, costs: Costs | None = None) -> int:
     """Estimated bytes of a table of ``words`` distinct words and of training on a fraction."""
-    table = words * (TABLE_BYTES_PER_WORD + TABLE_BYTES_PER_CHAR * average_chars)
-    training = words * trained_fraction * (TRAINING_BYTES_PER_WORD + TRAINING_BYTES_PER_CHAR * average_chars)
+    c = costs or Costs()
+    table = words * (c.table_per_word + c.table_per_char * average_chars)
+    training = words * trained_fraction * (c.training_per_word + c.training_per_char * average_chars)
     return int(table + training)
 
 
 class TableWatch:
-    """Follows a growing word table against a memory budget (see the module docstring)."""
+    """Follows a growing word table against a memory budget (see the module docstring).
+    ``costs`` and ``ways_out`` let another trainer (Unigram) use it with its own figures."""
 
-    def __init__(self, total_bytes: int | None, budget: int | None, *, min_count: int = 1, training: bool = True) -> None:
+    def __init__(
+        self,
+        total_bytes: int | None,
+        budget: int | None,
+        *,
+        min_count: int = 1,
+        training: bool = True,
+        costs: Costs | None = None,
+        ways_out: str | None = None,
+    ) -> None:
         self.total_bytes = total_bytes
         self.training = training
-        self.ways_out = WAYS_OUT if training else WAYS_OUT_COUNTING
+        self.ways_out = ways_out or (WAYS_OUT if training else WAYS_OUT_COUNTING)
+        self.costs = costs or Costs()
         self.budget = available_memory() if budget is None else budget
         self.min_count = min_count
         self._samples: list[tuple[int, int]] = []
@@ -100,6 +123,14 @@ class TableWatch:
         words = len(table)
         if words >= 2 * self._measured_at:  # amortised O(1): a pass each time the table doubles
             self._measure(table)
+        return self.check(done_bytes, words)
+
+    def check(self, done_bytes: int, words: int, average_chars: float | None = None) -> str | None:
+        """:meth:`update` for a table known by its size (and its words' average length)."""
+        if self.budget is None or not words:
+            return None
+        if average_chars is not None:
+            self._average_chars = average_chars
         self._samples.append((done_bytes, words))
         need = self._need(words)
         if need > self.budget:
@@ -122,7 +153,7 @@ class TableWatch:
         )
 
     def _need(self, words: int) -> int:
-        return training_bytes(words, self._average_chars, self._kept if self.training else 0.0)
+        return training_bytes(words, self._average_chars, self._kept if self.training else 0.0, self.costs)
 
     def _purpose(self) -> str:
         return " to train" if self.training else ""

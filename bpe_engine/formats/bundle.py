@@ -180,7 +180,8 @@ def _spec_from_metadata(root: Path, meta: dict[str, Any]) -> BpeSpec:
     meta_path = root / METADATA_FILE
     model = _field(meta_path, meta, "model", str, "bpe")
     if model != "bpe":
-        raise TokenizerFileError(meta_path, f"model {model!r} is not a BPE model")
+        hint = " (load it with bpe_engine.formats.load_unigram_dir or registry.load_tokenizer)" if model == "unigram" else ""
+        raise TokenizerFileError(meta_path, f"model {model!r} is not a BPE model{hint}")
     name = _field(meta_path, meta, "name", str, None) or root.name
     pre_info = _field(meta_path, meta, "pre_tokenizer", dict, {})
     pre_name = _field(meta_path, pre_info, "name", str, None, prefix="pre_tokenizer.")

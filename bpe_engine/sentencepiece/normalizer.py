@@ -17,8 +17,10 @@ the single-character rules is exact; only around those characters do we walk the
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from ..errors import ConfigError
@@ -79,6 +81,24 @@ class PrecompiledCharsmap:
             pos = self._scan_complex(text, start, out)
         out.append(self._translate(text[pos:]))
         return "".join(out)
+
+    def normalize_lines(self, lines: Sequence[str]) -> list[str]:
+        """:meth:`normalize` of each line, made as one translation of all lines joined: a line
+        where no multi-character rule can start is translated character by character, so joining
+        cannot change it; the others (few in most text) are normalized one by one."""
+        if not self._table:
+            return list(lines)
+        joined = "\0".join(lines)
+        if joined.count("\0") != len(lines) - 1:  # a line holds NUL itself
+            return [self.normalize(line) for line in lines]
+        if self._second_re is None or self._second_re.search(joined, 1) is None:
+            return self._translate(joined).split("\0")
+        starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
+        complex_lines = {bisect.bisect_right(starts, m.start() - 1) - 1 for m in self._second_re.finditer(joined, 1)}
+        out = self._translate(joined).split("\0") if len(complex_lines) < len(lines) else list(lines)
+        for i in complex_lines:
+            out[i] = self.normalize(lines[i])
+        return out
 
     def units(self, text: str, start: int = 0, end: int | None = None) -> Iterator[Unit]:
         """The normalization units of ``text[start:end]`` one by one (for alignment)."""

@@ -19,7 +19,7 @@ could differ.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from .model_proto import NormalizerSettings
 from .normalizer import PrecompiledCharsmap, Unit
@@ -59,11 +59,30 @@ class SpecNormalizer:
         body = self._rules(text)
         if body is None:
             return self.aligned(text)[0]
-        s = self.settings
-        if s.remove_extra_whitespaces:
+        if self.settings.remove_extra_whitespaces:
             body = _SPACES.sub(" ", body).strip(" ")
-            if not body:
-                return self.aligned(text)[0]  # all whitespace: keep the C++'s exact edge cases
+        return self._finish(body, text)
+
+    def normalize_lines(self, lines: Sequence[str]) -> list[str]:
+        """:meth:`normalize` of each line (none holding a newline), with every whole-string
+        operation made once over all of them: the rules (see
+        :meth:`PrecompiledCharsmap.normalize_lines`) and the collapsing of spaces, which a newline
+        bounds as it bounds a line."""
+        if not self._fast or self._symbols is not None or not lines or any("\n" in line for line in lines):
+            return [self.normalize(line) for line in lines]
+        body = "\n".join(self.charsmap.normalize_lines(lines))
+        if body.count("\n") != len(lines) - 1:  # a rule wrote a newline
+            return [self.normalize(line) for line in lines]
+        if self.settings.remove_extra_whitespaces:
+            body = _SPACES.sub(" ", body).replace(" \n", "\n").replace("\n ", "\n").strip(" ")
+        return [self._finish(b, text) if text else "" for b, text in zip(body.split("\n"), lines)]
+
+    def _finish(self, body: str, text: str) -> str:
+        """The whitespace options after the rules (and, with ``remove_extra_whitespaces``, after
+        runs of spaces became one and the ends were stripped)."""
+        s = self.settings
+        if s.remove_extra_whitespaces and not body:
+            return self.aligned(text)[0]  # all whitespace: keep the C++'s exact edge cases
         if s.escape_whitespaces:
             body = body.replace(" ", SPACE)
         if s.add_dummy_prefix and not self.suffix:

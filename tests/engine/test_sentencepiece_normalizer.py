@@ -60,6 +60,27 @@ def test_hypothesis_text_normalizes_like_sentencepiece(rule, text):
     assert "".join(unit[2] for unit in ours.units(text)) == ref.normalize(text)
 
 
+_LINE_CHARS = st.one_of(_CHARS.filter(lambda c: "\n" not in c), st.sampled_from([" ", "  ", "\t", "\u3000", "▁"]))
+
+
+@settings(max_examples=200)
+@given(
+    rule=st.sampled_from(RULES),
+    lines=st.lists(st.lists(_LINE_CHARS, max_size=12).map("".join), max_size=8),
+    options=st.tuples(st.booleans(), st.booleans(), st.booleans()),
+)
+def test_lines_normalized_together_equal_each_line_normalized_alone(rule, lines, options):
+    from bpe_engine.sentencepiece.model_proto import NormalizerSettings
+    from bpe_engine.sentencepiece.spec_normalizer import SpecNormalizer
+
+    prefix, remove, suffix = options
+    settings_ = NormalizerSettings(rule, charsmap_blob(rule), prefix, remove, True)
+    normalizer = SpecNormalizer(settings_, treat_whitespace_as_suffix=suffix)
+    assert normalizer.normalize_lines(lines) == [normalizer.normalize(line) for line in lines]
+    charsmap = pair(rule)[0]
+    assert charsmap.normalize_lines(lines) == [charsmap.normalize(line) for line in lines]
+
+
 def test_units_are_longest_matches_and_cover_the_input():
     ours, _ref = pair("nfkc")
     units = list(ours.units("xe\u0301①"))

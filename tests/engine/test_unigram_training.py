@@ -11,10 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpe_engine.errors import ConfigError
+from bpe_engine.errors import ConfigError, CorpusError
 from bpe_engine.training.unigram import EmStep, PruneStep, SeedStep, UnigramHistory, UnigramTraining
 from bpe_engine.training.unigram.config import UnigramTrainerConfig as C
 from bpe_engine.training.unigram.digamma import digamma, digamma_array
+from bpe_engine.training.unigram.em import fold_f32
 from bpe_engine.training.unigram.pieces import is_valid_piece
 from bpe_engine.training.unigram.reference import train_reference
 from bpe_engine.training.unigram.seeds import seed_candidates
@@ -86,7 +87,7 @@ def test_same_model_as_sentencepiece_on_made_corpora(lines):
 
 def test_fast_equals_reference():
     cfg = C(vocab_size=500)
-    corpus = load_corpus((s.encode() for s in KOREAN), cfg)
+    corpus = load_corpus((s.encode() for s in KOREAN), cfg, keep_sentences=True)
     ours = UnigramTraining(KOREAN, cfg)
     ours.run()
     assert [p for p in ours.pieces if p[0] not in ("<unk>", "<s>", "</s>")] == train_reference(corpus, cfg)
@@ -117,6 +118,41 @@ def test_seeds_equal_brute_force(text):
             if len(follows) >= 2:
                 want[s] = occ * n
     assert got == want
+
+
+def test_fold_adds_each_pieces_values_in_order_rounding_to_float_each_time():
+    rng = np.random.default_rng(7)
+    ids = (rng.zipf(1.3, 20_000) % 300).astype(np.int64)  # a few ids with thousands of values: waves and tail
+    values = rng.random(20_000) * 10.0 ** rng.integers(-8, 3, 20_000)
+    want = np.zeros(300, np.float32)
+    for i, v in zip(ids.tolist(), values.tolist()):
+        want[i] = np.float32(float(want[i]) + v)
+    assert fold_f32(ids, values, 300).tobytes() == want.tobytes()
+
+
+def test_saved_directory_loads_through_the_registry_with_the_model_files_ids(tmp_path):
+    from bpe_engine.formats import load_saved, load_unigram_dir
+    from bpe_engine.registry import load_tokenizer
+
+    t = UnigramTraining(ALICE, C(vocab_size=300))
+    t.run()
+    t.save(tmp_path / "out", "alice")
+    sp = spm.SentencePieceProcessor(model_file=str(tmp_path / "out" / "alice.model"))
+    loaded = load_tokenizer(tmp_path / "out")
+    assert loaded.name == "alice" and load_unigram_dir(tmp_path / "out").vocab_size == 300
+    assert [loaded.encode(line) for line in ALICE] == [sp.encode(line) for line in ALICE]
+    with pytest.raises(Exception, match="load_unigram_dir"):
+        load_saved(tmp_path / "out")
+
+
+def test_a_corpus_too_large_for_the_memory_limit_stops_while_reading_with_one_line(tmp_path):
+    path = tmp_path / "big.txt"
+    path.write_text("\n".join(ALICE * 20), encoding="utf-8")
+    t = UnigramTraining(config=C(vocab_size=300), files=[path], memory_limit=200_000)
+    with pytest.raises(CorpusError) as caught:
+        next(iter(t.steps()))
+    message = str(caught.value)
+    assert "\n" not in message and "will not fit" in message and "--input-sentence-size" in message
 
 
 def test_model_file_loads_in_sentencepiece_and_tokenizer_json_in_hf(tmp_path):
@@ -179,6 +215,12 @@ def test_cli_trains_and_fails_in_one_line(tmp_path, capsys):
     assert main(["train", str(corpus), "--model", "unigram", "--vocab-size", "300", "-o", str(tmp_path / "o")]) == 0
     sp = spm.SentencePieceProcessor(model_file=str(tmp_path / "o" / "o.model"))
     assert sp.get_piece_size() == 300
+    out = capsys.readouterr().out
+    assert "300 pieces after" in out and "EM steps" in out and "merges" not in out
     code = main(["train", str(corpus), "--model", "unigram", "--vocab-size", "300", "--character-coverage", "0.5", "-o", str(tmp_path / "p")])
     err = capsys.readouterr().err
     assert code == 2 and "--character-coverage" in err
+    code = main(["train", str(corpus), "--model", "unigram", "--vocab-size", "300", "--memory-limit", "100K", "-o", str(tmp_path / "q")])
+    err = capsys.readouterr().err.strip()
+    errors = [line for line in err.splitlines() if "error" in line]
+    assert code != 0 and len(errors) == 1 and "will not fit" in errors[0] and "--memory-limit" in errors[0]

@@ -1,9 +1,8 @@
-"""The trained Unigram model as files: ``.model`` bytes, Hugging Face ``tokenizer.json``, a saved dir."""
+"""The trained Unigram model as ``.model`` bytes (a serialized ``ModelProto`` with its trainer spec)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from ...sentencepiece.model_proto import PieceType
@@ -29,21 +28,3 @@ def model_proto_bytes(pieces: Sequence[tuple[str, float]], types: Sequence[Piece
     if not config.hard_vocab_limit:
         spec["vocab_size"] = len(pieces)  # as Serialize does
     return _proto_bytes(pieces, types, model_type="unigram", trainer_spec=spec, normalizer=normalizer_settings(config))
-
-
-def save_unigram_dir(directory: str | Path, name: str, model: bytes, tokenizer_json: str) -> list[Path]:
-    """``DIR/NAME.model``, ``DIR/tokenizer.json`` and ``bpe-explorer.json``, swapped in atomically."""
-    from ...formats.bundle import FORMAT_NAME, FORMAT_VERSION, _safe_file_stem
-    from ...formats.saved_dir import save_directory
-
-    stem = _safe_file_stem(name) + ".model"
-
-    def write(fresh: Path) -> dict[str, Any]:
-        (fresh / stem).write_bytes(model)
-        (fresh / "tokenizer.json").write_text(tokenizer_json, encoding="utf-8")
-        return {
-            "format": FORMAT_NAME, "version": FORMAT_VERSION, "model": "unigram", "name": name,
-            "files": {stem: stem, "tokenizer.json": "tokenizer.json"},
-        }
-
-    return save_directory(directory, write)

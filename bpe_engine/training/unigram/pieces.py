@@ -106,45 +106,59 @@ def is_valid_piece(piece: str, config: UnigramTrainerConfig) -> bool:
 def valid_mask(codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray, config: UnigramTrainerConfig) -> np.ndarray:
     """``is_valid_piece(text[s:s+l])`` for every ``(s, l)``, vectorised over a code-point array
     (which must extend at least ``max(lengths)`` past every start; pad it with a poison value)."""
-    starts = np.asarray(starts, np.int64)
-    lengths = np.asarray(lengths, np.int64)
-    ok = (lengths >= 1) & (lengths <= config.max_sentencepiece_length)
-    if not len(starts):
+    return PieceRule(codes, config).valid(starts, lengths)
+
+
+class PieceRule:
+    """:func:`valid_mask` for one text and many batches of substrings: the per-character facts
+    (whitespace, poison, digits, script clashes) are found once."""
+
+    def __init__(self, codes: np.ndarray, config: UnigramTrainerConfig) -> None:
+        codes = np.asarray(codes, np.int64)
+        self.config = config
+        self.ws = codes == ord(WS)
+        self.poison = _poison(codes)
+        self.digit = _is_digit(codes)
+        scripts = scripts_of(codes, config)
+        inherited = inherited_id()
+        # Script conflicts: the character before j that decides its script check (skipping ▁ and
+        # combining marks, which follow their neighbour) and whether the two scripts clash.
+        real = ~self.ws & (scripts != inherited)
+        idx = np.where(real, np.arange(len(codes)), -1)
+        self.prev_real = np.maximum.accumulate(np.concatenate(([-1], idx[:-1])))
+        clash = real & (self.prev_real >= 0)
+        ps = scripts[np.maximum(self.prev_real, 0)]
+        self.clash = clash & (ps != ANY) & (scripts != ANY) & (ps != scripts)
+
+    def valid(self, starts: np.ndarray, lengths: np.ndarray | int) -> np.ndarray:
+        config = self.config
+        starts = np.asarray(starts, np.int64)
+        lengths = np.broadcast_to(np.asarray(lengths, np.int64), starts.shape)
+        ok = (lengths >= 1) & (lengths <= config.max_sentencepiece_length)
+        if not len(starts):
+            return ok
+        maxlen = int(lengths.max())
+        ws = self.ws
+        all_ws = np.ones(len(starts), bool)
+        for off in range(maxlen):
+            inside = off < lengths
+            all_ws &= ~inside | ws[starts + off]
+        for off in range(maxlen):
+            inside = off < lengths
+            j = starts + off
+            bad = self.poison[j]
+            w = ws[j]
+            last = off == lengths - 1
+            if config.treat_whitespace_as_suffix:
+                wbad = (~last) if config.split_by_whitespace else ((~last) & (off == 0))
+            else:
+                wbad = np.full(len(j), off > 0) if config.split_by_whitespace else (last & (off > 0))
+            if config.allow_whitespace_only_pieces:
+                wbad = wbad & ~all_ws
+            bad = bad | (w & wbad)
+            if config.split_digits:
+                bad = bad | (self.digit[j] & (lengths > 1))
+            if config.split_by_unicode_script:
+                bad = bad | (self.clash[j] & (self.prev_real[j] >= starts) & ~w)
+            ok &= ~(inside & bad)
         return ok
-    maxlen = int(lengths.max())
-    ws = codes == ord(WS)
-    poison = _poison(codes)
-    digit = _is_digit(codes)
-    scripts = scripts_of(codes, config)
-    inherited = inherited_id()
-    # Script conflicts: the character before j that decides its script check (skipping ▁ and
-    # combining marks, which follow their neighbour) and whether the two scripts clash.
-    real = ~ws & (scripts != inherited)
-    idx = np.where(real, np.arange(len(codes)), -1)
-    prev_real = np.maximum.accumulate(np.concatenate(([-1], idx[:-1])))
-    clash = real & (prev_real >= 0)
-    ps = scripts[np.maximum(prev_real, 0)]
-    clash &= (ps != ANY) & (scripts != ANY) & (ps != scripts)
-    all_ws = np.ones(len(starts), bool)
-    for off in range(maxlen):
-        inside = off < lengths
-        all_ws &= ~inside | ws[starts + off]
-    for off in range(maxlen):
-        inside = off < lengths
-        j = starts + off
-        bad = poison[j]
-        w = ws[j]
-        last = off == lengths - 1
-        if config.treat_whitespace_as_suffix:
-            wbad = (~last) if config.split_by_whitespace else ((~last) & (off == 0))
-        else:
-            wbad = np.full(len(j), off > 0) if config.split_by_whitespace else (last & (off > 0))
-        if config.allow_whitespace_only_pieces:
-            wbad = wbad & ~all_ws
-        bad = bad | (w & wbad)
-        if config.split_digits:
-            bad = bad | (digit[j] & (lengths > 1))
-        if config.split_by_unicode_script:
-            bad = bad | (clash[j] & (prev_real[j] >= starts) & ~w)
-        ok &= ~(inside & bad)
-    return ok

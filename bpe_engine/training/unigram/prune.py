@@ -21,7 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .config import UnigramTrainerConfig
-from .lattice import Edges, build_edges, viterbi
+from .em import edge_scores
+from .lattice import Lattices
+from .walks import viterbi
 
 F32 = np.float32
 
@@ -53,32 +55,34 @@ def _logs(values: np.ndarray) -> np.ndarray:
 def prune(
     piece_lengths: np.ndarray,
     scores: np.ndarray,
-    self_matches: tuple[np.ndarray, ...],
-    corpus: Edges,
+    own: Lattices,
+    corpus: Lattices,
+    corpus_ids: np.ndarray,
     counts: np.ndarray,
     config: UnigramTrainerConfig,
 ) -> PruneResult:
-    """``self_matches``: the current pieces' occurrences inside the current pieces (ids = current)."""
+    """``own``: the current pieces' lattices (each piece a word, seeds = current ids); ``corpus``:
+    the words' lattices with ``corpus_ids[seed]`` the current id of each seed (-1: gone)."""
     n = len(piece_lengths)
-    own = build_edges(self_matches, piece_lengths, np.arange(n), scores)
-    best, best_word = viterbi(own)
+    cur, score, _unk = edge_scores(own, np.arange(n), scores)
+    _best, best_word = viterbi(own, score).in_order(own.row_word)
     path_len = np.bincount(best_word, minlength=n)
     single = piece_lengths == 1
     split = ~single & (path_len >= 2)
     whole = ~single & ~split
     # The second best path: the best one without the piece's own node.
-    drop_self = (own.begin == 0) & (own.end == piece_lengths[own.word])
-    alt_edges = Edges(own.word[~drop_self], own.begin[~drop_self], own.end[~drop_self], own.piece[~drop_self],
-                      own.score[~drop_self], own.lengths, own.base)
-    alt, alt_word = viterbi(alt_edges)
-    alt_piece = alt_edges.piece[alt]
+    whole_word = (own.k > 1) & (own.k == own.lengths[own.row_word[own.row]]) & (own.ends() == own.k)
+    alt_lat = own.select(~whole_word)
+    alt, alt_word = viterbi(alt_lat, score[~whole_word]).in_order(alt_lat.row_word)
+    alt_piece = cur[~whole_word][alt]
     sel = whole[alt_word]
     alt_word, alt_piece = alt_word[sel], alt_piece[sel]
     n_alt = np.bincount(alt_word, minlength=n)
     # Corpus Viterbi counts.
-    path, words = viterbi(corpus)
+    c_cur, c_score, _c_unk = edge_scores(corpus, corpus_ids, scores)
+    path, words = viterbi(corpus, c_score).in_order(corpus.row_word)
     freq = np.zeros(n, F32)
-    np.add.at(freq, corpus.piece[path], counts[words].astype(F32))
+    np.add.at(freq, c_cur[path], counts[words].astype(F32))
     vsum = np.add.accumulate(counts.astype(F32))[-1]
     total = F32(np.cumsum(freq.astype(np.float64))[-1])
     logsum = F32(math.log(total))

@@ -21,7 +21,8 @@ from .config import UnigramTrainerConfig
 from .digamma import digamma
 from .finalize import finalize_pieces
 from .seeds import make_seeds
-from .sentences import LoadedCorpus, word_counts
+from .sentences import LoadedCorpus
+from .words import word_counts
 
 Pieces = list[tuple[str, float]]
 
@@ -174,7 +175,8 @@ def prune(pieces: Pieces, words: Sequence[tuple[str, int]], config: UnigramTrain
 
 
 def train_reference(corpus: LoadedCorpus, config: UnigramTrainerConfig) -> Pieces:
-    """The final pieces (specials excluded) with their scores, in vocabulary order."""
+    """The final pieces (specials excluded) with their scores, in vocabulary order. ``corpus``
+    must hold its sentences (``load_corpus(..., keep_sentences=True)``)."""
     seeds = make_seeds(corpus.sentences, config)
     pieces: Pieces = [(p, float(s)) for p, s in zip(seeds.pieces, seeds.scores.tolist())]
     if config.split_by_whitespace:

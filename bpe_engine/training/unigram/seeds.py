@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .config import UnigramTrainerConfig
-from .pieces import UNK_CHAR, WS, valid_mask
-from .sentences import split_into_words
+from .pieces import UNK_CHAR, WS, PieceRule
+from .words import Units, unit_counts
 
 F32 = np.float32
 
@@ -61,33 +61,27 @@ def to_log_prob(values: np.ndarray) -> np.ndarray:
     return np.array([math.log(float(x)) - logsum for x in v32], np.float64).astype(F32)
 
 
-def make_seeds(sentences: Sequence[str], config: UnigramTrainerConfig) -> Seeds:
-    chars = char_counts(sentences)
-    units, follows, weights = _units(sentences, config)
-    text, starts, lengths, scores = seed_candidates(units, follows, weights, config)
+def make_seeds(
+    sentences: Sequence[str],
+    config: UnigramTrainerConfig,
+    *,
+    chars: list[tuple[str, int]] | None = None,
+    units: Units | None = None,
+) -> Seeds:
+    """The seeds of the sentences; ``chars`` (:func:`char_counts`) and ``units``
+    (:func:`~.words.unit_counts`) when the caller has them already."""
+    chars = char_counts(sentences) if chars is None else chars
+    by_word = config.split_by_whitespace and not config.treat_whitespace_as_suffix and not config.allow_whitespace_only_pieces
+    if not by_word:  # whole sentences: the boundary \0 follows each
+        units = Counter(s + "\n" for s in sentences if s)
+    elif units is None:
+        units = unit_counts(sentences, config)
+    texts = [u.removesuffix("\n") for u in units]
+    follows = ["\0" if u.endswith("\n") else WS for u in units]
+    text, starts, lengths, scores = seed_candidates(texts, follows, list(units.values()), config)
     pieces = [c for c, _n in chars] + [text[s : s + n] for s, n in zip(starts.tolist(), lengths.tolist())]
     counts = np.concatenate([np.array([n for _c, n in chars], np.int64), scores])
     return Seeds(pieces, to_log_prob(counts), counts, len(chars), int(scores.size))
-
-
-def _units(sentences: Sequence[str], config: UnigramTrainerConfig) -> tuple[list[str], list[str], list[int]]:
-    """Distinct units with what follows them and their counts: ``▁`` words in the default mode,
-    whole sentences otherwise (the boundary ``\\0`` follows them)."""
-    table: Counter[tuple[str, bool]] = Counter()
-    by_word = config.split_by_whitespace and not config.treat_whitespace_as_suffix and not config.allow_whitespace_only_pieces
-    for s in sentences:
-        if by_word:
-            words = split_into_words(s, config)
-            if not words:  # an empty sentence SentencePiece's removal left behind: a lone boundary
-                continue
-            for w in words[:-1]:
-                table[(w, False)] += 1
-            table[(words[-1], True)] += 1
-        elif s:
-            table[(s, True)] += 1
-    units = [u for u, _last in table]
-    follows = ["\0" if last else WS for _u, last in table]
-    return units, follows, list(table.values())
 
 
 def seed_candidates(
@@ -104,40 +98,20 @@ def seed_candidates(
     width = maxlen + 1
     text = "".join(u + f for u, f in zip(units, follows))
     n = len(text)
+    empty = np.zeros(0, np.int64)
     if n == 0:
-        return text, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
-    codes = np.frombuffer(text.encode("utf-32-le"), np.uint32).astype(np.int64)
-    unit_len = np.array([len(u) + 1 for u in units], np.int64)
-    unit_start = np.concatenate(([0], np.cumsum(unit_len)[:-1]))
-    unit_of = np.repeat(np.arange(len(units)), unit_len)
-    content = np.ones(n, bool)
-    content[unit_start + unit_len - 1] = False  # the follow symbols start no occurrence
-    room = (unit_start + unit_len - 1)[unit_of] - np.arange(n)
-    pos = np.flatnonzero(content)
-    w = np.asarray(weights, np.int64)[unit_of[pos]]
-    # Dense ranks (order kept, 0 for the padding past the end) packed into 64-bit sort keys.
-    alphabet, ranks = np.unique(codes, return_inverse=True)
-    ranks = np.concatenate([ranks.astype(np.int64) + 1, np.zeros(width, np.int64)])
-    bits = max(1, int(len(alphabet) + 1).bit_length())
-    per_key = max(1, 63 // bits)
-    keys = []
-    for k0 in range(0, width, per_key):
-        key = np.zeros(len(pos), np.int64)
-        for c in range(k0, min(k0 + per_key, width)):
-            key = (key << bits) | ranks[pos + c]
-        key <<= bits * (per_key - min(per_key, width - k0))
-        keys.append(key)
-    order = np.lexsort(keys[::-1])
-    sa = pos[order]
-    w = w[order]
-    lcp = np.zeros(len(sa), np.int64)
-    same = np.ones(len(sa) - 1, bool)
-    for off in range(width):
-        same &= ranks[sa[1:] + off] == ranks[sa[:-1] + off]
-        lcp[1:] += same
-    lcp[0] = -1
+        return text, empty, empty, empty
+    codes = np.frombuffer(text.encode("utf-32-le"), np.uint32)
+    unit_len = np.fromiter((len(u) + 1 for u in units), np.int64, len(units))
+    unit_end = np.cumsum(unit_len)  # one past each unit's follow symbol
+    room = (np.repeat(unit_end - 1, unit_len) - np.arange(n)).astype(np.int32)  # characters before the follow symbol
+    pos = np.flatnonzero(room > 0).astype(np.int32)  # the follow symbols start no occurrence
+    w = np.repeat(np.asarray(weights, np.int64), unit_len - 1)
+    sa, w, lcp = _suffix_order(codes, pos, w, width)
     cum_w = np.concatenate(([0], np.cumsum(w)))
-    all_start, all_len, all_freq, all_end = [], [], [], []
+    del w
+    rule = PieceRule(np.concatenate([codes, np.zeros(width, np.uint32)]), config)
+    found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for d in range(2, maxlen + 1):
         brk = lcp < d
         run = np.cumsum(brk) - 1
@@ -150,17 +124,37 @@ def seed_candidates(
         i0 = sa[first]
         ok = room[i0] >= d
         first, end, i0 = first[ok], end[ok], i0[ok]
-        all_start.append(i0)
-        all_len.append(np.full(len(i0), d, np.int64))
-        all_freq.append(cum_w[end] - cum_w[first])
-        all_end.append(end)
-    starts = np.concatenate(all_start)
-    lengths = np.concatenate(all_len)
-    freq = np.concatenate(all_freq)
-    ends = np.concatenate(all_end)
-    padded = np.concatenate([codes, np.zeros(width, np.int64)])
-    good = valid_mask(padded, starts, lengths, config)
-    starts, lengths, freq, ends = starts[good], lengths[good], freq[good], ends[good]
+        good = rule.valid(i0, d)
+        found.append((i0[good], np.full(int(good.sum()), d, np.int64), (cum_w[end] - cum_w[first])[good], end[good]))
+    starts, lengths, freq, ends = (np.concatenate(parts) for parts in zip(*found))
     scores = freq * lengths
     best = np.lexsort((-lengths, ends, -scores))[: config.seed_sentencepiece_size]
-    return text, starts[best], lengths[best], scores[best]
+    return text, starts[best].astype(np.int64), lengths[best], scores[best]
+
+
+def _suffix_order(codes: np.ndarray, pos: np.ndarray, w: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The suffixes starting at ``pos`` sorted by their first ``width`` characters (the weights
+    ``w`` alongside), and the common prefix length of each with the one before (-1 for the first)."""
+    # Dense ranks (order kept, 0 for the padding past the end) packed into 64-bit sort keys.
+    alphabet, ranks = np.unique(codes, return_inverse=True)
+    ranks = np.concatenate([ranks.astype(np.int32) + 1, np.zeros(width, np.int32)])
+    bits = max(1, int(len(alphabet) + 1).bit_length())
+    per_key = max(1, 63 // bits)
+    keys = []
+    for k0 in range(0, width, per_key):
+        key = np.zeros(len(pos), np.int64)
+        for c in range(k0, min(k0 + per_key, width)):
+            key <<= bits
+            key |= ranks[pos + c]
+        key <<= bits * (per_key - min(per_key, width - k0))
+        keys.append(key)
+    order = np.lexsort(keys[::-1])
+    del keys
+    sa = pos[order]
+    lcp = np.zeros(len(sa), np.int32)
+    same = np.ones(len(sa) - 1, bool)
+    for off in range(width):
+        same &= ranks[sa[1:] + off] == ranks[sa[:-1] + off]
+        lcp[1:] += same
+    lcp[0] = -1
+    return sa, w[order], lcp

@@ -22,16 +22,27 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
+
+from ...corpus.table_size import Costs, TableWatch
 from ...errors import ConfigError, CorpusError
 from ...sentencepiece.model_proto import NormalizerSettings
 from ...sentencepiece.scores import to_f32
 from ...sentencepiece.spec_normalizer import SpecNormalizer
 from .config import UnigramTrainerConfig
-from .pieces import UNK_CHAR, WS
+from .pieces import UNK_CHAR
+from .words import Units, unit_counts
 
 BLOCK = 1 << 20
-BYTES_PER_CHAR_KEPT = 24
-"""Rough peak bytes per kept character until seeds are made (text, code points, suffix sort)."""
+UNIGRAM_COSTS = Costs(table_per_word=100, table_per_char=10, training_per_word=100, training_per_char=190)
+"""Bytes per distinct word and per character of it: the word table (a counter entry and its
+string), and training on it (the seeds' suffix sort, then ~4 lattice edges per character at the
+first E-step). Peak RSS less the interpreter's ~31 MiB was 195-217 bytes per distinct word
+character on en_10mb (1.9M characters: 368 MiB), its first 3 MB and ko_all (0.2M: 47 MiB)."""
+WAYS_OUT = (
+    "ways out: train on the first N sentences (--input-sentence-size N --shuffle-input-sentence false), "
+    "or on a sample of the lines; --memory-limit SIZE if more memory is free"
+)
 
 
 def _per_byte_replace(err: UnicodeDecodeError) -> tuple[str, int]:
@@ -45,17 +56,23 @@ codecs.register_error("bpe_explorer_sp", _per_byte_replace)
 class LoadedCorpus:
     """What training starts from.
 
-    ``sentences``: normalized sentences in SentencePiece's order (characters outside the kept
-    alphabet already ``▅``); ``required_chars``: kept character -> count, in the order they were
-    chosen; ``dropped_chars``: the characters coverage replaced, most frequent first.
+    ``units``: the words with counts (:data:`~.words.Units`), when training splits sentences at
+    ``▁`` and the seeds are made from words (the default); else ``None``. ``sentences``: the
+    normalized sentences in SentencePiece's order -- kept only when ``units`` is None or when asked
+    (``keep_sentences``). Characters outside the kept alphabet are ``▅`` in both.
+    ``required_chars``: kept character -> count, in the order they were chosen; ``dropped_chars``:
+    the characters coverage replaced, most frequent first; ``chars``: the characters left (but
+    ``▅``) with counts, most frequent first.
     """
 
     sentences: list[str]
+    units: Units | None
     required_chars: dict[str, int]
     dropped_chars: dict[str, int]
     too_long: int
     skipped_unk: int
     coverage: float
+    chars: list[tuple[str, int]]
 
 
 def read_lines(paths: Iterable[str | Path], max_bytes: int, stats: dict[str, int] | None = None) -> Iterator[bytes]:
@@ -121,19 +138,56 @@ def normalizer_settings(config: UnigramTrainerConfig) -> NormalizerSettings:
 
 
 def load_corpus(
-    lines: Iterable[bytes | str], config: UnigramTrainerConfig, *, memory_limit: int | None = None
+    lines: Iterable[bytes | str],
+    config: UnigramTrainerConfig,
+    *,
+    memory_limit: int | None = None,
+    total_bytes: int | None = None,
+    keep_sentences: bool = False,
 ) -> LoadedCorpus:
-    """Select, normalize and cover the sentences, as ``LoadSentences`` does (see the module)."""
+    """Select, normalize and cover the sentences, as ``LoadSentences`` does (see the module).
+
+    Sentences are normalized and cut into words a batch at a time (:meth:`SpecNormalizer.normalize_lines`,
+    :func:`~.words.unit_counts`); in the default mode only the words are kept. A
+    :class:`~bpe_engine.corpus.table_size.TableWatch` follows them against ``memory_limit``
+    (default: the memory available now; ``total_bytes`` lets it project) and stops with one line
+    when training would not fit."""
     normalizer = SpecNormalizer(normalizer_settings(config), treat_whitespace_as_suffix=config.treat_whitespace_as_suffix)
     meta = sorted({p for p, _k in config.meta_pieces().values()}, key=lambda s: (-len(s), s))
     meta_re = re.compile("|".join(map(re.escape, meta)))
+    by_word = seeds_from_words(config)
+    keep = keep_sentences or not by_word
+    watch = TableWatch(total_bytes, memory_limit, costs=UNIGRAM_COSTS, ways_out=WAYS_OUT)
     unk_bytes = UNK_CHAR.encode()
     sentences: list[str] = []
-    skipped_unk = too_long = 0
-    kept_chars = 0
+    units: Counter[str] = Counter()
+    histogram = np.zeros(0, np.int64)
+    loaded = skipped_unk = too_long = done = 0
     limit = config.input_sentence_size
+    batch: list[str] = []
+    batch_bytes = 0
+
+    def flush() -> None:
+        nonlocal histogram, batch_bytes
+        normalized = normalizer.normalize_lines(batch)
+        if any("\n" in p for p in meta):
+            normalized = [meta_re.sub("\t", t) for t in normalized]
+        else:
+            normalized = meta_re.sub("\t", "\n".join(normalized)).split("\n")
+        histogram = _add_codes(histogram, "".join(normalized))
+        if keep:
+            sentences.extend(normalized)
+        if by_word:
+            unit_counts(normalized, config, into=units)
+            watch.update(done, units)
+        else:
+            watch.check(done, len(sentences), int(histogram.sum()) / max(len(sentences), 1))
+        batch.clear()
+        batch_bytes = 0
+
     for raw in lines:
         data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+        done += len(data) + 1
         if not data:
             continue
         if len(data) > config.max_sentence_length:
@@ -142,18 +196,15 @@ def load_corpus(
         if unk_bytes in data:
             skipped_unk += 1
             continue
-        text = data.decode("utf-8", "bpe_explorer_sp")
-        sentences.append(meta_re.sub("\t", normalizer.normalize(text)))
-        kept_chars += len(sentences[-1])
-        if memory_limit is not None and kept_chars * BYTES_PER_CHAR_KEPT > memory_limit:
-            raise CorpusError(
-                f"the corpus is too large to train on in {memory_limit / 2**30:.1f} GiB "
-                f"(stopped after {len(sentences):,} sentences): train on its first N sentences "
-                "(input_sentence_size=N with shuffle_input_sentence=false) or raise --memory-limit"
-            )
-        if limit and len(sentences) >= limit:
+        batch.append(data.decode("utf-8", "bpe_explorer_sp"))
+        batch_bytes += len(data)
+        loaded += 1
+        if limit and loaded >= limit:
             break
-    if not sentences:
+        if batch_bytes >= BLOCK:
+            flush()
+    flush()
+    if not loaded:
         raise CorpusError("the corpus holds no sentence to train on (every line is empty, too long or holds ▅)")
     i = 0
     while i < len(sentences):  # SentencePiece's removal of empty sentences, order included
@@ -161,13 +212,34 @@ def load_corpus(
             sentences[i] = sentences[-1]
             sentences.pop()
         i += 1
-    return _cover(sentences, config, too_long, skipped_unk)
+    counts = {chr(c): int(histogram[c]) for c in np.flatnonzero(histogram).tolist()}
+    return _cover(sentences, units if by_word else None, counts, config, too_long, skipped_unk)
 
 
-def _cover(sentences: list[str], config: UnigramTrainerConfig, too_long: int, skipped_unk: int) -> LoadedCorpus:
-    counts: Counter[str] = Counter()
-    for s in sentences:
-        counts.update(s)
+def seeds_from_words(config: UnigramTrainerConfig) -> bool:
+    """Whether seeds come from the ``▁`` words (the default) rather than whole sentences."""
+    return config.split_by_whitespace and not config.treat_whitespace_as_suffix and not config.allow_whitespace_only_pieces
+
+
+def _add_codes(histogram: np.ndarray, text: str) -> np.ndarray:
+    """``histogram`` with the code points of ``text`` counted in."""
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+    found = np.bincount(codes)
+    if len(found) > len(histogram):
+        found[: len(histogram)] += histogram
+        return found
+    histogram[: len(found)] += found
+    return histogram
+
+
+def _cover(
+    sentences: list[str],
+    units: Counter[str] | None,
+    counts: dict[str, int],
+    config: UnigramTrainerConfig,
+    too_long: int,
+    skipped_unk: int,
+) -> LoadedCorpus:
     counts.pop("\0", None)
     if " " in counts:
         raise CorpusError("space must not be included in normalized string")
@@ -201,35 +273,22 @@ def _cover(sentences: list[str], config: UnigramTrainerConfig, too_long: int, sk
         )
     unknown = [c for c in counts if c not in kept]
     if unknown:
-        table = str.maketrans({c: UNK_CHAR for c in unknown})
-        sentences = [s.translate(table) for s in sentences]
-    return LoadedCorpus(sentences, kept, dropped, too_long, skipped_unk, coverage)
+        sentences = _replace_chars(sentences, set(unknown))
+        if units is not None:  # words that differ only in dropped characters become one
+            merged: Counter[str] = Counter()
+            for new_unit, n in zip(_replace_chars(list(units), set(unknown)), units.values()):
+                merged[new_unit] += n
+            units = merged
+    chars = sorted(((c, n) for c, n in kept.items() if n > 0 and c != UNK_CHAR), key=lambda kv: (-kv[1], kv[0]))
+    return LoadedCorpus(sentences, units, kept, dropped, too_long, skipped_unk, coverage, chars)
 
 
-def split_into_words(text: str, config: UnigramTrainerConfig) -> list[str]:
-    """``SplitIntoWords``: a word starts at each ``▁`` (at a run of them with
-    ``allow_whitespace_only_pieces``), or ends after it with ``treat_whitespace_as_suffix``.
-
-    >>> from bpe_engine.training.unigram.config import UnigramTrainerConfig as C
-    >>> split_into_words("▁a▁▁b", C()), split_into_words("a▁b▁", C(treat_whitespace_as_suffix=True))
-    (['▁a', '▁', '▁b'], ['a▁', 'b▁'])
-    """
-    splitter = _splitter(config.treat_whitespace_as_suffix, config.allow_whitespace_only_pieces)
-    return [w for w in splitter.split(text) if w]
-
-
-@cache
-def _splitter(suffix: bool, ws_runs: bool) -> re.Pattern[str]:
-    if suffix:
-        return re.compile(f"(?<={WS})(?=[^{WS}])" if ws_runs else f"(?<={WS})(?=.)", re.S)
-    return re.compile(f"(?<=.)(?<!{WS})(?={WS})" if ws_runs else f"(?<=.)(?={WS})", re.S)
-
-
-def word_counts(sentences: Iterable[str], config: UnigramTrainerConfig) -> list[tuple[str, int]]:
-    """``SplitSentencesByWhitespace``: words with counts, most frequent first, then by text."""
-    counts: Counter[str] = Counter()
-    splitter = _splitter(config.treat_whitespace_as_suffix, config.allow_whitespace_only_pieces)
-    for s in sentences:
-        counts.update(splitter.split(s))
-    counts.pop("", None)
-    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+def _replace_chars(texts: list[str], unknown: set[str]) -> list[str]:
+    """Every character in ``unknown`` becomes ``▅``: one substitution over all texts joined by a
+    separator none of them holds (one by one if there is none)."""
+    pattern = re.compile("|".join(map(re.escape, sorted(unknown))))
+    for sep in ("\n", "\0", "\x01"):
+        joined = sep.join(texts)
+        if sep not in unknown and joined.count(sep) == len(texts) - 1:
+            return pattern.sub(UNK_CHAR, joined).split(sep)
+    return [pattern.sub(UNK_CHAR, s) for s in texts]

@@ -17,6 +17,7 @@ stop consuming and the work stops. The result equals ``sentencepiece`` 0.2.1 tra
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -26,11 +27,13 @@ from ...sentencepiece.model_proto import PieceType
 from .config import UnigramTrainerConfig
 from .em import e_step, m_step
 from .finalize import finalize_pieces
-from .lattice import PieceIndex, build_edges
+from .lattice import Lattices, build_lattices
+from .matching import PieceIndex
 from .prune import REMOVED_BY_LOSS, prune
 from .seeds import make_seeds
-from .sentences import load_corpus, read_lines, word_counts
+from .sentences import load_corpus, read_lines
 from .steps import EmStep, FinalStep, PruneStep, SeedStep, UnigramStep, f32_bytes, i32_bytes
+from .words import word_counts, word_table
 
 F32 = np.float32
 
@@ -54,8 +57,11 @@ class UnigramTraining:
     ) -> None:
         self.config = (config or UnigramTrainerConfig()).validate()
         self._stats: dict[str, int] = {}
+        self._total_bytes: int | None = None
         if files is not None:
-            lines = read_lines(list(files), self.config.max_sentence_length, self._stats)
+            files = list(files)
+            self._total_bytes = sum(os.path.getsize(f) for f in files)
+            lines = read_lines(files, self.config.max_sentence_length, self._stats)
         if lines is None:
             raise ValueError("give lines or files")
         self._lines = lines
@@ -74,8 +80,10 @@ class UnigramTraining:
 
     @property
     def total_steps(self) -> int:
-        """Estimated number of steps in all (seed + EM steps + pruning rounds + final)."""
-        return max(self._estimate, self._index + (0 if self._finished else 1))
+        """Steps in all (seed + EM steps + pruning rounds + final): an estimate until finished."""
+        if self._finished:
+            return self._index
+        return max(self._estimate, self._index + 1)
 
     def steps(self) -> Iterator[UnigramStep]:
         if self._gen is None:
@@ -96,13 +104,22 @@ class UnigramTraining:
 
     def _run(self) -> Iterator[UnigramStep]:
         cfg = self.config
-        corpus = load_corpus(self._lines, cfg, memory_limit=self._memory_limit)
+        corpus = load_corpus(self._lines, cfg, memory_limit=self._memory_limit, total_bytes=self._total_bytes)
         too_long = corpus.too_long + self._stats.get("too_long", 0)
         if too_long:
             self.notes.append(f"skipped {too_long} sentence(s) longer than max_sentence_length={cfg.max_sentence_length} bytes")
         if corpus.skipped_unk:
             self.notes.append(f"skipped {corpus.skipped_unk} sentence(s) holding ▅ (U+2585)")
-        seeds = make_seeds(corpus.sentences, cfg)
+        seeds = make_seeds(corpus.sentences, cfg, chars=corpus.chars, units=corpus.units)
+        if corpus.units is not None:
+            table = word_table(corpus.units)
+        elif cfg.split_by_whitespace:
+            table = word_counts(corpus.sentences, cfg)
+        else:
+            table = [(s, 1) for s in corpus.sentences if s]
+        required = corpus.required_chars
+        seed_step_facts = ("".join(corpus.required_chars), "".join(corpus.dropped_chars), corpus.coverage)
+        del corpus  # EM needs the distinct words only
         pieces = list(seeds.pieces)
         scores = seeds.scores.astype(F32)
         shrink = math.log(cfg.shrinking_factor)
@@ -110,27 +127,20 @@ class UnigramTraining:
         self._estimate = 2 + rounds * (cfg.num_sub_iterations + 1)
         yield SeedStep(
             self._next_index(), tuple(pieces), f32_bytes(scores), seeds.num_chars, seeds.candidates,
-            "".join(corpus.required_chars), "".join(corpus.dropped_chars), corpus.coverage,
-            f"{seeds.num_chars} characters cover {corpus.coverage:.4%} of the text (character_coverage "
+            *seed_step_facts,
+            f"{seeds.num_chars} characters cover {seed_step_facts[2]:.4%} of the text (character_coverage "
             f"{cfg.character_coverage}); {seeds.candidates:,} substrings occur twice or more with two "
             f"different followers; the best {len(pieces) - seeds.num_chars:,} by occurrences x length are seeds",
         )
-        if cfg.split_by_whitespace:
-            table = word_counts(corpus.sentences, cfg)
-        else:
-            table = [(s, 1) for s in corpus.sentences if s]
-        words = [w for w, _c in table]
         counts = np.array([c for _w, c in table], np.int64)
-        lengths = np.fromiter(map(len, words), np.int64, len(words))
-        matches = PieceIndex(pieces).find(words)
+        lattices = build_lattices([w for w, _c in table], PieceIndex(pieces))
+        del table, seeds
         alive = np.arange(len(pieces))  # seed index of each current piece
         rnd = 0
         while True:
             for sub in range(cfg.num_sub_iterations):
-                ids = np.full(len(pieces), -1, np.int64)
-                ids[alive] = np.arange(len(alive))
-                edges = build_edges(matches, lengths, ids, scores)
-                expected, obj, ntokens = e_step(edges, counts, len(alive))
+                lattices, ids = _narrowed(lattices, alive, len(pieces))
+                expected, obj, ntokens = e_step(lattices, ids, scores, counts)
                 keep, scores = m_step(expected)
                 before = len(alive)
                 alive = alive[keep]
@@ -144,19 +154,19 @@ class UnigramTraining:
                 break
             current = [pieces[i] for i in alive]
             plen = lengths_of(current)
-            own = PieceIndex(current).find(current)
-            result = prune(plen, scores, own, edges_for(matches, lengths, alive, scores, len(pieces)), counts, cfg)
+            own = build_lattices(current, PieceIndex(current))
+            lattices, ids = _narrowed(lattices, alive, len(pieces))
+            result = prune(plen, scores, own, lattices, ids, counts, cfg)
             yield self._prune_step(rnd, current, scores, result)
             alive = alive[result.keep]
             scores = scores[result.keep]
             rnd += 1
             self._estimate = max(self._estimate, self._index + cfg.num_sub_iterations + 2)
         current = [(pieces[i], float(s)) for i, s in zip(alive.tolist(), scores.tolist())]
-        final = finalize_pieces(current, corpus.required_chars, cfg)
-        restored = tuple(c for c in corpus.required_chars if c not in {p for p, _s in current})
+        final = finalize_pieces(current, required, cfg)
+        restored = tuple(c for c in required if c not in {p for p, _s in current})
         self.pieces, self.types = _with_specials(final, cfg)
         self._finished = True
-        self.notes.append(f"finished after {rnd} pruning round(s): {len(self.pieces)} pieces")
         yield FinalStep(
             self._next_index(), tuple(p for p, _s in self.pieces), f32_bytes(np.array([s for _p, s in self.pieces])),
             tuple(int(t) for t in self.types), restored,
@@ -213,7 +223,7 @@ class UnigramTraining:
 
     def save(self, directory: str | Path, name: str) -> list[Path]:
         """``DIR/NAME.model``, ``tokenizer.json`` and ``bpe-explorer.json``, atomically."""
-        from .model_file import save_unigram_dir
+        from ...formats.unigram_dir import save_unigram_dir
 
         return save_unigram_dir(directory, name, self.model_bytes(), self.tokenizer_json())
 
@@ -232,10 +242,12 @@ def lengths_of(texts: list[str]) -> np.ndarray:
     return np.fromiter(map(len, texts), np.int64, len(texts))
 
 
-def edges_for(matches, lengths, alive, scores, n_seeds):
-    ids = np.full(n_seeds, -1, np.int64)
+def _narrowed(lattices: Lattices, alive: np.ndarray, n_seeds: int) -> tuple[Lattices, np.ndarray]:
+    """The lattices without the pieces that are gone, and each seed's current id (-1: gone)."""
+    ids = np.full(n_seeds + 1, -1, np.int64)  # the last for a character that is no piece
     ids[alive] = np.arange(len(alive))
-    return build_edges(matches, lengths, ids, scores)
+    keep = (lattices.k == 1) | (ids[lattices.seed] >= 0)
+    return lattices.select(keep), ids[:-1]
 
 
 def _with_specials(final: list[tuple[str, float]], cfg: UnigramTrainerConfig) -> tuple[list[tuple[str, float]], list[PieceType]]:

@@ -1,0 +1,52 @@
+"""A saved SentencePiece Unigram model: ``NAME.model``, ``tokenizer.json`` and ``bpe-explorer.json``.
+
+The ``.model`` file is the model itself (``sentencepiece`` loads it; so does
+:func:`bpe_engine.sentencepiece.load_model`); ``tokenizer.json`` is the same model for Hugging Face
+``tokenizers``. The record says ``"model": "unigram"`` and lists both files, which the manifest
+hashes, so :func:`load_unigram_dir` (what :func:`bpe_engine.registry.load_tokenizer` calls for such
+a directory) reads the very ``.model`` that was saved.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import TokenizerFileError
+from .bundle import FORMAT_VERSION, _safe_file_stem
+from .saved_dir import FORMAT_NAME, METADATA_FILE, read_consistently, save_directory
+
+MODEL = "unigram"
+
+
+def save_unigram_dir(directory: str | Path, name: str, model: bytes, tokenizer_json: str) -> list[Path]:
+    """``DIR/NAME.model``, ``DIR/tokenizer.json`` and ``bpe-explorer.json``, swapped in atomically."""
+    stem = _safe_file_stem(name) + ".model"
+
+    def write(fresh: Path) -> dict[str, Any]:
+        (fresh / stem).write_bytes(model)
+        (fresh / "tokenizer.json").write_text(tokenizer_json, encoding="utf-8")
+        return {
+            "format": FORMAT_NAME, "version": FORMAT_VERSION, "model": MODEL, "name": name,
+            "files": {stem: stem, "tokenizer.json": "tokenizer.json"},
+        }
+
+    return save_directory(directory, write)
+
+
+def load_unigram_dir(directory: str | Path) -> Any:
+    """The :class:`~bpe_engine.sentencepiece.SentencePieceTokenizer` a Unigram directory holds
+    (its ``.model``, checked against the manifest), named as it was saved."""
+    from ..sentencepiece import load_model
+
+    root = Path(directory)
+
+    def load(meta: dict[str, Any]) -> Any:
+        files = meta.get("files")
+        models = sorted(f for f in files.values() if isinstance(f, str) and f.endswith(".model")) if isinstance(files, dict) else []
+        if len(models) != 1 or Path(models[0]).name != models[0]:
+            raise TokenizerFileError(root / METADATA_FILE, 'a "unigram" record must list exactly one NAME.model file in "files"')
+        name = meta.get("name") if isinstance(meta.get("name"), str) else root.name
+        return load_model(root / models[0], name=name)
+
+    return read_consistently(root, load)
