@@ -132,7 +132,7 @@ class Files:
             from bpe_engine.formats import save_tokenizer
 
             try:
-                written = save_tokenizer(tokenizer, directory)
+                written = save_tokenizer(tokenizer, directory, name=directory.name)
             except (BpeEngineError, OSError) as exc:
                 app.call_from_thread(app.notify, visible_text(f"Cannot save to {directory}: {exc}"), severity="error", timeout=8)
                 return

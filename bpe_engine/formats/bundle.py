@@ -23,6 +23,7 @@ type-checked, and a wrong one is one error naming the file and the field.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -46,20 +47,40 @@ _TO_LATIN1 = {ord(c): b for c, b in CHAR_TO_BYTE.items()}
 
 
 def save_tokenizer(
-    tokenizer: Any, directory: str | Path, *, merge_counts: Sequence[int] | None = None
+    tokenizer: Any, directory: str | Path, *, merge_counts: Sequence[int] | None = None, name: str | None = None
 ) -> list[Path]:
-    """Save a BpeTokenizer (or a :class:`BpeSpec`) into ``directory``; returns the files written.
+    """Save a tokenizer (or a :class:`BpeSpec`) into ``directory`` in every format its model fits;
+    returns the files written. ``name`` names it in the files (default: its own name; the app
+    passes the directory's, so a model saved as ``app-sen`` is called ``app-sen`` when loaded).
 
     ``merge_counts`` (the pair count of each merge when it was made, from training) is kept in
     bpe-explorer.json so ``bpe-explorer merges DIR`` can show it later.
     """
-    if not isinstance(tokenizer, BpeSpec) and not tokenizer.capabilities.replays_merges:
-        return _save_wordpiece(tokenizer, Path(directory))
-    spec = tokenizer if isinstance(tokenizer, BpeSpec) else spec_from_tokenizer(tokenizer)
-    return save_spec(spec, directory, merge_counts=merge_counts)
+    if isinstance(tokenizer, BpeSpec):
+        return save_spec(replace(tokenizer, name=name or tokenizer.name), directory, merge_counts=merge_counts)
+    caps = tokenizer.capabilities
+    if caps.replays_merges:
+        spec = spec_from_tokenizer(tokenizer)
+        return save_spec(replace(spec, name=name or spec.name), directory, merge_counts=merge_counts)
+    if caps.family == "wordpiece":
+        return _save_wordpiece(tokenizer, Path(directory), name or tokenizer.name)
+    if caps.explains == "unigram-choice":
+        return _save_unigram(tokenizer, Path(directory), name or tokenizer.name)
+    raise ConfigError(f"cannot save {tokenizer.name!r}: only BPE, WordPiece and SentencePiece Unigram tokenizers can be saved")
 
 
-def _save_wordpiece(tokenizer: Any, out: Path) -> list[Path]:
+def _save_unigram(tokenizer: Any, out: Path, name: str) -> list[Path]:
+    """A SentencePiece Unigram model: its ``.model`` bytes as read or trained, and its tokenizer.json."""
+    from .hf_unigram import unigram_tokenizer_json
+    from .unigram_dir import save_unigram_dir
+
+    model = tokenizer.model
+    pieces = list(zip(model.pieces, model.scores, strict=True))
+    tokenizer_json = unigram_tokenizer_json(pieces, model.types, model.normalizer, unk_id=model.unk_id, byte_fallback=model.byte_fallback)
+    return save_unigram_dir(out, name, model.data, tokenizer_json)
+
+
+def _save_wordpiece(tokenizer: Any, out: Path, name: str) -> list[Path]:
     """WordPiece models have no merges: their own package writes vocab.txt (and tokenizer.json)."""
     try:
         from .. import wordpiece
@@ -74,7 +95,7 @@ def _save_wordpiece(tokenizer: Any, out: Path) -> list[Path]:
             "format": FORMAT_NAME,
             "version": FORMAT_VERSION,
             "model": "wordpiece",
-            "name": tokenizer.name,
+            "name": name,
             "files": {p.name: p.name for p in written},
         }
 

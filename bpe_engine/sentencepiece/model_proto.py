@@ -10,7 +10,7 @@ it loads a model (``ModelInterface::InitializePieces``) turn a malformed file in
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,8 @@ class ModelFile:
     eos_piece: str
     normalizer: NormalizerSettings
     denormalizer: NormalizerSettings | None
+    data: bytes = field(default=b"", repr=False, compare=False)
+    """The serialized model as read: a save writes back the very bytes ``sentencepiece`` loads."""
 
 
 def read_model_file(path: str | Path) -> ModelFile:
@@ -86,7 +88,7 @@ def parse_model_bytes(data: bytes, path: str | Path = "<bytes>") -> ModelFile:
     except Exception as exc:  # noqa: BLE001 - protobuf raises DecodeError, or RuntimeError from upb
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise TokenizerFileError(path, f"is not a SentencePiece model (protobuf could not parse it: {detail})") from None
-    return _checked(message, path)
+    return replace(_checked(message, path), data=data)
 
 
 @cache

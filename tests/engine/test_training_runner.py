@@ -285,7 +285,7 @@ def test_the_training_child_yields_the_cpu_to_the_app(alice_text: str) -> None:
 def test_unigram_runs_through_the_same_protocol(alice_text: str, backend: str) -> None:
     """A Unigram run yields its seed, EM, pruning and final steps as Steps batches and finishes with
     the model UnigramTraining makes itself (the same pieces, so the same ids)."""
-    from bpe_engine.training.unigram import UnigramTraining, UnigramTrainerConfig
+    from bpe_engine.training.unigram import UnigramTrainerConfig, UnigramTraining
     from bpe_engine.training.unigram.steps import EmStep, FinalStep, PruneStep, SeedStep
 
     text = "\n".join(alice_text.splitlines()[:400])

@@ -77,14 +77,14 @@ class ProgressPanel(Vertical):
         took = f"{waited:.1f} s after ctrl+t ({seconds:.1f} s training)" if waited is not None else f"{seconds:.1f} s training"
         self._status(Text(f"done: {done:,} {_unit(model)} · {took}{short}", style="green"))
 
-    def show_cancelled(self, done: int | None) -> None:
+    def show_cancelled(self, done: int | None, model: str = "bpe") -> None:
         """``done`` steps of the run stay; None: cancelled before it started (the previous run stays)."""
         self._set_running(False)
         if done is None:
             self._show_bar(0, 1)
             self._status(Text("cancelled before training started; the previous steps stay", style="yellow"))
             return
-        self._status(Text(f"cancelled after {done:,} steps (ctrl+t trains again)", style="yellow"))
+        self._status(Text(f"cancelled after {done:,} {_unit(model)} (ctrl+t trains again)", style="yellow"))
 
     def show_failed(self, message: str) -> None:
         self._set_running(False)

@@ -18,7 +18,17 @@ from textual.worker import get_current_worker
 from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.explore.unigram_stepper import UnigramStepper
-from bpe_engine.training.runner import Cancelled, Counting, Event, Failed, Finished, Started, Steps, TrainingRequest, replay_events
+from bpe_engine.training.runner import (
+    Cancelled,
+    Counting,
+    Event,
+    Failed,
+    Finished,
+    Started,
+    Steps,
+    TrainingRequest,
+    replay_events,
+)
 from bpe_engine.types import ReplaysMerges, Tokenizer
 
 from ..gc_pause import collector_paused
@@ -131,7 +141,8 @@ class RunEvents:
             self._starting = None
             pane.query_one(ProgressPanel).show_cancelled(None)
             return
-        pane.query_one(ProgressPanel).show_cancelled(pane.stepper.available if pane.stepper else 0)
+        model = pane.view.model if pane.view is not None else "bpe"
+        pane.query_one(ProgressPanel).show_cancelled(pane.stepper.available if pane.stepper else 0, model)
         pane.show_step()
         pane.changed()
 

@@ -21,9 +21,9 @@ from typing import ClassVar
 
 from ...choices import ModelName
 from ...errors import ConfigError
-from ..bpe.config import check_vocab_size
 from ...sentencepiece.model_proto import PieceType, byte_piece
 from ...sentencepiece.scores import to_f32
+from ..bpe.config import check_vocab_size
 
 SUPPORTED_RULES = ("nmt_nfkc", "identity")
 
