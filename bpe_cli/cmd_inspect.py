@@ -17,6 +17,7 @@ from rich.text import Text
 from bpe_engine.display import token_label, visible_text
 from bpe_engine.errors import ConfigError
 from bpe_engine.explore.merge_tree import merge_tree_for, render_tree
+from bpe_engine.explore.surfaces import merge_number
 from bpe_engine.inspect import (
     CharPiece,
     PartialGroup,
@@ -159,7 +160,7 @@ def tree_lines(tokenizer: Any, detail: TokenDetail, byte_level: bool) -> list[Te
     for prefix, n in render_tree(node):
         line = Text(prefix, style="dim")
         line.append(token_label(n.data, byte_level=byte_level), style="bold")
-        rank = f"  merge #{n.rank}" if n.kind == "merge" else f"  {n.kind}"
+        rank = f"  {merge_number(n.rank or 0)}" if n.kind == "merge" else f"  {n.kind}"
         line.append(rank, style="dim")
         lines.append(line)
     return lines

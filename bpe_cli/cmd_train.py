@@ -20,6 +20,7 @@ from bpe_engine.choices import END_OF_WORD_STYLES, MODELS, TIE_BREAKS, values
 from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import PreTokenizer, get_pretokenizer
 from bpe_engine.training.bpe.config import DEFAULT_MAX_TOKEN_LENGTH
+from bpe_engine.training.steps import MergeStep
 
 from .arg_types import non_negative, positive
 from .corpus_input import _special_token, add_corpus_options, choose_pre_tokenizer, counts_for_training
@@ -110,18 +111,19 @@ def _output_dir(args: argparse.Namespace) -> Path:
     return out
 
 
-def _run_with_progress(training: Any) -> list[int]:
-    """Drive a trainer's ``steps()`` generator with a progress bar on stderr; the merge counts."""
-    merge_counts: list[int] = []
+def _run_with_progress(training: Any) -> list[MergeStep]:
+    """Drive a trainer's ``steps()`` generator with a progress bar on stderr; its merges (each with
+    its count and why, saved in training.jsonl)."""
+    steps: list[MergeStep] = []
     throttle = Throttle()
     with merge_progress(stderr_console()) as progress:
         task = progress.add_task("merging", total=max(training.target_merges, 0))
         for step in training.steps():
-            merge_counts.append(step.count)
+            steps.append(step)
             if throttle.ready():
-                progress.update(task, completed=len(merge_counts))
-        progress.update(task, completed=len(merge_counts), total=max(len(merge_counts), training.target_merges))
-    return merge_counts
+                progress.update(task, completed=len(steps))
+        progress.update(task, completed=len(steps), total=max(len(steps), training.target_merges))
+    return steps
 
 
 def train_bpe(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
@@ -151,12 +153,12 @@ def train_bpe(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
         unk_token=args.unk_token,
     )
     training = BpeTraining(counts, config)
-    merge_counts = _run_with_progress(training)
+    steps = _run_with_progress(training)
     spec = spec_from_tokenizer(training.tokenizer())
     spec.name = args.name or out.resolve().name
-    written = save_spec(spec, out, merge_counts=merge_counts)
+    written = save_spec(spec, out, steps=steps)
     skipped = [f"{fmt} not written: {why}" for fmt, why in skipped_formats(spec).items() if fmt != ".tiktoken" or byte_level]
-    _report(spec.name, f"{len(spec.vocab) + len(spec.special_tokens):,} tokens, {len(merge_counts):,} merges", written, [*training.notes, *skipped])
+    _report(spec.name, f"{len(spec.vocab) + len(spec.special_tokens):,} tokens, {len(steps):,} merges", written, [*training.notes, *skipped])
     return 0
 
 
@@ -193,13 +195,13 @@ def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     texts = stream_texts(args.files, rule, lines=args.lines and pre is not None)
     with stderr_console().status("reading and counting words...", spinner="dots"):
         training = WordPieceTraining(texts, config)
-    merge_counts = _run_with_progress(training)
+    steps = _run_with_progress(training)
     tokenizer = training.tokenizer(name=args.name or out.resolve().name)
-    written = save_tokenizer(tokenizer, out)
+    written = save_tokenizer(tokenizer, out, steps=steps)
     notes = list(training.notes)
     if all(path.name != "vocab.txt" for path in written):
         notes.append(f"vocab.txt not written: {vocab_txt_problem(tokenizer)}; tokenizer.json holds every token")
-    _report(tokenizer.name, f"{tokenizer.vocab_size:,} tokens, {len(merge_counts):,} merges", written, notes)
+    _report(tokenizer.name, f"{tokenizer.vocab_size:,} tokens, {len(steps):,} merges", written, notes)
     return 0
 
 

@@ -11,12 +11,14 @@ long training) and the save happens when the run finishes (the Train pane says s
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.text_files import read_text_file
+from bpe_engine.training.steps import MergeStep
 from bpe_engine.types import Tokenizer
 
 from .screens import PathScreen
@@ -112,27 +114,28 @@ class Files:
             return
         if pane.tokenizer is not None:
             app.notify(f"Saving to {visible_text(directory)}…", timeout=2)
-            self._write(pane.tokenizer, target)
+            self._write(pane.tokenizer, target, pane.trained_merges())
 
     def run_finished(self, tokenizer: Tokenizer) -> None:
         """A run finished: carry out a save asked for while it trained."""
         target, self.save_after_training = self.save_after_training, None
         if target is not None:
-            self._write(tokenizer, target)
+            self._write(tokenizer, target, self.app.train_pane.trained_merges())
 
     def run_cancelled(self) -> None:
         if self.save_after_training is not None:
             self.save_after_training = None
             self.app.notify("The save waiting for this run is dropped: it was cancelled.", severity="warning")
 
-    def _write(self, tokenizer: Tokenizer, directory: Path) -> None:
+    def _write(self, tokenizer: Tokenizer, directory: Path, steps: Sequence[MergeStep] | None) -> None:
+        """Save in a worker; a trained model keeps its merges' counts and whys (training.jsonl)."""
         app = self.app
 
         def work() -> None:
             from bpe_engine.formats import save_tokenizer
 
             try:
-                written = save_tokenizer(tokenizer, directory, name=directory.name)
+                written = save_tokenizer(tokenizer, directory, steps=steps, name=directory.name)
             except (BpeEngineError, OSError) as exc:
                 app.call_from_thread(app.notify, visible_text(f"Cannot save to {directory}: {exc}"), severity="error", timeout=8)
                 return

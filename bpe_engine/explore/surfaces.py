@@ -45,6 +45,15 @@ def merge_label(left: str, right: str, new: str, *, byte_level: bool) -> str:
     )
 
 
+def merge_number(rank: int) -> str:
+    """How every view names a merge: ``merge 1`` is the first (rank 0, the first line of merges.txt).
+
+    >>> merge_number(0), merge_number(1233)
+    ('merge 1', 'merge 1,234')
+    """
+    return f"merge {rank + 1:,}"
+
+
 def token_bytes_of(token: str) -> bytes:
     """The bytes a byte-level token stands for (characters outside the byte alphabet are skipped)."""
     return bytes(CHAR_TO_BYTE[c] for c in token if c in CHAR_TO_BYTE)
@@ -62,4 +71,4 @@ def token_surface(token: str, *, byte_level: bool) -> bytes | str:
     return token
 
 
-__all__ = ["END_OF_WORD_MARK", "merge_label", "token_bytes_of", "token_label", "token_surface"]
+__all__ = ["END_OF_WORD_MARK", "merge_label", "merge_number", "token_bytes_of", "token_label", "token_surface"]

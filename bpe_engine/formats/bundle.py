@@ -32,11 +32,13 @@ from ..display import visible_text
 from ..errors import ConfigError, TokenizerFileError
 from ..pretokenizers import PreTokenizer
 from ..token_ids import check_file_id
+from ..training.steps import MergeStep
 from .gpt2_files import load_gpt2_files, merge_is_writable, merges_text, merges_writable, write_vocab_json
 from .hf_json import read_hf_json, write_hf_json
 from .saved_dir import FORMAT_NAME, METADATA_FILE, check_save_target, read_consistently, read_metadata, save_directory
 from .spec import BpeSpec, pretokenizer_from_settings, spec_from_tokenizer, split_specials_from_vocab
 from .tiktoken_files import write_tiktoken
+from .training_log import LOG_FILE, counts_of, log_text, read_training_log
 
 FORMAT_VERSION = 2
 """2: the record carries a manifest and the directory is replaced as a whole (1: neither)."""
@@ -47,23 +49,24 @@ _TO_LATIN1 = {ord(c): b for c, b in CHAR_TO_BYTE.items()}
 
 
 def save_tokenizer(
-    tokenizer: Any, directory: str | Path, *, merge_counts: Sequence[int] | None = None, name: str | None = None
+    tokenizer: Any, directory: str | Path, *, steps: Sequence[MergeStep] | None = None, name: str | None = None
 ) -> list[Path]:
     """Save a tokenizer (or a :class:`BpeSpec`) into ``directory`` in every format its model fits;
     returns the files written. ``name`` names it in the files (default: its own name; the app
     passes the directory's, so a model saved as ``app-sen`` is called ``app-sen`` when loaded).
 
-    ``merge_counts`` (the pair count of each merge when it was made, from training) is kept in
-    bpe-explorer.json so ``bpe-explorer merges DIR`` can show it later.
+    ``steps`` (the training's merges, each with its count and why) are kept in ``training.jsonl``
+    (:mod:`.training_log`) so ``bpe-explorer merges DIR`` can show them later -- for WordPiece, whose
+    vocab.txt keeps no merges, the only record of them.
     """
     if isinstance(tokenizer, BpeSpec):
-        return save_spec(replace(tokenizer, name=name or tokenizer.name), directory, merge_counts=merge_counts)
+        return save_spec(replace(tokenizer, name=name or tokenizer.name), directory, steps=steps)
     caps = tokenizer.capabilities
     if caps.replays_merges:
         spec = spec_from_tokenizer(tokenizer)
-        return save_spec(replace(spec, name=name or spec.name), directory, merge_counts=merge_counts)
+        return save_spec(replace(spec, name=name or spec.name), directory, steps=steps)
     if caps.family == "wordpiece":
-        return _save_wordpiece(tokenizer, Path(directory), name or tokenizer.name)
+        return _save_wordpiece(tokenizer, Path(directory), name or tokenizer.name, steps)
     if caps.explains == "unigram-choice":
         return _save_unigram(tokenizer, Path(directory), name or tokenizer.name)
     raise ConfigError(f"cannot save {tokenizer.name!r}: only BPE, WordPiece and SentencePiece Unigram tokenizers can be saved")
@@ -80,7 +83,7 @@ def _save_unigram(tokenizer: Any, out: Path, name: str) -> list[Path]:
     return save_unigram_dir(out, name, model.data, tokenizer_json)
 
 
-def _save_wordpiece(tokenizer: Any, out: Path, name: str) -> list[Path]:
+def _save_wordpiece(tokenizer: Any, out: Path, name: str, steps: Sequence[MergeStep] | None) -> list[Path]:
     """WordPiece models have no merges: their own package writes vocab.txt (and tokenizer.json)."""
     try:
         from .. import wordpiece
@@ -91,21 +94,17 @@ def _save_wordpiece(tokenizer: Any, out: Path, name: str) -> list[Path]:
 
     def write(fresh: Path) -> dict[str, Any]:
         written = wordpiece.save_wordpiece_dir(tokenizer, fresh)
-        return {
-            "format": FORMAT_NAME,
-            "version": FORMAT_VERSION,
-            "model": "wordpiece",
-            "name": name,
-            "files": {p.name: p.name for p in written},
-        }
+        files = {p.name: p.name for p in written}
+        if steps:
+            files[LOG_FILE] = _write_log(fresh, steps)
+        return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "model": "wordpiece", "name": name, "files": files}
 
     return save_directory(out, write)
 
 
-def save_spec(spec: BpeSpec, directory: str | Path, *, merge_counts: Sequence[int] | None = None) -> list[Path]:
-    """Write every format ``spec`` fits (see module docstring) as one atomic directory."""
-    if merge_counts is not None and len(merge_counts) != len(spec.merges):
-        raise ValueError(f"{len(merge_counts)} merge counts for {len(spec.merges)} merges")
+def save_spec(spec: BpeSpec, directory: str | Path, *, steps: Sequence[MergeStep] | None = None) -> list[Path]:
+    """Write every format ``spec`` fits (see module docstring) as one atomic directory; ``steps``
+    (the training's merges) go into training.jsonl."""
     check_save_target(directory)  # before any work: a bad target fails fast
 
     def write(out: Path) -> dict[str, Any]:
@@ -126,8 +125,8 @@ def save_spec(spec: BpeSpec, directory: str | Path, *, merge_counts: Sequence[in
             write_tiktoken(out / name, ranks)
             files["tiktoken"] = name
         meta = metadata(spec, files)
-        if merge_counts is not None:
-            meta["merge_counts"] = [int(c) for c in merge_counts]
+        if steps:
+            meta["files"][LOG_FILE] = _write_log(out, steps)
         return meta
 
     return save_directory(directory, write)
@@ -237,11 +236,22 @@ def _spec_from_metadata(root: Path, meta: dict[str, Any]) -> BpeSpec:
     return spec
 
 
+def _write_log(out: Path, steps: Sequence[MergeStep]) -> str:
+    from ..atomic import atomic_write_text
+
+    atomic_write_text(out / LOG_FILE, log_text(steps))
+    return LOG_FILE
+
+
 def load_merge_counts(directory: str | Path) -> list[int] | None:
-    """The training counts saved beside the merges, or None (not a saved directory, or no counts)."""
+    """The training counts saved beside the merges, or None (not a saved directory, or no counts):
+    from training.jsonl, or the "merge_counts" field of directories saved before it."""
     root = Path(directory)
     if not (root / METADATA_FILE).is_file():
         return None
+    records = read_training_log(root)
+    if records is not None:
+        return counts_of(records)
     meta = read_metadata(root)
     counts = meta.get("merge_counts")
     if counts is None:

@@ -101,7 +101,7 @@ def _score_story(tokenizer: Tokenizer, token_id: int) -> str:
     score = cast(ScoresPieces, tokenizer).piece_score(token_id)
     return (
         f"SentencePiece BPE keeps no merge list: the piece score is the merge priority (this piece: "
-        f"{score:g}); merge #n is the piece's place in score order among the merged pieces, 0 first"
+        f"{score:g}); merge n is the piece's place in score order among the merged pieces, the first being merge 1"
     )
 
 

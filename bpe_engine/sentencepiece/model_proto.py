@@ -144,9 +144,9 @@ def _checked(message: Any, path: str | Path) -> ModelFile:
         types.append(kind)
     if unk_id < 0:
         raise TokenizerFileError(path, "defines no unknown piece (type UNKNOWN, usually <unk>)")
-    for field in ("unk_surface", "bos_piece", "eos_piece"):
-        if not isinstance(getattr(trainer, field), str):
-            raise TokenizerFileError(path, f"trainer_spec.{field} is not valid UTF-8 text")
+    for name in ("unk_surface", "bos_piece", "eos_piece"):
+        if not isinstance(getattr(trainer, name), str):
+            raise TokenizerFileError(path, f"trainer_spec.{name} is not valid UTF-8 text")
     if trainer.byte_fallback and len(bytes_found) != 256:
         raise TokenizerFileError(path, f"byte_fallback is true but only {len(bytes_found)} of the 256 byte pieces exist")
     return ModelFile(

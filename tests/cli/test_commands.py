@@ -41,7 +41,7 @@ def run(capsys, *argv, stdin: str | None = None, monkeypatch=None):
 
 def test_train_writes_every_format(trained_dir):
     names = sorted(p.name for p in trained_dir.iterdir())
-    assert names == ["bpe-explorer.json", "merges.txt", "tiny.tiktoken", "tokenizer.json", "vocab.json"]
+    assert names == ["bpe-explorer.json", "merges.txt", "tiny.tiktoken", "tokenizer.json", "training.jsonl", "vocab.json"]
     tok = load_tokenizer(trained_dir)
     assert tok.name == "tiny" and tok.special_tokens == {"<|endoftext|>": 0}
     assert tok.decode(tok.encode("the cat 한국어")) == "the cat 한국어"
@@ -214,7 +214,8 @@ def test_merges_of_trained_dir_with_counts(trained_dir, capsys):
 def test_merges_of_reference(capsys):
     _, out, _ = run(capsys, "merges", "gpt2", "--limit", "1", "--json")
     assert json.loads(out) == {
-        "rank": 0, "left": "Ġ", "right": "t", "new": "Ġt", "id": 256, "count": None, "text": " t", "bytes": "2074"
+        "merge": 1, "rank": 0, "left": "Ġ", "right": "t", "new": "Ġt", "id": 256, "count": None, "why": None,
+        "text": " t", "bytes": "2074",
     }
     _, table, _ = run(capsys, "merges", "gpt2", "--limit", "3")
     assert "Ġt" in table and "count" not in table

@@ -9,7 +9,7 @@ import pytest
 
 from bpe_engine.bpe.byte_table import BYTE_ALPHABET
 from bpe_engine.errors import TokenizerFileError
-from bpe_engine.formats import load_gpt2_files, load_saved, read_hf_json, read_tiktoken, save_spec
+from bpe_engine.formats import load_gpt2_files, load_saved, read_hf_json, read_tiktoken, save_spec, spec_from_tokenizer
 from bpe_engine.formats.bundle import METADATA_FILE, tiktoken_ranks
 from bpe_engine.formats.spec import BpeSpec
 from bpe_engine.pretokenizers import CL100K, WHITESPACE, custom
@@ -99,13 +99,23 @@ def test_failed_save_leaves_previous_files(tmp_path, monkeypatch):
     assert read_hf_json(tmp_path / "tokenizer.json").merges == byte_spec().merges
 
 
-def test_merge_counts_kept(tmp_path):
+def test_the_training_log_keeps_each_merges_count_and_why(tmp_path):
+    """A directory saved with its training's steps keeps them in training.jsonl: counts, the words
+    changed, the runner-up, the tied pairs and the rule; a directory saved without keeps none."""
     from bpe_engine.formats import load_merge_counts
+    from bpe_engine.formats.training_log import read_training_log
+    from bpe_engine.pretokenizers import END_OF_WORD_SEPARATE
+    from bpe_engine.training.bpe import BpeTrainerConfig, train
 
-    save_spec(byte_spec(), tmp_path / "a", merge_counts=[9, 7, 5])
-    assert load_merge_counts(tmp_path / "a") == [9, 7, 5]
+    text = " ".join(["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3)
+    result = train([text], BpeTrainerConfig(vocab_size=30, byte_level=False, pre_tokenizer=END_OF_WORD_SEPARATE))
+    save_spec(spec_from_tokenizer(result.tokenizer), tmp_path / "a", steps=result.steps)
+    assert load_merge_counts(tmp_path / "a") == [s.count for s in result.steps]
+    log = read_training_log(tmp_path / "a")
+    assert log is not None and [r["merge"] for r in log] == list(range(1, len(result.steps) + 1))
+    first = log[0]["why"]
+    assert (log[0]["left"], log[0]["right"], first["value"]) == ("e", "s", 9)
+    assert first["tied"] == [["s", "t"], ["t", "</w>"]] and first["rule"].startswith("hf:")
     save_spec(byte_spec(), tmp_path / "b")
     assert load_merge_counts(tmp_path / "b") is None
     assert load_merge_counts(tmp_path) is None
-    with pytest.raises(ValueError):
-        save_spec(byte_spec(), tmp_path / "c", merge_counts=[1])

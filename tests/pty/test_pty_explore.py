@@ -59,9 +59,9 @@ def test_save_then_load_then_open_another_file(run_app, workdir, corpus_300k) ->
     term.wait_for("Open a text file")
     term.type(str(corpus_300k))
     term.press("enter")
-    screen = term.wait_for(corpus_300k.name, 30)
+    term.wait_for(corpus_300k.name, 30)
     # the loaded tokenizer's merges are replayed on the new corpus (8.2.5)
-    screen = term.wait_for(f"corpus at step k: {corpus_300k.name}", 60)
+    term.wait_for(f"corpus at step k: {corpus_300k.name}", 60)
     term.press("ctrl+t")  # the 300k corpus trains in the child, in a terminal
     term.wait_for(DONE.search, 120)
     term.press("ctrl+q")

@@ -9,6 +9,7 @@ come from the ``builtin_model_path`` fixture (fetched before the suite; no netwo
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from textual.widgets import Select
@@ -95,7 +96,7 @@ async def test_sentencepiece_bpe_why_is_a_merge_tree_from_piece_scores(builtin_m
         assert pane.result is not None
         assert [d.token for d in pane.result.details] == ["▁Hello", "▁", "<0xF0>", "<0x9D>", "<0x84>", "<0x9E>"]
         why = shown(app, "#inspect-tree")
-        assert "␣Hello  merge #" in why and "└─ ello  merge #" in why and "piece score" in why
+        assert re.search(r"␣Hello  merge \d", why) and re.search(r"└─ ello  merge \d", why) and "piece score" in why
         chips = app.query_one(TokenChips).render().plain
         assert "⟦<0xF0>" in chips and "⟧=𝄞" in chips  # four byte pieces that together hold one character
         await select(pilot, 2)
@@ -112,7 +113,7 @@ async def test_hf_pipeline_stages_in_why(builtin_model_path: Any) -> None:
         await select(pilot, 1)
         why = shown(app, "#inspect-tree")
         assert "normalized: Hello fine" in why  # NFKC took the ligature apart
-        assert "pre-tokenized: Hello │ ␣fine" in why and "merge #" in why
+        assert "pre-tokenized: Hello │ ␣fine" in why and re.search(r"  merge \d", why)
 
 
 async def test_picker_chooses_the_tokenizer_to_inspect_with(builtin_model_path: Any) -> None:
@@ -147,7 +148,7 @@ async def test_small_terminal_shows_one_pane_below_the_chips_at_a_time() -> None
         await pilot.press("v")
         await settle(pilot)
         assert visible() == ["lower-why"] and pane.query_one("#lower-why").region.height >= 4
-        assert "merge #" in shown(app, "#inspect-tree")
+        assert re.search(r"  merge \d", shown(app, "#inspect-tree"))
         app.screen.remove_class("narrow")
         await settle(pilot)
         assert len(visible()) == 3

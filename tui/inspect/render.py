@@ -13,6 +13,7 @@ from rich.text import Text
 from bpe_engine.compare.layout import SEGMENT_STYLES, cell_text
 from bpe_engine.display import token_label, visible_text
 from bpe_engine.explore.merge_tree import MergeNode, render_tree
+from bpe_engine.explore.surfaces import merge_number
 from bpe_engine.inspect import PartialGroup, StreamStep, TokenDetail
 from bpe_engine.types import UNKNOWN_ID
 
@@ -153,7 +154,7 @@ def tree_text(node: MergeNode | None, model_name: str, *, byte_level: bool) -> T
         out.append(prefix, "dim")
         out.append(token_label(n.data, byte_level=byte_level) or "∅", "bold")
         if n.kind == "merge":
-            out.append(f"  merge #{n.rank}", "dim")
+            out.append(f"  {merge_number(n.rank or 0)}", "dim")
         else:
             out.append(f"  {n.kind}", "dim")
         out.append("\n")

@@ -25,6 +25,7 @@ from textual.widgets import Input, TextArea
 
 from bpe_engine.explore.unigram_stepper import UnigramStepper
 from bpe_engine.training.runner import Event, TrainingRequest
+from bpe_engine.training.steps import MergeStep
 from bpe_engine.types import Tokenizer
 
 from ..messages import StepReady, TrainingEvent
@@ -141,6 +142,13 @@ class TrainPane(Horizontal):
     def trained(self) -> TrainingRequest | None:
         """The settings of the run shown (None for a loaded tokenizer or before any run)."""
         return self.runs.trained
+
+    def trained_merges(self) -> list[MergeStep] | None:
+        """The merges of the run shown, with their counts and whys, when it was trained here (a
+        save keeps them); None for a loaded tokenizer or a Unigram run."""
+        if self.view is None or self.view.request is None or self.view.model == "unigram":
+            return None
+        return [s for s in self.step_log if isinstance(s, MergeStep)]
 
     # -- runs ------------------------------------------------------------------------------------
     def train(self) -> None:

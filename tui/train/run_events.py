@@ -46,6 +46,23 @@ if TYPE_CHECKING:
     from .pane import TrainPane
 
 
+def settings_of(tokenizer: ReplaysMerges) -> dict[str, str]:
+    """The form's fields for a loaded BPE tokenizer: what the form can say of it (a pipeline's own
+    pre-tokenizer is no choice of the form's, and is left as it is)."""
+    from bpe_engine.choices import PRE_TOKENIZERS, values
+
+    settings = {
+        "model": "bpe",
+        "level": "byte" if tokenizer.capabilities.byte_level else "char",
+        "vocab": str(tokenizer.vocab_size),
+        "unk": tokenizer.unk_token or "",
+    }
+    name = tokenizer.pre_tokenizer.name
+    if name in values(PRE_TOKENIZERS):
+        settings["pretok"] = name
+    return settings
+
+
 class RunEvents:
     """Starts and ends the runs of one pane and applies their events to it."""
 
@@ -94,6 +111,7 @@ class RunEvents:
         corpus = pane.query_one(CorpusPane)
         view = RunView.of_tokenizer(merges_tokenizer, corpus.text, visible_text(label), corpus.source)
         pane.app.sub_title = visible_text(label)
+        pane.query_one(SettingsForm).show_settings(settings_of(merges_tokenizer))
         run_id = self._start(view)
 
         def work() -> None:

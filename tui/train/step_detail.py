@@ -15,7 +15,7 @@ from rich.tree import Tree
 from bpe_engine.display import visible_text
 from bpe_engine.explore.merge_tree import MergeNode
 from bpe_engine.explore.stepper import Stepper
-from bpe_engine.explore.surfaces import token_label
+from bpe_engine.explore.surfaces import merge_number, token_label
 from bpe_engine.explore.unigram_stepper import UnigramStepper
 from bpe_engine.training.steps import MergeStep, Why
 
@@ -29,7 +29,7 @@ MAX_WORDS = 12
 def _tree(node: MergeNode, tree: Tree | None, byte_level: bool) -> Tree:
     label = Text(token_label(node.token, byte_level=byte_level), style="bold")
     if node.rank is not None:
-        label.append(f"  merge {node.rank + 1:,}", style="dim")
+        label.append(f"  {merge_number(node.rank)}", style="dim")
     branch = Tree(label) if tree is None else tree.add(label)
     for child in node.children:
         _tree(child, branch, byte_level)
@@ -79,7 +79,7 @@ class StepDetail(FixedText):
         change = stepper.last_change_top(MAX_WORDS)
         assert change is not None
         left, right, new = stepper.merge_at(change.rank)
-        title = Text.assemble((f"merge {change.rank + 1:,}: ", "bold"))
+        title = Text.assemble((f"{merge_number(change.rank)}: ", "bold"))
         title.append_text(merge_text(left, right, new, byte_level=byte_level))
         title.append(
             f"   {change.pair_count:,} pairs · {change.occurrences:,} fused · {change.words_changed:,} words", "dim"
