@@ -51,7 +51,7 @@ def test_save_then_load_then_open_another_file(run_app, workdir, corpus_300k) ->
     term.wait_for("Load a tokenizer")
     term.type("my-tokenizer")
     term.press("enter")
-    screen = term.wait_for(f"exploring my-tokenizer: {done:,} merges", 60)
+    term.wait_for(f"exploring my-tokenizer: {done:,} merges", 60)
     term.press("G")
     wait_step(term, done)
 
