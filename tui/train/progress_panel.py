@@ -24,6 +24,7 @@ class ProgressPanel(Vertical):
             yield Button("Train", id="train-button", variant="primary", compact=True)
             yield Button("Cancel", id="cancel-button", variant="error", compact=True, disabled=True)
         yield SteadyStatic("", id="progress-status", markup=False)
+        yield Static("", id="run-comparison", markup=False)
         yield Static("", id="retrain-offer", markup=False)
 
     def _show_bar(self, done: int, total: int) -> None:
@@ -51,6 +52,7 @@ class ProgressPanel(Vertical):
         self._show_bar(0, target)
         self._status(Text(f"training: 0 / {target:,} {_unit(model)}", style="bold"))
         self.offer_retrain(False)
+        self.show_comparison("")
 
     def show_counting(self, done: int | None = None, total: int | None = None) -> None:
         """Cutting the corpus into words; ``done`` of ``total`` characters once a big one reports."""
@@ -95,6 +97,12 @@ class ProgressPanel(Vertical):
         self._set_running(False)
         self._show_bar(merges, merges)
         self._status(Text(f"exploring {label}: {merges:,} merges", style="green"))
+
+    def show_comparison(self, text: str) -> None:
+        """The rule lab's line: what the last change of settings did to the merges ("" hides it)."""
+        line = self.query_one("#run-comparison", Static)
+        line.update(Text(text, style="cyan") if text else "")
+        line.set_class(bool(text), "-visible")
 
     def offer_retrain(self, show: bool, why: str = "corpus or settings changed") -> None:
         offer = self.query_one("#retrain-offer", Static)

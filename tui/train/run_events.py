@@ -17,6 +17,7 @@ from textual.worker import get_current_worker
 
 from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError
+from bpe_engine.explore.diff import changed_settings, diff_tokenizers
 from bpe_engine.explore.unigram_stepper import UnigramStepper
 from bpe_engine.training.runner import (
     Cancelled,
@@ -73,6 +74,7 @@ class RunEvents:
         self._notes_shown: set[str] = set()
         self._target = 0
         self._asked = 0.0  # when the run was asked for (ctrl+t): "done" says how long the user waited
+        self._previous: tuple[TrainingRequest, Tokenizer] | None = None  # the last finished run (the rule lab)
 
     # -- starting ----------------------------------------------------------------------------------
     def train_now(self) -> None:
@@ -261,6 +263,9 @@ class RunEvents:
             panel.show_loaded(view.label, event.done)
         else:
             panel.show_finished(event.done, self._target, event.seconds, view.model, waited=pane.clock() - self._asked)
+            if event.tokenizer is not None:
+                panel.show_comparison(self._against_previous(view.request, event.tokenizer))
+                self._previous = (view.request.settings(), event.tokenizer)
         pane.show_step()
         pane.changed()
         if event.tokenizer is not None:
@@ -276,6 +281,25 @@ class RunEvents:
             form = pane.query_one(SettingsForm)
             form.show_error(form.widget_of(event.field), event.message)
         pane.notify(visible_text(event.message), severity="error", timeout=8)
+
+    def _against_previous(self, request: TrainingRequest, tokenizer: Tokenizer) -> str:
+        """The rule lab: what this run's settings changed against the previous run on the same
+        corpus -- where the merge lists part, how many ranks differ, the tokens each has alone."""
+        if self._previous is None:
+            return ""
+        earlier, earlier_tokenizer = self._previous
+        changed = changed_settings(earlier.config, request.config)
+        if earlier.text != request.text or not changed:
+            return ""
+        diff = diff_tokenizers(earlier_tokenizer, tokenizer)
+        parts = [f"vs the previous run ({'; '.join(changed)}):"]
+        if diff.merges is not None:
+            m = diff.merges
+            parts.append("same merges" if m.same else
+                         f"merges part at merge {m.first_difference:,}, {m.ranks_differ:,} ranks differ" if m.first_difference
+                         else "merges agree where both have them")
+        parts.append(f"{diff.count_only_b:,} tokens only in this run, {diff.count_only_a:,} only in the previous")
+        return " ".join(parts[:1]) + " " + "; ".join(parts[1:])
 
     # -- the retrain offer -------------------------------------------------------------------------
     def check_stale(self) -> None:
