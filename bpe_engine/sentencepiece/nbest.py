@@ -35,7 +35,8 @@ class _LatticeNode:
     length: int
     id: int
     score: float
-    backtrace: float = 0.0
+    backtrace: float = 0.0  # the best score from BOS (Viterbi)
+    forward: float = 0.0  # the log-sum over every path from BOS (the forward algorithm, for sampling)
 
 
 @dataclass(eq=False, slots=True)
@@ -58,7 +59,7 @@ def nbest_paths(model: UnigramModel, text: str, n: int) -> list[tuple[list[Node]
     if not text:
         return [([], 0.0)]
     n = max(1, min(n, MAX_NBEST))
-    lattice = _build(model, text)
+    lattice = build_lattice(model, text)
     bos, eos = lattice.end[0][0], lattice.begin[lattice.length][0]
     _viterbi(lattice, model.float32)
     rnd: Callable[[float], float] = to_f32 if model.float32 else float
@@ -87,7 +88,7 @@ def nbest_paths(model: UnigramModel, text: str, n: int) -> list[tuple[list[Node]
     return results
 
 
-def _build(model: UnigramModel, text: str) -> _Lattice:
+def build_lattice(model: UnigramModel, text: str) -> _Lattice:
     """``PopulateNodes``: every matching piece at every position, an unknown node where no
     one-character piece starts; node order = insertion order (it breaks ties later)."""
     length = len(text)
