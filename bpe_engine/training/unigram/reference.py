@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 
 from ...sentencepiece.model_proto import PieceType
-from ...sentencepiece.nbest import _build, nbest_paths
+from ...sentencepiece.nbest import build_lattice, nbest_paths
 from ...sentencepiece.scores import to_f32
 from ...sentencepiece.unigram import UnigramModel
 from .config import UnigramTrainerConfig
@@ -41,7 +41,7 @@ def log_sum_exp(x: float, y: float, init: bool) -> float:
 
 
 def _lattice(model: UnigramModel, text: str):
-    return _build(model, text)
+    return build_lattice(model, text)
 
 
 def viterbi(lattice) -> list:
