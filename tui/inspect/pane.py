@@ -147,7 +147,7 @@ class InspectorPane(Widget):
 
     def inspect(self, text: str, spec: str | None = None) -> None:
         """Show ``text`` (and switch to tokenizer ``spec``); what "inspect selection" calls."""
-        self.query_one("#inspect-input", Input).value = text
+        self.query_one("#inspect-input", SafeInput).hold(text)
         if spec is not None:
             self.use_tokenizer(spec)
         self.schedule(immediate=True)
