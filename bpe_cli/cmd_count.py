@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     table: dict[str, int] = {}
     documents = 0
     if count_paths:
-        merged, header = read_counts(count_paths)
+        merged, header = read_counts(count_paths, memory_budget=args.memory_limit, training=False)
         # corpora counted beside counts files are cut as those were (options that differ: an error)
         settings = replace(settings_from_header(args, header, count_paths[0]), lines=args.lines)
         add_part(table, merged.counts)

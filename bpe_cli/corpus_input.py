@@ -188,7 +188,9 @@ def counts_for_training(
         )
         return counts_from_files(args, settings, list(args.files), min_word_count=args.min_word_count, training=True), settings
     default = settings_from_args(args).header(WordCounts({}, True))
-    counts, header = read_counts(args.files, default=_headerless(default), min_count=args.min_word_count)
+    counts, header = read_counts(
+        args.files, default=_headerless(default), min_count=args.min_word_count, memory_budget=args.memory_limit
+    )
     return counts, settings_from_header(args, header, args.files[0])
 
 

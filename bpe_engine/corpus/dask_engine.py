@@ -85,5 +85,9 @@ def _blocks(paths: Sequence[str | Path], job: CountJob, block_bytes: int) -> Ite
         if name == "-":
             raise ConfigError("--engine dask reads files its workers can open; standard input stays local (--engine local)")
         where = name if "://" in name else os.path.abspath(name)
-        _, _, size = source_of(where)
-        yield from file_blocks(name, where, size or 0, rule, block_bytes)
+        source = source_of(where)
+        if source.size is None:
+            if source.stream is not None:
+                source.stream.close()
+            raise ConfigError(f"--engine dask reads files its workers can open; {name} is a pipe or device: count it with --engine local")
+        yield from file_blocks(name, where, source.size, rule, block_bytes)
