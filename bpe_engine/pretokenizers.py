@@ -62,7 +62,7 @@ MAX_GROUP_DEPTH = 100
 def group_depth(pattern: str) -> int:
     """How deep the pattern's groups nest (escapes and character classes skipped).
 
-    >>> group_depth(r"(a(b)\(c[(]d)"), group_depth("x")
+    >>> group_depth(r"(a(b)\\(c[(]d)"), group_depth("x")
     (2, 0)
     """
     depth = deepest = 0
