@@ -54,3 +54,19 @@ def test_a_paste_of_megabytes_into_inspect_keeps_the_box_size_and_the_app_answer
     term.wait_for("add a row", 30)
     term.press("ctrl+q")
     assert term.wait_exit(10) == 0
+
+
+def test_a_hostile_paste_into_the_command_palette_never_reaches_the_terminal(run_app) -> None:  # noqa: ANN001
+    from tests.pty.test_pty_hostile import assert_raw_inert
+
+    term: Terminal = run_app()
+    term.wait_for("ready")
+    term.press("ctrl+p")
+    term.wait_for("Open corpus file", 10)
+    mark = term.mark
+    term.paste("a\x9b31m\u202eb\x9d0;T\x9c\u2066c\u200dd\x7fe")
+    term.wait_for("a¤31m¦b¤0;T¤¦c¦d␡e", 10)
+    assert_raw_inert(term.raw_since(mark), "a paste into the command palette")
+    term.press("escape")
+    term.press("ctrl+q")
+    assert term.wait_exit(10) == 0
