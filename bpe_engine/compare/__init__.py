@@ -6,7 +6,7 @@ from __future__ import annotations
 from .align import RowAlignment, agreement, align_row, disagreements
 from .curve import CurvePoint, ReferenceLevel, compression_curve, initial_symbol_count, reference_level
 from .layout import LEGEND, SEGMENT_STYLES, Block, Segment, block, cell_text, cell_width, layout, legend_for, wrap_axis
-from .rows import DEFAULT_ROWS, CompareRow, Comparison, compare, unk_id_of
+from .rows import DEFAULT_ROWS, CompareRow, Comparison, compare
 from .stats import RowStats, count_words, row_stats
 
 __all__ = [
@@ -36,5 +36,4 @@ __all__ = [
     "initial_symbol_count",
     "reference_level",
     "row_stats",
-    "unk_id_of",
 ]

@@ -16,7 +16,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Any
 
 from ..errors import BpeEngineError, UnknownSymbolError
 from ..inspect.partial import partial_flags
@@ -85,21 +84,6 @@ def compare(
     return Comparison(cleaned.text, cleaned.notes, special_mode, rows, disagreements(aligned), index)
 
 
-def unk_id_of(tokenizer: Any) -> int | None:
-    """The id of the unknown-word token, for models that have one (WordPiece's ``[UNK]``)."""
-    unk = getattr(tokenizer, "unk_id", None)
-    if isinstance(unk, int):
-        return unk
-    token = getattr(tokenizer, "unk_token", None)
-    if not isinstance(token, str):
-        return None  # before ``vocab``: a byte-level model builds its 200k-entry vocab on each ask
-    vocab = getattr(tokenizer, "vocab", None)
-    if isinstance(vocab, dict):
-        found = vocab.get(token)
-        return found if isinstance(found, int) else None
-    return None
-
-
 def _encode(tok: Tokenizer, text: str, mode: SpecialMode) -> Encoding:
     """``encode_detailed``, with a shortcut for byte-level models.
 
@@ -142,7 +126,7 @@ def _row(tok: Tokenizer, text: str, index: TextIndex, words: int, mode: SpecialM
                 raise BpeEngineError(f"{name} returned an encoding of different text; its offsets cannot be aligned")
             flags = partial_flags(enc, index)
             alignment = align_row(enc, index)
-        stats = row_stats(enc, index, unk_id=unk_id_of(tok), flags=flags, words=words)
+        stats = row_stats(enc, index, flags=flags, words=words)
     except BpeEngineError as exc:
         return CompareRow(name, None, None, None, (), byte_level, time.perf_counter() - start, str(exc))
     except Exception as exc:  # noqa: BLE001 - a loaded or user tokenizer must not take the view down
