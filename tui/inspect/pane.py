@@ -60,6 +60,11 @@ class InspectorPane(Widget):
         Binding("m", "more", "More tokenizers", tooltip="choose the tokenizer: a searchable picker of every one"),
         Binding("v", "next_lower", "Next pane", tooltip="small terminal: details, streaming decode or why below the chips"),
         Binding("escape", "leave_text", "Leave text", show=False, tooltip="leave the text box for the chips, so these keys act"),
+        # the coloured text's own keys, wherever the keyboard is outside the text box (after esc
+        # it is on the chips: these did nothing there)
+        Binding("t", "view_mode('text')", "Text", show=False, tooltip="show the tokens as text"),
+        Binding("i", "view_mode('ids')", "Ids", show=False, tooltip="show the token ids"),
+        Binding("b", "view_mode('bytes')", "Bytes", show=False, tooltip="show the bytes of each token"),
     ]
     LOWER = ("show-detail", "show-stream", "show-why")
     """The panes below the chips, one at a time on a small terminal (``v`` cycles them)."""
@@ -112,7 +117,8 @@ class InspectorPane(Widget):
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield SafeInput(self._initial_text, placeholder="text to inspect", id="inspect-input", keep_lines=True)
+        # select_on_focus off: tabbing in selected all of it, and the next key replaced the text
+        yield SafeInput(self._initial_text, placeholder="text to inspect", id="inspect-input", keep_lines=True, select_on_focus=False)
         with Horizontal(classes="bar"):
             yield Select(self._choices, value=self._initial_spec, allow_blank=False, compact=True, id="inspect-tokenizer")
             yield SpecialModeSelect(id="inspect-special")
@@ -252,6 +258,10 @@ class InspectorPane(Widget):
         the pane's keys (c, m, v) act instead of being typed -- as in Compare."""
         if self.query_one("#inspect-input").has_focus:
             self.query_one(TokenChips).focus()
+
+    def action_view_mode(self, mode: str) -> None:
+        """The coloured text's ids / bytes / text, from anywhere in the pane but the text box."""
+        self.query_one(TokenText).action_mode(mode)  # type: ignore[arg-type]
 
     def action_next_lower(self) -> None:
         """Small terminal: show the next of details / streaming decode / why below the chips."""
