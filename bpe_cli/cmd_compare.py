@@ -38,6 +38,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--tokenizers",
+        "-t",
         metavar="LIST",
         default=None,
         help="comma-separated: characters, words, wordpiece, any built-in name ('bpe-explorer models' lists them), "
