@@ -4,13 +4,14 @@ An editor must keep its text exactly (training uses the corpus byte for byte; In
 encode exactly what was typed or pasted), but Textual's ``TextArea`` and ``Input`` paint text as it
 is: an ESC, OSC, C1 control or bidi override typed, pasted or loaded would be written to the
 terminal (retitling it, clearing the screen). :class:`SafeTextArea` and :class:`SafeInput`
-rewrite each painted line instead; :class:`SafeDirectoryTree` labels file names the same way. A
-read-only view shows the safe visible form every other view
-uses (:func:`bpe_engine.display.visible_text`: ``␛`` for ESC, ``<U+009B>``, ``<RLO>``, ``<ZWJ>``,
-``<BOM>``). An editable field shows one-cell marks -- Control Pictures (``␛``) for C0 controls,
-``␡`` for DEL, ``¤`` for C1 controls, ``¦`` for bidi, zero-width and format characters -- because
-its cursor and wrapping are computed on the real text: a five-cell ``<ZWJ>`` would push what you
-type at the end of the line out of sight. The text itself is untouched either way.
+rewrite each painted line instead; :class:`SafeDirectoryTree` labels file names the same way,
+in the safe visible form every other view uses (:func:`bpe_engine.display.visible_text`: ``␛``
+for ESC, ``<U+009B>``, ``<RLO>``, ``<ZWJ>``, ``<BOM>``). A field shows one-cell marks instead --
+Control Pictures (``␛``) for C0 controls, ``␡`` for DEL, ``¤`` for C1 controls, ``¦`` for bidi,
+zero-width and format characters (:func:`one_cell_marks`) -- because its cursor and wrapping are
+computed on the real text: a five-cell ``<ZWJ>`` would push what you type at the end of the line
+out of sight. A text area wraps its lines counting each mark as the cell it is painted in
+(:func:`measure_marks_when_wrapping`). The text itself is untouched either way.
 """
 
 from __future__ import annotations
@@ -74,6 +75,25 @@ _ONE_CELL.update({c: "¤" for c in range(0x80, 0xA0)})  # C1 controls (U+009B is
 _ONE_CELL.update({c: "¦" for c in _INVISIBLE})
 
 
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Cn", "Zl", "Zp"})
+"""Categories :func:`bpe_engine.display.visible_text` makes visible (tab and newline aside)."""
+
+
+def one_cell_marks(text: str) -> str:
+    """``text`` with each hidden or control character replaced by a one-cell mark, one code point
+    for one (tab and newline kept): offsets into it are offsets into ``text``.
+
+    >>> one_cell_marks("a\\x1b[31m\\u202eb\\x9b\\ufeff\\U000e0001\\t")
+    'a␛[31m¦b¤¦¦\\t'
+    """
+    if text.isprintable():
+        return text
+    out = text.translate(_ONE_CELL)
+    if out.isprintable():
+        return out
+    return "".join(c if c.isprintable() or c in "\t\n" or unicodedata.category(c) not in _HIDDEN else "¦" for c in out)
+
+
 def safe_segment_text(text: str, *, named: bool = False) -> str:
     """``text`` with every character that could act on a terminal made visible.
 
@@ -86,8 +106,31 @@ def safe_segment_text(text: str, *, named: bool = False) -> str:
         return text
     if named:
         return visible_text(text)
-    out = text.translate(_ONE_CELL)
-    return out if out.isprintable() else visible_text(out)  # anything else: the named form
+    out = one_cell_marks(text)
+    return out if out.isprintable() else visible_text(out)  # tab and newline: ⇥ and ↵
+
+
+def measure_marks_when_wrapping() -> None:
+    """Make Textual's text areas wrap a line as it is painted: with its marks one cell each.
+
+    Textual measures a zero-width character (a BOM, ZWJ, an ESC) as no cell when it wraps a line;
+    painted as a one-cell mark it pushed the line's last characters past the edge, where they
+    were cut ("), " lost after "(Master Darling" on a line with a BOM). Wrap offsets are code point
+    indices, and :func:`one_cell_marks` keeps them, so wrapping the marked line gives the offsets
+    of the line as painted. Textual offers no hook: its wrapped document calls the function its
+    module names, so the name is pointed at a wrapper (once; every text area here is safe).
+    """
+    from textual.document import _wrapped_document as wrapped  # noqa: PLC2701
+
+    original = wrapped.compute_wrap_offsets
+    if getattr(original, "measures_marks", False):
+        return
+
+    def compute_wrap_offsets(text: str, *args: Any, **kwargs: Any) -> list[int]:
+        return original(one_cell_marks(text), *args, **kwargs)
+
+    compute_wrap_offsets.measures_marks = True  # type: ignore[attr-defined]
+    wrapped.compute_wrap_offsets = compute_wrap_offsets
 
 
 def safe_strip(strip: Strip, *, named: bool = False) -> Strip:
@@ -136,6 +179,7 @@ class SafeTextArea(TextArea):
     TooLong = TooLong
 
     def __init__(self, *args: Any, capacity: int = AREA_CAPACITY, keep_whole: bool = False, **kwargs: Any) -> None:
+        measure_marks_when_wrapping()
         super().__init__(*args, **kwargs)
         self.capacity = capacity
         self.keep_whole = keep_whole
@@ -160,7 +204,9 @@ class SafeTextArea(TextArea):
         self.notify(paste_note(len(event.text), len(kept), self.capacity), severity="warning", markup=False)
 
     def render_line(self, y: int) -> Strip:
-        return safe_strip(super().render_line(y), named=self.read_only)
+        # one-cell marks, read-only too: the wrapping counts one cell for each (a named <BOM> was
+        # five, and cut four characters off the end of a wrapped line)
+        return safe_strip(super().render_line(y))
 
     async def _on_key(self, event: events.Key) -> None:
         text = typed_text(event)
