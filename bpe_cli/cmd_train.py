@@ -20,7 +20,7 @@ from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import END_OF_WORD_STYLES, PreTokenizer, get_pretokenizer
 from bpe_engine.training.bpe.config import DEFAULT_MAX_TOKEN_LENGTH
 
-from .arg_types import non_negative, positive
+from .arg_types import non_negative, vocab_size
 from .corpus_input import _special_token, add_corpus_options, choose_pre_tokenizer, counts_for_training
 from .output import Throttle, merge_progress, say, stderr_console, stdout_console
 
@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "files", nargs="+", metavar="FILE", help="corpus files ('-' reads standard input), or counts files with --from-counts"
     )
-    parser.add_argument("--vocab-size", type=positive, required=True, metavar="N", help="target vocabulary size")
+    parser.add_argument("--vocab-size", type=vocab_size, required=True, metavar="N", help="target vocabulary size (1 to 1,000,000)")
     parser.add_argument("--output", "-o", required=True, metavar="DIR", help="directory to write the tokenizer into")
     parser.add_argument("--model", choices=tuple(TRAINERS), default="bpe", help="the tokenizer model to train")
     parser.add_argument(

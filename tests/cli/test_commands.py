@@ -105,7 +105,18 @@ def test_argparse_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["train", "x.txt", "--vocab-size", "-3", "-o", "out"])
     assert exc.value.code == 2
-    assert "--vocab-size: must be 1 or more" in capsys.readouterr().err
+    assert "--vocab-size: must be from 1 to 1,000,000 (got -3)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("size", ["0", str(2**63), "1_000_001"])
+def test_a_vocab_size_out_of_bounds_names_the_option_and_the_real_bounds(capsys, size: str) -> None:  # noqa: ANN001
+    """2**63 said "vocab_size must be between 0 and 1,000,000" (an API name; 0 is refused), and a
+    Unigram run took it and did not end."""
+    for model in ("bpe", "wordpiece", "unigram"):
+        with pytest.raises(SystemExit) as exc:
+            main(["train", "x.txt", "--model", model, "--vocab-size", size, "-o", "out"])
+        assert exc.value.code == 2
+        assert f"argument --vocab-size: must be from 1 to 1,000,000 (got {int(size):,})" in capsys.readouterr().err
 
 
 def test_encode_json_golden_gpt2(capsys):
