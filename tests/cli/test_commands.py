@@ -254,3 +254,16 @@ def test_train_prints_trainer_notes(tmp_path, capsys):
     code, out, _ = run(capsys, "train", str(tmp_path / "tiny.txt"), "--vocab-size", "300", "-o", str(tmp_path / "t"))
     assert code == 0
     assert "note: no pair left after" in out and "asked 300" in out
+
+
+@pytest.mark.parametrize("command", [["encode", "-t", "gpt2", "--json"], ["inspect", "-t", "gpt2", "--json"], ["compare", "-t", "gpt2", "--json"]])
+def test_json_writes_text_as_it_is_and_escapes_only_what_acts_on_a_terminal(capsys, command: list[str]) -> None:  # noqa: ANN001
+    """--json escaped every non-ASCII character (한 as \\ud55c); a bidi override or C1 control
+    must still never reach the terminal raw."""
+    text = "한국어 café \u202e\x9b31m"
+    code, out, _ = run(capsys, *command, text)
+    assert code == 0 and "é" in out and "\\u00e9" not in out and "\\ud55c" not in out
+    assert "\u202e" not in out and "\x9b" not in out
+    if command[0] != "encode":  # encode's tokens hold the RLO's bytes, never the text itself
+        assert "\\u202e" in out and "\\u009b" in out
+    assert json.loads(out)  # still one JSON value
