@@ -17,6 +17,7 @@ from bpe_engine.corpus import WordCounts
 from bpe_engine.corpus.counting import add_part
 from bpe_engine.corpus.counts_file import read_counts, read_header, write_counts
 from bpe_engine.corpus.parallel import usable_cores
+from bpe_engine.display import counted
 from bpe_engine.errors import ConfigError
 
 from .arg_types import positive
@@ -124,10 +125,10 @@ def _count(args: argparse.Namespace, settings: CorpusSettings, paths: list[str])
 
 def _report(args: argparse.Namespace, settings: CorpusSettings, counts: WordCounts, rows: int, corpora: int, files: int) -> None:
     console = stderr_console() if args.output == "-" else stdout_console()
-    inputs = [f"{corpora} corpus file{'s' * (corpora != 1)}" if corpora else "", f"{files} counts file{'s' * (files != 1)}" if files else ""]
+    inputs = [counted(corpora, "corpus file") if corpora else "", counted(files, "counts file") if files else ""]
     say(
         console,
-        f"counted {' and '.join(i for i in inputs if i)}: {rows:,} distinct words, {counts.total_words:,} words "
+        f"counted {' and '.join(i for i in inputs if i)}: {counted(rows, 'distinct word')}, {counted(counts.total_words, 'word')} "
         f"({describe(settings)})",
     )
     if args.output != "-":

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bpe_engine.display import counted
 from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import END_OF_WORD_STYLES, PreTokenizer, get_pretokenizer
 from bpe_engine.training.bpe.config import DEFAULT_MAX_TOKEN_LENGTH
@@ -207,7 +208,7 @@ def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
 def _report(name: str, vocab_size: int, merges: int, written: list[Path], notes: list[str]) -> None:
     """What was trained and written; names and paths in visible form (they may hold anything)."""
     console = stdout_console()
-    say(console, f"trained {name!r}: {vocab_size:,} tokens, {merges:,} merges")
+    say(console, f"trained {name!r}: {counted(vocab_size, 'token')}, {counted(merges, 'merge')}")
     for path in written:
         say(console, f"  wrote {path}")
     for note in notes:

@@ -267,3 +267,15 @@ def test_json_writes_text_as_it_is_and_escapes_only_what_acts_on_a_terminal(caps
     if command[0] != "encode":  # encode's tokens hold the RLO's bytes, never the text itself
         assert "\\u202e" in out and "\\u009b" in out
     assert json.loads(out)  # still one JSON value
+
+
+def test_a_count_of_one_takes_the_singular(tmp_path, capsys) -> None:  # noqa: ANN001
+    """'1 words', '1 tokens, 1 characters' before: every count line says its noun by the count."""
+    one = tmp_path / "one.txt"
+    one.write_text("hi", encoding="utf-8")
+    _, out, _ = run(capsys, "count", str(one), "-o", str(tmp_path / "one.tsv"))
+    assert "counted 1 corpus file: 1 distinct word, 1 word " in out
+    _, out, _ = run(capsys, "encode", "-t", "gpt2", "a")
+    assert "1 token, 1 character, 1 byte, " in out
+    _, out, _ = run(capsys, "inspect", "-t", "gpt2", "a")
+    assert "1 token, 1 character, 1 byte (gpt2" in out

@@ -27,7 +27,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static
 
-from bpe_engine.display import visible_text
+from bpe_engine.display import counted, visible_text
 from bpe_engine.inspect.why import Why, explain
 from bpe_engine.types import SpecialMode
 
@@ -332,11 +332,12 @@ class InspectorPane(Widget):
         if r.spec == sources.OURS and self._state.tokenizer is not None:
             status.append(f" k={self._state.step:,} of {self._state.merge_count:,} (follows the Train step)", "bold")
         status.append(
-            f" · {len(r.details):,} tokens, {len(r.text):,} characters, {r.graphemes:,} graphemes, {len(r.text.encode('utf-8', 'surrogatepass')):,} bytes",
+            f" · {counted(len(r.details), 'token')}, {counted(len(r.text), 'character')}, {counted(r.graphemes, 'grapheme')}, "
+            f"{counted(len(r.text.encode('utf-8', 'surrogatepass')), 'byte')}",
             "dim",
         )
         if r.groups:
-            status.append(f" · {len(r.groups)} character(s) split across tokens", "#fab387")
+            status.append(f" · {counted(len(r.groups), 'character')} split across tokens", "#fab387")
         # last: the selector above says it too, and a small terminal shows two lines of this
         status.append(f" · special text: {self._mode()}", "dim")
         for note in r.notes:

@@ -22,7 +22,7 @@ from textual.worker import get_current_worker
 
 from bpe_engine.corpus import CorpusStats, stats_of_words
 from bpe_engine.corpus.cut import CorpusCancelled, CorpusWords
-from bpe_engine.display import visible_text
+from bpe_engine.display import noun_for, visible_text
 from bpe_engine.pretokenizers import GPT2, PreTokenizer
 
 from ..widgets.safe_text import AREA_CAPACITY, SafeTextArea, TooLong
@@ -187,17 +187,17 @@ class CorpusPane(Vertical):
         stats = message.stats
         line = Text.assemble(
             (f"{stats.characters:,}", "bold"),
-            " chars · ",
+            f" {noun_for(stats.characters, 'char')} · ",
             (f"{stats.bytes:,}", "bold"),
-            " bytes · ",
+            f" {noun_for(stats.bytes, 'byte')} · ",
             (f"{stats.words:,}", "bold"),
-            " words · ",
+            f" {noun_for(stats.words, 'word')} · ",
             (f"{stats.unique_words:,}", "bold"),
             " unique · ",
             (f"{stats.distinct_characters:,}", "bold"),
-            " distinct chars · ",
+            f" distinct {noun_for(stats.distinct_characters, 'char')} · ",
             (f"{stats.distinct_bytes:,}", "bold"),
-            " distinct bytes",
+            f" distinct {noun_for(stats.distinct_bytes, 'byte')}",
         )
         self.query_one("#corpus-facts", SteadyStatic).show(line)
         self.post_message(self.Facts(stats, message.cut))

@@ -7,6 +7,7 @@ from rich.console import Group
 from rich.text import Text
 from rich.tree import Tree
 
+from bpe_engine.display import counted
 from bpe_engine.explore.stepper import Derivation, Stepper
 
 from ..widgets.fixed_text import FixedText
@@ -40,7 +41,7 @@ class DerivationView(FixedText):
         title = Text.assemble((f"merge {change.rank + 1:,}: ", "bold"))
         title.append_text(merge_text(left, right, new, byte_level=byte_level))
         title.append(
-            f"   {change.pair_count:,} pairs · {change.occurrences:,} fused · {change.words_changed:,} words", "dim"
+            f"   {counted(change.pair_count, 'pair')} · {change.occurrences:,} fused · {counted(change.words_changed, 'word')}", "dim"
         )
         tree = _tree(stepper.derivation(new, before=change.rank + 1), None, byte_level)
         words = Text("words changed (before → after):\n", style="bold")
