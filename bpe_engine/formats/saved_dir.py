@@ -52,6 +52,16 @@ def check_save_target(directory: str | Path) -> Path:
     """
     target = Path(directory).expanduser()
     target = target.resolve() if target.exists() else target.absolute()
+    try:
+        here = Path.cwd().resolve()
+    except OSError:  # the working directory itself was deleted
+        here = None
+    if here is not None and (target == here or target in here.parents):
+        raise TokenizerFileError(
+            target,
+            "is the current directory (or holds it): a save replaces its directory whole, which would leave "
+            "your shell in a deleted directory; name a directory inside it instead (e.g. -o my-tokenizer)",
+        )
     if target.exists() and not target.is_dir():
         raise TokenizerFileError(target, "exists and is not a directory; choose another output directory")
     if target.is_dir():

@@ -190,3 +190,17 @@ def test_an_existing_file_keeps_its_mode(tmp_path: Path) -> None:
     os.chmod(path, 0o644)
     atomic_write_text(path, '{"a": 0}')
     assert stat.S_IMODE(path.stat().st_mode) == 0o644 and path.read_text(encoding="utf-8") == '{"a": 0}'
+
+
+@pytest.mark.parametrize("where", [".", "..", "here"])
+def test_a_save_never_replaces_the_working_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """'train -o .' in an empty directory swapped it away under the user's shell, which was left
+    in a deleted directory ('ls -la .' showed nothing, the files were in a new one of that name)."""
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    with pytest.raises(TokenizerFileError, match="is the current directory .*name a directory inside it"):
+        save_tokenizer(trained(270), where if where != "here" else str(here))
+    assert Path.cwd() == here and os.path.samefile(".", here) and list(here.iterdir()) == []
+    save_tokenizer(trained(270), "my-tokenizer")  # inside it is fine
+    assert (here / "my-tokenizer" / "bpe-explorer.json").exists()
