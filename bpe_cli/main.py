@@ -24,6 +24,7 @@ from typing import NoReturn
 
 from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError, SpecialTokenError
+from bpe_engine.special_text import shown_token
 
 COMMANDS = ("train", "count", "encode", "decode", "merges", "compare", "inspect", "models")
 EXIT_USER_ERROR = 2
@@ -68,7 +69,7 @@ def _special_refusal(exc: SpecialTokenError) -> str:
     if exc.token is None:
         return f"{exc}; pass --special-mode special or --special-mode text"
     return (
-        f"the text holds {exc.token!r}, special-token text of the tokenizer, and --special-mode is refuse; "
+        f"the text holds {shown_token(exc.token)}, special-token text of the tokenizer, and --special-mode is refuse; "
         "pass --special-mode special to encode it as the special token, or --special-mode text "
         "to encode it as ordinary text"
     )

@@ -279,3 +279,16 @@ def test_a_count_of_one_takes_the_singular(tmp_path, capsys) -> None:  # noqa: A
     assert "1 token, 1 character, 1 byte, " in out
     _, out, _ = run(capsys, "inspect", "-t", "gpt2", "a")
     assert "1 token, 1 character, 1 byte (gpt2" in out
+
+
+def test_a_long_special_token_is_quoted_short(tmp_path, capsys) -> None:  # noqa: ANN001
+    """A 100 KB special token was printed whole in the notes and the refusal."""
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("low lower lowest newer\n", encoding="utf-8")
+    special = "<" + "x" * 100_000 + ">"
+    model = str(tmp_path / "tok")
+    assert main(["train", str(corpus), "--vocab-size", "300", "--special", special, "-o", model]) == 0
+    capsys.readouterr()
+    for mode in ("text", "special", "refuse"):
+        _, _, err = run(capsys, "encode", "-t", model, "--special-mode", mode, f"a {special} b")
+        assert "(100,002 characters)" in err and len(err) < 1_000, (mode, len(err))
