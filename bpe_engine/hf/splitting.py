@@ -21,7 +21,8 @@ from functools import lru_cache
 
 import regex
 
-from ..pretokenizers import BUILTIN, check_regex, run_regex
+from ..pretokenizers import BUILTIN, run_regex
+from ..regex_limits import check_regex
 
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 Piece = tuple[int, int, bool]  # start, end, is_match

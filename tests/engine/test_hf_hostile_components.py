@@ -101,7 +101,8 @@ def test_components_nested_as_deep_as_allowed_still_load(tmp_path: Path) -> None
 @pytest.mark.parametrize("depth", [250, 5_000])
 def test_a_regex_nested_too_deep_is_one_line(depth: int) -> None:
     """250 nested groups in --pattern were a RecursionError traceback (5,000 here, at any stack)."""
-    from bpe_engine.pretokenizers import MAX_GROUP_DEPTH, get_pretokenizer
+    from bpe_engine.pretokenizers import get_pretokenizer
+    from bpe_engine.regex_limits import MAX_GROUP_DEPTH
 
     pattern = "(" * depth + "a" + ")" * depth
     with pytest.raises(ConfigError, match=rf"nests groups {depth} deep; at most {MAX_GROUP_DEPTH}") as refused:
