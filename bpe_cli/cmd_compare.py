@@ -38,6 +38,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--tokenizers",
+        "-t",
         metavar="LIST",
         default=None,
         help="comma-separated: characters, words, wordpiece, any built-in name ('bpe-explorer models' lists them), "
@@ -102,7 +103,7 @@ def stats_table(result: Comparison) -> Table:
             Text(_num(s.bytes_per_token)),
             Text(_num(s.tokens_per_word)),
             Text(_pct(s.partial_share)),
-            Text(_pct(s.unk_rate) if s.unk_tokens is not None else "–"),
+            Text(_pct(s.unk_rate)),
         )
     return table
 

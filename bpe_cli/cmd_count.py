@@ -16,8 +16,11 @@ from typing import Any
 from bpe_engine.corpus import WordCounts
 from bpe_engine.corpus.counting import add_part
 from bpe_engine.corpus.counts_file import read_counts, read_header, write_counts
+from bpe_engine.corpus.parallel import usable_cores
+from bpe_engine.display import counted
 from bpe_engine.errors import ConfigError
 
+from .arg_types import positive
 from .corpus_input import (
     CorpusSettings,
     add_corpus_options,
@@ -26,7 +29,7 @@ from .corpus_input import (
     settings_from_args,
     settings_from_header,
 )
-from .output import say, stderr_console, stdout_console
+from .output import note, say, stderr_console, stdout_console
 
 ENGINES = ("local", "dask")
 
@@ -49,7 +52,17 @@ def register(subparsers: Any) -> None:
         default=None,
         help="a dask.distributed scheduler (tcp://host:8786); without it --engine dask starts a local cluster",
     )
-    parser.add_argument("--workers", type=int, default=2, metavar="N", help="processes counting at once (default 2)")
+    parser.add_argument(
+        "--workers",
+        type=positive,
+        default=None,
+        metavar="N",
+        help="processes counting at once, here or in the local Dask cluster (default 2; at most this machine's cores "
+        "unless --oversubscribe)",
+    )
+    parser.add_argument(
+        "--oversubscribe", action="store_true", help="start all --workers processes even when they are more than the cores"
+    )
     parser.set_defaults(func=run)
 
 
@@ -62,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     table: dict[str, int] = {}
     documents = 0
     if count_paths:
-        merged, header = read_counts(count_paths)
+        merged, header = read_counts(count_paths, memory_budget=args.memory_limit, training=False)
         # corpora counted beside counts files are cut as those were (options that differ: an error)
         settings = replace(settings_from_header(args, header, count_paths[0]), lines=args.lines)
         add_part(table, merged.counts)
@@ -80,7 +93,28 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+DEFAULT_WORKERS = 2
+
+
+def workers_for(args: argparse.Namespace) -> int:
+    """The processes to count with: ``--workers``, capped at the cores here unless the user says
+    ``--oversubscribe`` (``--workers 1000`` started a thousand processes on two cores, and 200 of
+    them spent 170 s on 2.8 KB). A cluster behind ``--scheduler`` has workers of its own."""
+    if args.scheduler is not None:
+        if args.workers is not None:
+            note("--workers sizes a local cluster; the scheduler's cluster counts with its own workers")
+        return DEFAULT_WORKERS
+    wanted = DEFAULT_WORKERS if args.workers is None else args.workers
+    cores = usable_cores()
+    if wanted <= cores or args.oversubscribe:
+        return wanted
+    if args.workers is not None:
+        note(f"--workers {wanted} is more than the {cores} core{'s' * (cores != 1)} here: {cores} count at once (--oversubscribe starts them all)")
+    return cores
+
+
 def _count(args: argparse.Namespace, settings: CorpusSettings, paths: list[str]) -> WordCounts:
+    workers = workers_for(args)
     if args.engine == "dask":
         from bpe_engine.corpus.dask_engine import count_files_on_dask
 
@@ -91,17 +125,17 @@ def _count(args: argparse.Namespace, settings: CorpusSettings, paths: list[str])
             byte_level=settings.byte_level,
             lines=settings.lines,
             scheduler=args.scheduler,
-            workers=args.workers,
+            workers=workers,
         )
-    return counts_from_files(args, settings, paths, min_word_count=1, training=False)  # filtered after adding up
+    return counts_from_files(args, settings, paths, min_word_count=1, training=False, workers=workers)  # filtered after adding up
 
 
 def _report(args: argparse.Namespace, settings: CorpusSettings, counts: WordCounts, rows: int, corpora: int, files: int) -> None:
     console = stderr_console() if args.output == "-" else stdout_console()
-    inputs = [f"{corpora} corpus file{'s' * (corpora != 1)}" if corpora else "", f"{files} counts file{'s' * (files != 1)}" if files else ""]
+    inputs = [counted(corpora, "corpus file") if corpora else "", counted(files, "counts file") if files else ""]
     say(
         console,
-        f"counted {' and '.join(i for i in inputs if i)}: {rows:,} distinct words, {counts.total_words:,} words "
+        f"counted {' and '.join(i for i in inputs if i)}: {counted(rows, 'distinct word')}, {counted(counts.total_words, 'word')} "
         f"({describe(settings)})",
     )
     if args.output != "-":

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bpe_engine.display import token_label
+from bpe_engine.display import counted, token_label
 from bpe_engine.explore.diff import diff_tokenizers
 
 from .output import open_tokenizer, print_json, say, stdout_console
@@ -50,19 +50,19 @@ def run(args: argparse.Namespace) -> int:
     if d.merges is None:
         say(console, "merge lists: not both BPE models with a merge list; the vocabularies are compared", "dim")
     elif d.merges.same:
-        say(console, f"merge lists: identical ({d.merges.length_a:,} merges)", "green")
+        say(console, f"merge lists: identical ({counted(d.merges.length_a, 'merge')})", "green")
     else:
         m = d.merges
         where = f"first differ at merge {m.first_difference:,}" if m.first_difference else "agree where both have merges"
-        lines = [f"merge lists: {where}; {m.ranks_differ:,} ranks hold another merge, {m.moved:,} merges both make sit at other ranks"]
+        lines = [f"merge lists: {where}; {counted(m.ranks_differ, 'rank')} hold another merge, {counted(m.moved, 'merge')} both make sit at other ranks"]
         if m.first_difference:
             ma, mb = a.merges[m.first_difference - 1], b.merges[m.first_difference - 1]
             lines.append(f"  merge {m.first_difference:,}: {_pair(a, ma)} in {a.name!r}, {_pair(b, mb)} in {b.name!r}")
         if m.length_a != m.length_b:
-            lines.append(f"  {a.name!r} has {m.length_a:,} merges, {b.name!r} {m.length_b:,}")
+            lines.append(f"  {a.name!r} has {counted(m.length_a, 'merge')}, {b.name!r} {m.length_b:,}")
         for line in lines:
             say(console, line)
-    say(console, f"vocabularies: {d.shared:,} tokens shared; {d.count_only_a:,} only in {a.name!r}, {d.count_only_b:,} only in {b.name!r}")
+    say(console, f"vocabularies: {counted(d.shared, 'token')} shared; {d.count_only_a:,} only in {a.name!r}, {d.count_only_b:,} only in {b.name!r}")
     for name, count, tokens in ((a.name, d.count_only_a, d.only_a), (b.name, d.count_only_b, d.only_b)):
         if tokens:
             shown = "  ".join(token_label(t, byte_level=True) for t in tokens)

@@ -17,6 +17,7 @@ import argparse
 from typing import Any
 
 from bpe_engine.choices import SPECIAL_MODES, values
+from bpe_engine.display import counted
 from bpe_engine.errors import ConfigError
 from bpe_engine.types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding
 
@@ -153,5 +154,6 @@ def run(args: argparse.Namespace) -> int:
     n_ids, n_bytes = len(encoding.ids), len(text.encode("utf-8", "surrogatepass"))
     ratio = f", {n_bytes / n_ids:.2f} bytes/token" if n_ids else ""
     unknown = f", {sum(encoding.unknown):,} unknown" if any(encoding.unknown) else ""
-    say(console, f"{n_ids:,} tokens{unknown}, {len(text):,} characters, {n_bytes:,} bytes{ratio} ({tokenizer.name})", "dim")
+    counts = f"{counted(n_ids, 'token')}{unknown}, {counted(len(text), 'character')}, {counted(n_bytes, 'byte')}"
+    say(console, f"{counts}{ratio} ({tokenizer.name})", "dim")
     return status

@@ -14,7 +14,7 @@ from typing import Any
 
 from rich.text import Text
 
-from bpe_engine.display import token_label, visible_text
+from bpe_engine.display import counted, token_label, visible_text
 from bpe_engine.errors import ConfigError
 from bpe_engine.explore.merge_tree import merge_tree_for, render_tree
 from bpe_engine.explore.surfaces import merge_number
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         console.print(Text("\n").join(group_line(encoding, g) for g in groups[start : start + 2048]))
     say(
         console,
-        f"{n_tokens:,} tokens, {index.n_chars:,} characters, {index.n_bytes:,} bytes "
+        f"{counted(n_tokens, 'token')}, {counted(index.n_chars, 'character')}, {counted(index.n_bytes, 'byte')} "
         f"({tokenizer.name}, special mode {args.special_mode})",
         "dim",
     )

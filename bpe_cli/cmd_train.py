@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from bpe_engine.choices import END_OF_WORD_STYLES, MODELS, TIE_BREAKS, values
+from bpe_engine.display import counted
 from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import PreTokenizer, get_pretokenizer
 from bpe_engine.training.bpe.config import DEFAULT_MAX_TOKEN_LENGTH
 from bpe_engine.training.steps import MergeStep
 
-from .arg_types import non_negative, positive
+from .arg_types import non_negative, vocab_size
 from .corpus_input import _special_token, add_corpus_options, choose_pre_tokenizer, counts_for_training
 from .output import Throttle, merge_progress, say, stderr_console, stdout_console, unigram_progress
 
@@ -38,7 +39,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "files", nargs="+", metavar="FILE", help="corpus files ('-' reads standard input), or counts files with --from-counts"
     )
-    parser.add_argument("--vocab-size", type=positive, required=True, metavar="N", help="target vocabulary size")
+    parser.add_argument("--vocab-size", type=vocab_size, required=True, metavar="N", help="target vocabulary size (1 to 1,000,000)")
     parser.add_argument("--output", "-o", required=True, metavar="DIR", help="directory to write the tokenizer into")
     parser.add_argument("--model", choices=values(MODELS), default="bpe", help="the tokenizer model to train")
     parser.add_argument(
@@ -158,7 +159,7 @@ def train_bpe(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     spec.name = args.name or out.resolve().name
     written = save_spec(spec, out, steps=steps)
     skipped = [f"{fmt} not written: {why}" for fmt, why in skipped_formats(spec).items() if fmt != ".tiktoken" or byte_level]
-    _report(spec.name, f"{len(spec.vocab) + len(spec.special_tokens):,} tokens, {len(steps):,} merges", written, [*training.notes, *skipped])
+    _report(spec.name, f"{counted(len(spec.vocab) + len(spec.special_tokens), 'token')}, {counted(len(steps), 'merge')}", written, [*training.notes, *skipped])
     return 0
 
 
@@ -201,7 +202,7 @@ def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     notes = list(training.notes)
     if all(path.name != "vocab.txt" for path in written):
         notes.append(f"vocab.txt not written: {vocab_txt_problem(tokenizer)}; tokenizer.json holds every token")
-    _report(tokenizer.name, f"{tokenizer.vocab_size:,} tokens, {len(steps):,} merges", written, notes)
+    _report(tokenizer.name, f"{counted(tokenizer.vocab_size, 'token')}, {counted(len(steps), 'merge')}", written, notes)
     return 0
 
 
@@ -249,7 +250,7 @@ def train_unigram(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
             progress.update(task, description=label, completed=step.index + 1, total=training.total_steps, pieces=f"{size:,}")
     name = args.name or out.resolve().name
     written = training.save(out, name)
-    facts = f"{len(training.pieces):,} pieces after {em_steps} EM steps and {rounds} pruning round(s)"
+    facts = f"{counted(len(training.pieces), 'piece')} after {counted(em_steps, 'EM step')} and {counted(rounds, 'pruning round')}"
     _report(name, facts, written, training.notes)
     return 0
 

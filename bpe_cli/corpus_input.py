@@ -125,7 +125,7 @@ def settings_from_header(args: argparse.Namespace, header: CountsHeader, source:
 
 
 def counts_from_files(
-    args: argparse.Namespace, settings: CorpusSettings, paths: list[str], *, min_word_count: int, training: bool
+    args: argparse.Namespace, settings: CorpusSettings, paths: list[str], *, min_word_count: int, training: bool, workers: int = 2
 ) -> WordCounts:
     """Stream ``paths`` into word counts, with a progress bar on a terminal and early warnings."""
     err = stderr_console()
@@ -164,6 +164,7 @@ def counts_from_files(
             min_word_count=min_word_count,
             memory_budget=args.memory_limit,
             training=training,
+            workers=workers,
             progress=report,
         )
         progress.update(task, completed=progress.tasks[0].total or 0, words=len(counts))
@@ -188,7 +189,9 @@ def counts_for_training(
         )
         return counts_from_files(args, settings, list(args.files), min_word_count=args.min_word_count, training=True), settings
     default = settings_from_args(args).header(WordCounts({}, True))
-    counts, header = read_counts(args.files, default=_headerless(default), min_count=args.min_word_count)
+    counts, header = read_counts(
+        args.files, default=_headerless(default), min_count=args.min_word_count, memory_budget=args.memory_limit
+    )
     return counts, settings_from_header(args, header, args.files[0])
 
 

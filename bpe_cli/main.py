@@ -14,14 +14,17 @@ quietly with status 141, as a program killed by SIGPIPE does.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError, SpecialTokenError
+from bpe_engine.special_text import shown_token
 
 COMMANDS = ("train", "count", "encode", "decode", "merges", "diff", "compare", "inspect", "models")
 EXIT_USER_ERROR = 2
@@ -66,7 +69,7 @@ def _special_refusal(exc: SpecialTokenError) -> str:
     if exc.token is None:
         return f"{exc}; pass --special-mode special or --special-mode text"
     return (
-        f"the text holds {exc.token!r}, special-token text of the tokenizer, and --special-mode is refuse; "
+        f"the text holds {shown_token(exc.token)}, special-token text of the tokenizer, and --special-mode is refuse; "
         "pass --special-mode special to encode it as the special token, or --special-mode text "
         "to encode it as ordinary text"
     )
@@ -82,16 +85,73 @@ def _user_error(exc: Exception) -> str:
     return str(exc)
 
 
+def command_typo(word: str) -> str | None:
+    """The command ``word`` is a typo of, when it is no file (the app would open it) and close to
+    one: ``encodee hello`` said "cannot read encodee: No such file or directory".
+
+    >>> command_typo("encodee"), command_typo("trian"), command_typo("corpus.txt")
+    ('encode', 'train', None)
+    """
+    if word.startswith("-") or os.path.exists(word):
+        return None
+    close = difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
+_OPTION = re.compile(r"--?[A-Za-z][\w-]*")
+
+
+def option_typo(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
+    """The first option in ``argv`` (a command line starting with its command) that the command
+    does not have, with the one it is closest to: argparse said "--tokenizer is required" for
+    ``encode --tokenzier gpt2``, without a word about the misspelled option."""
+    commands, known = _command_options(parser, argv)
+    for arg in argv[1:]:
+        if arg == "--":
+            break
+        name = arg.partition("=")[0]
+        if not _OPTION.fullmatch(name) or name in known or (name.startswith("--") and any(o.startswith(name) for o in known)):
+            continue
+        close = difflib.get_close_matches(name, sorted(o for o in known if o.startswith("--")), n=1, cutoff=0.7)
+        hint = f"; did you mean {close[0]}?" if close else f" ('bpe-explorer {commands} --help' lists its options)"
+        return f"bpe-explorer {commands}: error: unknown option {name}{hint}"
+    return None
+
+
+def _command_options(parser: argparse.ArgumentParser, argv: Sequence[str]) -> tuple[str, set[str]]:
+    """The command (and sub-command) ``argv`` names, and their option strings."""
+    words: list[str] = []
+    known: set[str] = set()
+    for word in argv:
+        sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)  # noqa: SLF001
+        if sub is None or word not in sub.choices:
+            break
+        parser = sub.choices[word]
+        words.append(word)
+        known.update(parser._option_string_actions)  # noqa: SLF001
+    return " ".join(words), known
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
+        meant = command_typo(argv[0]) if argv else None
+        if meant is not None:
+            _say(f"unknown command {argv[0]!r}; did you mean {meant}? ('bpe-explorer --help' lists the commands)")
+            return EXIT_USER_ERROR
         from tui.launch import run_app  # imported late: the CLI commands never load Textual
 
         return run_app(argv)
     if sys.stdout is None:
         _say("standard output is closed; nothing to write the result to (redirect it to a file or /dev/null)")
         return EXIT_USER_ERROR
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    typo = option_typo(parser, argv)
+    if typo is not None:
+        if sys.stderr is not None:
+            print(visible_text(typo), file=sys.stderr)
+        return EXIT_USER_ERROR
+    args = parser.parse_args(argv)
     try:
         status = int(args.func(args) or 0)
         sys.stdout.flush()  # inside the try: a failing write is reported, not lost at exit

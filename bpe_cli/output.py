@@ -3,16 +3,18 @@
 Everything shown comes from user data (corpus text, token bytes), so it is always turned into a
 visible plain string first (:mod:`bpe_engine.display`) and put into ``rich.text.Text`` objects --
 never into markup strings -- so neither ``[bold]`` in a corpus nor an ESC byte in a token can
-style or drive the terminal. Machine output (``--json``) is plain ``json.dumps`` with ASCII
-escapes, which is equally inert on a terminal.
+style or drive the terminal. Machine output (``--json``) writes text as it is (한국어, not
+``\\ud55c...``), escaping only what could act on a terminal or is no character (:func:`json_text`).
 """
 
 from __future__ import annotations
 
 import errno
 import json
+import re
 import sys
 import time
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -53,9 +55,36 @@ def stderr_console() -> Console:
     return Console(file=sys.stderr, highlight=False, soft_wrap=True)
 
 
+_JSON_HAZARD = re.compile(r"[^\x20-\x7e]")
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Cn", "Co", "Zl", "Zp"})
+
+
+def _escape_hazard(match: re.Match[str]) -> str:
+    ch = match.group()
+    if unicodedata.category(ch) not in _HIDDEN:
+        return ch
+    code = ord(ch)
+    if code > 0xFFFF:  # a surrogate pair, as JSON spells a character beyond the BMP
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def json_text(value: Any) -> str:
+    """``value`` as one line of JSON with its text as it is (``ensure_ascii`` escaped every
+    non-ASCII character: 한 was ``\\ud55c``), but every control, C1, bidi, zero-width, private or
+    unassigned character and every lone surrogate escaped: inert on a terminal, encodable as
+    UTF-8, and the same value for a JSON reader.
+
+    >>> json_text({"t": "한\\u202e\\x9b\\ud800"})
+    '{"t": "한\\\\u202e\\\\u009b\\\\ud800"}'
+    """
+    return _JSON_HAZARD.sub(_escape_hazard, json.dumps(value, ensure_ascii=False))
+
+
 def print_json(data: Any) -> None:
-    """One line of JSON on stdout (ASCII escapes: safe on a terminal, exact for programs)."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=True) + "\n")
+    """One line of JSON on stdout (:func:`json_text`)."""
+    sys.stdout.write(json_text(data) + "\n")
     sys.stdout.flush()
 
 
@@ -268,10 +297,10 @@ def print_json_stream(fields: Iterable[tuple[str, Any]]) -> None:
         if isinstance(value, Iterator):
             write("[")
             for i, item in enumerate(value):
-                write(("" if i == 0 else ", ") + json.dumps(item, ensure_ascii=True))
+                write(("" if i == 0 else ", ") + json_text(item))
             write("]")
         else:
-            write(json.dumps(value, ensure_ascii=True))
+            write(json_text(value))
     write("}\n")
     sys.stdout.flush()
 

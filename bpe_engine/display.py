@@ -118,6 +118,20 @@ def token_label(data: bytes, *, byte_level: bool) -> str:
     return text
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """A count and its noun, singular for one: what every count line says ("1 words" before).
+
+    >>> counted(1, "word"), counted(2_000, "token"), counted(1, "distinct word"), counted(2, "match", "matches")
+    ('1 word', '2,000 tokens', '1 distinct word', '2 matches')
+    """
+    return f"{n:,} {noun_for(n, noun, plural)}"
+
+
+def noun_for(n: int, noun: str, plural: str | None = None) -> str:
+    """``noun`` for a count of ``n`` (``plural``, default ``noun + "s"``, for any other count)."""
+    return noun if n == 1 else (plural or noun + "s")
+
+
 def token_str_label(token: str) -> str:
     """Label for a token known only by its model-alphabet string (``▁the``, ``##ing``, ``lo</w>``);
     a raw space (character-level models) is ``␣``, so no label is ever blank or padded-looking."""

@@ -27,6 +27,7 @@ import regex
 
 from .choices import END_OF_WORD_STYLES, EndOfWord, values
 from .errors import ConfigError
+from .regex_limits import check_regex
 
 # --- patterns (verbatim from tiktoken_ext/openai_public.py) -------------------------------------
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
@@ -56,10 +57,7 @@ END_OF_WORD_SUFFIX = "</w>"
 @lru_cache(maxsize=64)
 def compile_pattern(pattern: str) -> regex.Pattern[str]:
     """Compile a user or built-in pattern; a bad one is a :class:`ConfigError` naming the problem."""
-    try:
-        return regex.compile(pattern)
-    except regex.error as exc:  # pragma: no branch - message comes from the regex module
-        raise ConfigError(f"invalid pre-tokenizer regex {pattern!r}: {exc}", field="pattern") from None
+    return check_regex(pattern, regex.compile, "pre-tokenizer regex", field="pattern")
 
 
 # --- user regexes run with a time budget ---------------------------------------------------------

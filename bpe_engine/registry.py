@@ -23,7 +23,9 @@ reference name gets that reference's regex and specials; any other rank file the
 
 from __future__ import annotations
 
+import difflib
 import importlib
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -87,7 +89,7 @@ def load_tokenizer(spec: str | Path) -> Any:
         return _load_directory(path)
     if path.is_file():
         return _load_file(path)
-    raise BpeEngineError(f"unknown tokenizer {text!r}: expected {_forms()}")
+    raise _unknown(text)
 
 
 def load_spec(path: str | Path) -> BpeSpec:
@@ -264,6 +266,24 @@ def _wordpiece_attr(name: str) -> Any:
     except ImportError:
         return None
     return getattr(module, name, None)
+
+
+def _unknown(text: str) -> BpeEngineError:
+    """What a spec that names nothing gets: a path that is not there is "no such file or
+    directory" (it printed the 11-line list of accepted kinds); a name close to a known one gets
+    a suggestion; anything else the list of accepted kinds."""
+    if os.sep in text or text.startswith((".", "~")) or Path(text).suffix in _FILE_SUFFIXES:
+        return BpeEngineError(f"unknown tokenizer {text!r}: no such file or directory")
+    from .catalog import BUILTIN_NAMES
+
+    close = difflib.get_close_matches(text, [*available_tokenizers(), *BUILTIN_NAMES], n=2, cutoff=0.7)
+    if close:
+        return BpeEngineError(f"unknown tokenizer {text!r}; did you mean {' or '.join(close)}? ('bpe-explorer models' lists them all)")
+    return BpeEngineError(f"unknown tokenizer {text!r}: expected {_forms()}")
+
+
+_FILE_SUFFIXES = frozenset({".json", ".txt", ".model", ".tiktoken", ".v1", ".v2", ".v3", ".v7", ".bpe"})
+"""Endings of tokenizer files: a spec with one is a path, never a name."""
 
 
 def _forms() -> str:

@@ -29,13 +29,28 @@ def find_special_text(text: str, specials: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+SHOWN_CHARS = 40
+"""Characters of a special token a message quotes: a 100 KB special token was printed whole."""
+
+
+def shown_token(token: str) -> str:
+    """A special token as a message quotes it: visible, and cut past :data:`SHOWN_CHARS`.
+
+    >>> shown_token("<|endoftext|>"), shown_token("<" + "x" * 100_000 + ">")
+    ("'<|endoftext|>'", "'<xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'… (100,002 characters)")
+    """
+    if len(token) <= SHOWN_CHARS:
+        return repr(visible_text(token))
+    return f"{visible_text(token[:SHOWN_CHARS])!r}… ({len(token):,} characters)"
+
+
 def special_text_note(found: Iterable[str], mode: str, tokenizer_name: str, *, option: str) -> str | None:
     """One line for ``mode`` when ``found`` is not empty (None otherwise); ``option`` is how the
     user changes the mode (``--special-mode``), named in the user's own interface."""
     found = tuple(found)
     if not found:
         return None
-    shown = ", ".join(repr(visible_text(t)) for t in found[:3]) + (", ..." if len(found) > 3 else "")
+    shown = ", ".join(shown_token(t) for t in found[:3]) + (", ..." if len(found) > 3 else "")
     name = visible_text(tokenizer_name)
     if mode == "special":
         return f"the text holds {shown}, encoded as special token(s) of {name} ({option} text encodes it as ordinary text)"
@@ -84,10 +99,10 @@ def refusal_message(token: str, tokenizer_name: str) -> str:
     """Why mode ``refuse`` stopped, in words every interface can show: it names the *modes*, which
     are the values of the CLI's ``--special-mode``, of the app's selector and of ``special_mode=``."""
     return (
-        f"the text holds {visible_text(token)!r}, special-token text of {visible_text(tokenizer_name)!r}, and the "
+        f"the text holds {shown_token(token)}, special-token text of {visible_text(tokenizer_name)!r}, and the "
         "special-token mode is 'refuse'; choose mode 'special' to encode it as the special token "
         "or mode 'text' to encode it as ordinary text"
     )
 
 
-__all__ = ["checked_mode", "find_special_text", "refusal_message", "refuse_special_text", "special_segments", "special_text_note"]
+__all__ = ["checked_mode", "find_special_text", "refusal_message", "refuse_special_text", "shown_token", "special_segments", "special_text_note"]

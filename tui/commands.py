@@ -1,7 +1,14 @@
-"""Command-palette provider (ctrl+p) with the explorer's main actions.
+"""Command-palette provider (ctrl+p) with the explorer's main actions, and the palette's safe input.
 
 The list is built from the app's current state on every search, so "Cancel training" only
 appears while a run is going and stepping commands only once there are merges to step through.
+
+The palette's search box is Textual's own ``CommandInput``, which paints what is typed or pasted
+as it is: C1 controls (U+009B is a whole CSI), bidi overrides and isolates, ZWJ and DEL reached the
+terminal -- the one field the visible-text layer did not cover. :class:`SafeCommandInput` is that
+box with the safe fields' painting, typing and paste capacity (:class:`~.widgets.safe_text.SafeInput`);
+Textual builds the box by the name its module holds and has no hook for it, so importing this
+module points that name at ours (the app imports it for its ``COMMANDS``).
 """
 
 from __future__ import annotations
@@ -9,10 +16,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+import textual.command
+from textual.command import CommandInput, DiscoveryHit, Hit, Hits, Provider
+
+from .widgets.safe_text import SafeInput
 
 if TYPE_CHECKING:
     from .app import ExplorerApp
+
+
+class SafeCommandInput(CommandInput, SafeInput):
+    """The palette's search box, painted, typed into and pasted into as every safe field is."""
+
+
+textual.command.CommandInput = SafeCommandInput  # type: ignore[misc]  # see the module docstring
 
 
 class ExplorerCommands(Provider):

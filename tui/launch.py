@@ -15,6 +15,7 @@ from pathlib import Path
 from bpe_engine.errors import CorpusError
 from bpe_engine.text_files import read_text_file
 
+from . import paste_parser
 from .app import ExplorerApp
 
 SAMPLE = "sample_corpus.txt"
@@ -50,6 +51,7 @@ def run_app(argv: list[str]) -> int:
     except CorpusError as exc:
         print(f"bpe-explorer: error: {exc}", file=sys.stderr)
         return 2
+    paste_parser.install()  # a paste arrives whole and exactly as pasted
     try:
         _run_profiled(app) if os.environ.get(PROFILE_ENV) else app.run()
     except KeyboardInterrupt:  # a signal from outside (kill -INT): leave quietly, as other CLIs do

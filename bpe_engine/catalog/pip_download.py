@@ -13,6 +13,7 @@ pip runs as a child process whose output is read line by line: each line goes to
 
 from __future__ import annotations
 
+import os
 import queue
 import subprocess
 import sys
@@ -52,6 +53,23 @@ def pip_command(release: Release, requirements: Path, dest: Path, extra_args: Se
     ]  # fmt: skip
 
 
+_DIE_WITH_PARENT = (
+    "import ctypes, os, signal, sys\n"
+    "ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG\n"
+    "if os.getppid() != int(sys.argv[1]): os._exit(1)  # the parent died before the line above\n"
+    "os.execvp(sys.argv[2], sys.argv[2:])\n"
+)
+
+
+def dies_with_parent(command: Sequence[str]) -> list[str]:
+    """``command`` run so that it is killed when this process dies, however it dies (Linux's
+    ``PR_SET_PDEATHSIG``, set by a small launcher that then becomes the command): a ``kill -9``
+    of a fetch left pip running. Elsewhere ``command`` as it is."""
+    if not sys.platform.startswith("linux"):
+        return list(command)
+    return [sys.executable, "-c", _DIE_WITH_PARENT, str(os.getpid()), *command]
+
+
 def pip_download(
     release: Release,
     dest: Path,
@@ -70,7 +88,7 @@ def pip_download(
     command = pip_command(release, requirements, archives, extra_args)
     try:
         process = subprocess.Popen(
-            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            dies_with_parent(command), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, encoding="utf-8", errors="replace",
         )  # fmt: skip
     except OSError as exc:

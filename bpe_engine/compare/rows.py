@@ -114,7 +114,7 @@ def _row(tok: Tokenizer, text: str, index: TextIndex, words: int, mode: SpecialM
                 raise BpeEngineError(f"{name} returned an encoding of different text; its offsets cannot be aligned")
             flags = partial_flags(enc, index)
             alignment = align_row(enc, index)
-        stats = row_stats(enc, index, unk_id=tok.unk_id, flags=flags, words=words)
+        stats = row_stats(enc, index, flags=flags, words=words)
     except BpeEngineError as exc:
         return CompareRow(name, None, None, None, (), byte_level, time.perf_counter() - start, str(exc))
     except Exception as exc:  # noqa: BLE001 - a loaded or user tokenizer must not take the view down

@@ -3,8 +3,9 @@
 The ratios answer "how much text does one token carry?" in the units people care about:
 code points, graphemes (what a reader counts as one character: 👩‍👩‍👧 is 1 grapheme of 5 code
 points) and UTF-8 bytes per token, tokens per whitespace word, the share of tokens that hold
-only part of a character, and (for WordPiece) the share of ``[UNK]`` tokens -- text the model
-could not represent at all. :func:`relative_cost` puts a row beside a baseline row (the
+only part of a character, and the share of unknown pieces -- text the model could not represent
+at all (``Encoding.unknown``: WordPiece's ``[UNK]``, SentencePiece's ``<unk>``, and a symbol a
+vocabulary without an unknown token cannot spell; the count ``encode`` prints). :func:`relative_cost` puts a row beside a baseline row (the
 "Korean premium": how many tokens one text costs here against there).
 
 >>> from bpe_engine.types import Encoding
@@ -40,7 +41,7 @@ class RowStats:
     words: int
     partial_tokens: int
     special_tokens: int
-    unk_tokens: int | None = None
+    unk_tokens: int = 0
     graphemes: int | None = None
 
     @property
@@ -65,9 +66,7 @@ class RowStats:
 
     @property
     def unk_rate(self) -> float | None:
-        if self.unk_tokens is None or not self.tokens:
-            return None
-        return self.unk_tokens / self.tokens
+        return self.unk_tokens / self.tokens if self.tokens else None
 
     def as_dict(self) -> dict[str, int | float | None]:
         """Counts and ratios, JSON-ready."""
@@ -138,12 +137,13 @@ def row_stats(
     encoding: Encoding,
     index: TextIndex | None = None,
     *,
-    unk_id: int | None = None,
     flags: Sequence[bool] | None = None,
     words: int | None = None,
 ) -> RowStats:
-    """Statistics of one encoding. ``unk_id`` enables the UNK count; ``flags`` (partial flags) and
-    ``words`` may be passed when already computed for the same text."""
+    """Statistics of one encoding; ``flags`` (partial flags) and ``words`` may be passed when
+    already computed for the same text. Unknown pieces are the encoding's own marks, whether or
+    not the vocabulary has an unknown token (a model without one showed "–" beside the 34
+    unknown pieces ``encode`` counted)."""
     index = index or index_of(encoding.text)
     if flags is None:
         flags = partial_flags(encoding, index)
@@ -155,5 +155,5 @@ def row_stats(
         words=count_words(encoding.text) if words is None else words,
         partial_tokens=sum(flags),
         special_tokens=sum(encoding.special),
-        unk_tokens=None if unk_id is None else encoding.ids.count(unk_id),
+        unk_tokens=sum(encoding.unknown),
     )

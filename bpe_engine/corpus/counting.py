@@ -62,10 +62,11 @@ class CountJob(NamedTuple):
     byte_level: bool
     errors: DecodeErrors = "strict"
     lines: bool = False
+    max_span: int = 0  # bytes a stretch without a cut point may span (CutRule.max_span)
 
     @property
     def rule(self) -> CutRule:
-        return CutRule.for_job(self.pre_tokenizer, self.specials, lines=self.lines)
+        return CutRule.for_job(self.pre_tokenizer, self.specials, lines=self.lines, max_span=self.max_span)
 
 
 class Part(NamedTuple):

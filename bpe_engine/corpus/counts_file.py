@@ -37,21 +37,22 @@ b' caf\\xc3\\xa9\\t\\\\\\xed\\x95'
 from __future__ import annotations
 
 import codecs
-import json
 import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import nullcontext
-from dataclasses import asdict, dataclass, replace
+from dataclasses import replace
+from itertools import islice
 from pathlib import Path
 from typing import IO
 
 from ..atomic import atomic_writer
 from ..errors import CorpusError
 from .counting import BYTE_DECODING_TABLE, WordCounts, add_part
+from .counts_header import FORMAT_VERSION, HEADER_PREFIX, CountsHeader, parse_header
+from .documents import is_stream
+from .table_size import TableWatch
 
-FORMAT_VERSION = 1
-HEADER_PREFIX = "#bpe-explorer-counts "
 MAX_COUNT = 2**63 - 1
 
 _BYTE_ENCODING_MAP = codecs.charmap_build(BYTE_DECODING_TABLE)
@@ -59,35 +60,6 @@ _NEEDS_ESCAPE = re.compile(rb"[\x00-\x1f\x7f\\]")
 _CONTROLS = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F]} | {0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"}
 _ESCAPE = re.compile(rb"\\(x[0-9a-fA-F]{2}|[\\tnr])|\\")
 _UNESCAPED = {b"\\": b"\\", b"t": b"\t", b"n": b"\n", b"r": b"\r"}
-
-
-@dataclass(frozen=True)
-class CountsHeader:
-    """What a counts file says about how it was counted (the JSON of its header row)."""
-
-    pre_tokenizer: str = "gpt2"
-    pattern: str | None = None
-    level: str = "byte"
-    specials: tuple[str, ...] = ()
-    lines: bool | None = None
-    documents: int | None = None
-    words: int | None = None
-    unique: bool = False
-    version: int = FORMAT_VERSION
-    tool: str = ""
-
-    @property
-    def byte_level(self) -> bool:
-        return self.level == "byte"
-
-    def settings(self) -> tuple[str, str | None, str, tuple[str, ...]]:
-        """What must agree for two files' counts to be added up."""
-        return self.pre_tokenizer, self.pattern, self.level, self.specials
-
-    def row(self) -> bytes:
-        data = asdict(self)
-        data["specials"] = list(self.specials)
-        return f"{HEADER_PREFIX}{json.dumps(data, ensure_ascii=True)}\t1\n".encode("ascii")
 
 
 # -- pieces -------------------------------------------------------------------------------------
@@ -164,18 +136,30 @@ def _write_rows(handle: IO[bytes], counts: WordCounts, min_count: int) -> int:
 
 
 # -- reading ------------------------------------------------------------------------------------
+HEADER_BYTES = 1 << 20
+"""The most of a first line read to look for a header (a header is a few hundred bytes)."""
+_WATCH_ROWS = 1 << 16
+"""Rows added between two looks of the memory watch."""
+
+
 def read_header(path: str | Path) -> CountsHeader | None:
-    """The header of a counts file, or None when the file does not start with one."""
-    try:
-        with open(path, "rb") as handle:
-            first = handle.readline(1 << 20)
-    except OSError as exc:
-        raise CorpusError(f"cannot read counts file {path}: {exc.strerror or exc}") from None
-    return _parse_header(first, str(path))
+    """The header of a counts file, or None when the file does not start with one. A pipe or a
+    device is not looked into (it can be read only once, by :func:`read_counts`): None."""
+    if is_stream(path):
+        return None
+    handle = _open(path)
+    with handle:
+        first = handle.readline(HEADER_BYTES)
+    return parse_header(first, str(path))
 
 
 def read_counts(
-    paths: Sequence[str | Path], *, default: CountsHeader | None = None, min_count: int = 1
+    paths: Sequence[str | Path],
+    *,
+    default: CountsHeader | None = None,
+    min_count: int = 1,
+    memory_budget: int | None = None,
+    training: bool = True,
 ) -> tuple[WordCounts, CountsHeader]:
     """Add up counts files in order; the table and the header they share.
 
@@ -183,23 +167,50 @@ def read_counts(
     one is taken to match (``default`` describes them when no file has a header). Words whose
     total is below ``min_count`` are dropped -- while reading, when a single file says each
     piece occurs once in it (so only the kept words are ever held), else after adding up.
+    Each file is opened once (a pipe, ``<(zcat counts.tsv.gz)``, is read once). The table is
+    watched as it grows, as when counting a corpus (:class:`.table_size.TableWatch`, against
+    ``memory_budget``; default: the memory available now): reading stops with the ways out as
+    soon as the table would not fit once training starts (``training=False``: the table alone).
     """
-    headers = [(str(p), read_header(p)) for p in paths]
-    named = [(p, h) for p, h in headers if h is not None]
+    opened: list[tuple[str, IO[bytes], bytes, CountsHeader | None]] = []
+    try:
+        for p in paths:
+            handle = _open(p)
+            opened.append((str(p), handle, first := handle.readline(HEADER_BYTES), parse_header(first, str(p))))
+        return _read_opened(opened, default, min_count, memory_budget, training)
+    finally:
+        for _, handle, _, _ in opened:
+            handle.close()
+
+
+def _read_opened(
+    opened: list[tuple[str, IO[bytes], bytes, CountsHeader | None]],
+    default: CountsHeader | None,
+    min_count: int,
+    memory_budget: int | None,
+    training: bool,
+) -> tuple[WordCounts, CountsHeader]:
+    named = [(p, h) for p, _, _, h in opened if h is not None]
     header = named[0][1] if named else (default or CountsHeader())
-    assert header is not None
     for path, other in named[1:]:
-        assert other is not None
         if other.settings() != header.settings():
             raise CorpusError(
                 f"{path} was counted with {_describe(other)} but {named[0][0]} with {_describe(header)}: "
                 "counts add up only when pre-tokenizer, level and special tokens are the same"
             )
-    filter_early = len(paths) == 1 and header.unique and min_count > 1
+    filter_early = len(opened) == 1 and header.unique and min_count > 1
+    sizes = [None if is_stream(p) else Path(p).stat().st_size for p, _, _, _ in opened]
+    total = None if None in sizes else sum(s or 0 for s in sizes)
+    watch = TableWatch(total, memory_budget, min_count=1 if filter_early else min_count, training=training)
     table: dict[str, int] = {}
-    for path, _ in headers:
-        rows = _rows(path, header.byte_level)
-        add_part(table, ((w, n) for w, n in rows if n >= min_count) if filter_early else rows)
+    done = [0]
+    for path, handle, first, own in opened:
+        rows = _rows(path, _lines(first, handle, skip_first=own is not None), header.byte_level, done)
+        if filter_early:
+            rows = ((w, n) for w, n in rows if n >= min_count)
+        while batch := list(islice(rows, _WATCH_ROWS)):
+            add_part(table, batch)
+            watch.update(done[0], table)
     if min_count > 1 and not filter_early:
         table = {w: n for w, n in table.items() if n >= min_count}
     documents = sum(h.documents or 0 for _, h in named) if named else 0
@@ -207,49 +218,61 @@ def read_counts(
     return WordCounts(table, header.byte_level, documents=documents, total_words=merged.words or 0), merged
 
 
-def _rows(path: str, byte_level: bool) -> Iterator[tuple[str, int]]:
-    """(word, count) of every row after the header, words as the trainer stores them."""
-    with open(path, "rb") as handle:
-        for number, line in enumerate(handle, start=1):
-            if number == 1 and line.startswith(HEADER_PREFIX.encode()):
-                continue
-            line = line.rstrip(b"\r\n") if line.endswith(b"\n") else line
-            column, tab, count = line.rpartition(b"\t")
-            if not tab or not column or not count.isdigit() or len(count) > 19:
-                if not line:
-                    continue
-                raise CorpusError(
-                    f"{path}, line {number}: expected piece<TAB>count (a count from 1 to 2**63 - 1); "
-                    "counts files come from bpe-explorer count"
-                )
-            n = int(count)
-            if not 1 <= n <= MAX_COUNT:
-                raise CorpusError(f"{path}, line {number}: count {n} is outside 1 to 2**63 - 1 (64-bit)")
-            try:
-                raw = unescape_piece(column)
-                word = codecs.charmap_decode(raw, "strict", BYTE_DECODING_TABLE)[0] if byte_level else raw.decode("utf-8")
-            except ValueError as exc:  # bad escape, or bytes that are not UTF-8 in character-level counts
-                raise CorpusError(f"{path}, line {number}: {exc}") from None
-            yield word, n
-
-
-def _parse_header(first: bytes, path: str) -> CountsHeader | None:
-    if not first.startswith(HEADER_PREFIX.encode()):
-        return None
-    text = first.decode("utf-8", "replace").rstrip("\r\n")
-    body = text[len(HEADER_PREFIX) :].rpartition("\t")[0]
+def _open(path: str | Path) -> IO[bytes]:
     try:
-        data = json.loads(body)
-        if data.get("version") != FORMAT_VERSION:
-            raise CorpusError(f"{path}: counts format version {data.get('version')!r}; this bpe-explorer reads version {FORMAT_VERSION}")
-        data["specials"] = tuple(data.get("specials") or ())
-        known = CountsHeader.__dataclass_fields__
-        return CountsHeader(**{k: v for k, v in data.items() if k in known})
-    except (ValueError, TypeError, AttributeError) as exc:
-        raise CorpusError(f"{path}, line 1: unreadable counts header ({exc})") from None
+        return open(path, "rb")
+    except OSError as exc:
+        raise CorpusError(f"cannot read counts file {path}: {exc.strerror or exc}") from None
+
+
+def _lines(first: bytes, handle: IO[bytes], *, skip_first: bool) -> Iterator[tuple[int, bytes]]:
+    """(line number, line) of a file whose first line (up to :data:`HEADER_BYTES`) was read
+    already: the header is skipped; a longer first line is read to its end."""
+    if not skip_first and first:
+        yield 1, first if first.endswith(b"\n") else first + handle.readline()
+    for number, line in enumerate(handle, start=2):
+        yield number, line
+
+
+def _rows(path: str, lines: Iterator[tuple[int, bytes]], byte_level: bool, done: list[int]) -> Iterator[tuple[str, int]]:
+    """(word, count) of every row, words as the trainer stores them; ``done[0]`` counts the bytes."""
+    for number, line in lines:
+        done[0] += len(line)
+        line = line.rstrip(b"\r\n") if line.endswith(b"\n") else line
+        column, tab, count = line.rpartition(b"\t")
+        if not tab or not column or not count.isdigit() or len(count) > 19:
+            if not line:
+                continue
+            raise CorpusError(
+                f"{path}, line {number}: expected piece<TAB>count (a count from 1 to 2**63 - 1); "
+                "counts files come from bpe-explorer count"
+            )
+        n = int(count)
+        if not 1 <= n <= MAX_COUNT:
+            raise CorpusError(f"{path}, line {number}: count {n} is outside 1 to 2**63 - 1 (64-bit)")
+        try:
+            raw = unescape_piece(column)
+            word = codecs.charmap_decode(raw, "strict", BYTE_DECODING_TABLE)[0] if byte_level else raw.decode("utf-8")
+        except ValueError as exc:  # bad escape, or bytes that are not UTF-8 in character-level counts
+            raise CorpusError(f"{path}, line {number}: {exc}") from None
+        yield word, n
 
 
 def _describe(header: CountsHeader) -> str:
     pattern = f" {header.pattern!r}" if header.pattern else ""
     specials = f", specials {list(header.specials)}" if header.specials else ", no specials"
     return f"pre-tokenizer {header.pre_tokenizer}{pattern}, {header.level}-level{specials}"
+
+
+__all__ = [
+    "FORMAT_VERSION",
+    "HEADER_PREFIX",
+    "MAX_COUNT",
+    "CountsHeader",
+    "escape_piece",
+    "piece_bytes",
+    "read_counts",
+    "read_header",
+    "unescape_piece",
+    "write_counts",
+]

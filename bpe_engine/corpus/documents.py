@@ -6,6 +6,8 @@ character-level training names the bad byte with where it came from.
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -106,6 +108,19 @@ def open_binary(path: str) -> IO[bytes]:
             raise CorpusError(f"{path}: reading URLs needs fsspec (pip install 'bpe-explorer[dask]')") from None
         return fsspec.open(path, "rb").open()
     return open(path, "rb")
+
+
+def is_stream(path: str | Path) -> bool:
+    """Whether ``path`` is read as it comes rather than planned by its size: a pipe
+    (``<(zcat c.gz)``), a FIFO, a device (``/dev/stdin``, ``/dev/zero``), a socket. Its ``st_size``
+    is 0, and it can be read only once. False for a file, a directory, a URL or a missing path."""
+    if "://" in str(path):
+        return False
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
 def file_size(path: str) -> int:

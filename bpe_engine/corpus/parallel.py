@@ -8,6 +8,7 @@ process and the rest follow there: the result is the same, only slower.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -18,6 +19,14 @@ from typing import Any, TypeVar
 
 U = TypeVar("U")
 R = TypeVar("R")
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, else the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def can_fork() -> bool:

@@ -15,7 +15,14 @@ Both say the ways out: ``--min-word-count`` (only words seen that often are trai
 sample of the lines, or counting on a cluster and training ``--from-counts``.
 
 Memory per distinct word, measured on en_10mb (83,000 words of 8 characters on average; the
-incremental trainer at 8,000 merges): the table ~175 bytes, the training on it ~630 more.
+incremental trainer at 8,000 merges): the table ~175 bytes, the training on it ~630 more. The
+watch counts every character of every distinct word, not a sampled average: one word of 200 MB
+costs what 25 million words of 8 characters cost.
+
+A stretch of text with no place to cut it into blocks (a file of one huge word, ``/dev/zero``, a
+whole document under a pre-tokenizer that cannot cut) is held whole while it is counted, so the
+table comes too late to see it: :func:`uncut_limit` bounds such a stretch by the budget, and
+reading stops with :class:`UncutTooLarge` as soon as it is passed, before it is read.
 """
 
 from __future__ import annotations
@@ -33,6 +40,11 @@ TRAINING_BYTES_PER_WORD = 450
 TRAINING_BYTES_PER_CHAR = 20
 """Bytes per distinct word (and per character of it) of the table and of training on it."""
 
+HELD_BYTES_PER_BYTE = 64
+"""Bytes of memory per byte of a stretch counted whole and trained on: 50 measured for a 10 MB
+text held whole by the whitespace pre-tokenizer (each piece a string in a list and a Counter);
+~14 reported for a 200 MB file of one word through training."""
+
 DEFAULT_BETA = 0.75
 """Heaps' exponent until the run gives two points to fit it (typical of web text: 0.6-0.8)."""
 
@@ -47,6 +59,30 @@ WAYS_OUT_COUNTING = f"ways out: {_CLUSTER}, or count {_SAMPLE}; --memory-limit S
 
 class WordTableTooLarge(CorpusError):
     """The word table counted so far would not fit in memory once training starts."""
+
+
+class UncutTooLarge(CorpusError):
+    """A stretch of a corpus that cannot be cut into blocks would not fit in memory counted whole."""
+
+
+def uncut_limit(budget: int | None) -> int:
+    """Bytes a stretch without a cut point may span within ``budget`` (0: no bound known)."""
+    return 0 if budget is None else max(1, budget // HELD_BYTES_PER_BYTE)
+
+
+def uncut_too_large(name: str, offset: int, span: int, limit: int, *, why: str, ways: str, exact: bool = False) -> UncutTooLarge:
+    """The one message for a stretch past :func:`uncut_limit`: where, how big (``exact``, or at
+    least), why it has no cut point, the ways out.
+
+    >>> print(uncut_too_large("z", 0, 2**23, 2**22, why="no line break", ways="--lines"))
+    z: 8.0 MiB or more from byte offset 0 with no place to cut it into blocks (no line break): counted whole it needs ~512.0 MiB or more, more than the 256.0 MiB available; ways out: --lines, or --memory-limit SIZE if more memory is free
+    """
+    more = "" if exact else " or more"
+    return UncutTooLarge(
+        f"{name}: {_size(span)}{more} from byte offset {offset:,} with no place to cut it into blocks ({why}): counted whole "
+        f"it needs ~{_size(span * HELD_BYTES_PER_BYTE)}{more}, more than the {_size(limit * HELD_BYTES_PER_BYTE)} available; "
+        f"ways out: {ways + ', or ' if ways else ''}--memory-limit SIZE if more memory is free"
+    )
 
 
 def available_memory() -> int | None:
@@ -113,15 +149,26 @@ class TableWatch:
         self._samples: list[tuple[int, int]] = []
         self._warned = False
         self._measured_at = 0
-        self._average_chars = 8.0
         self._kept = 1.0
+        self._words = 0  # distinct words seen by the last update
+        self._chars = 0  # their characters, every one counted
+        self._average_chars = 8.0  # per distinct word: counted by update, or told to check
+
+    @property
+    def uncut_limit(self) -> int:
+        """Bytes a stretch without a cut point may span (see :func:`uncut_limit`)."""
+        return uncut_limit(self.budget)
 
     def update(self, done_bytes: int, table: dict[str, int]) -> str | None:
         """Check after a part was merged: raise if the table will not fit, or return a warning once."""
         if self.budget is None or not table:
             return None
         words = len(table)
-        if words >= 2 * self._measured_at:  # amortised O(1): a pass each time the table doubles
+        if words > self._words:  # new words come last (first-appearance order): O(new words)
+            self._chars += sum(map(len, islice(reversed(table), words - self._words)))
+            self._words = words
+            self._average_chars = self._chars / words
+        if self.min_count > 1 and words >= 2 * self._measured_at:  # amortised O(1): a pass each time the table doubles
             self._measure(table)
         return self.check(done_bytes, words)
 
@@ -159,11 +206,10 @@ class TableWatch:
         return " to train" if self.training else ""
 
     def _measure(self, table: dict[str, int]) -> None:
+        """The share of words kept by ``--min-word-count``, from a sample of the table."""
         self._measured_at = len(table)
-        sample = list(islice(table.items(), 0, None, max(1, len(table) // 4096)))
-        self._average_chars = sum(len(w) for w, _ in sample) / len(sample)
-        if self.min_count > 1:
-            self._kept = sum(1 for _, n in sample if n >= self.min_count) / len(sample)
+        sample = list(islice(table.values(), 0, None, max(1, len(table) // 4096)))
+        self._kept = sum(1 for n in sample if n >= self.min_count) / len(sample)
 
     def _beta(self) -> float:
         """Heaps' exponent from the growth between a quarter of the bytes read so far and now."""

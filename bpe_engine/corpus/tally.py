@@ -15,16 +15,17 @@ end): the files' text block by block, cut only at the cut points it is given.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import IO, NamedTuple
 
 from ..errors import CorpusError
 from ..pretokenizers import PreTokenizer
 from . import parallel
 from .blocks import BLOCK_BYTES, CutRule, cut_bytes, file_blocks, stdin_bytes, stream_blocks
 from .counting import _LINES, BadBytes, Batch, CountJob, Part, Unit, WordCounts, count_unit, decoded_unit, merge_parts, unit_bytes
-from .documents import DecodeErrors, Document, bad_utf8, file_size, open_binary
-from .table_size import TableWatch
+from .documents import DecodeErrors, Document, bad_utf8, file_size, is_stream, open_binary
+from .table_size import TableWatch, available_memory, uncut_limit
 
 PARALLEL_THRESHOLD = 1_000_000
 """Corpora larger than this many bytes (characters) are counted on several processes."""
@@ -68,12 +69,12 @@ def count_files(
     :class:`.table_size.TableWatch` warns early through ``progress`` and stops with
     :class:`.table_size.WordTableTooLarge` before it runs out.
     """
-    job = CountJob(pre_tokenizer, tuple(special_tokens), byte_level, errors, lines)
     sources = [source_of(path) for path in paths]
-    total = None if any(size is None for _, _, size in sources) else sum(size or 0 for _, _, size in sources)
+    total = None if any(s.size is None for s in sources) else sum(s.size or 0 for s in sources)
+    watch = TableWatch(total, memory_budget, min_count=min_word_count, training=training)
+    job = CountJob(pre_tokenizer, tuple(special_tokens), byte_level, errors, lines, watch.uncut_limit)
     units = _file_units(sources, job.rule, block_bytes)
     parts = run_units(units, job, workers, pool=total is None or total > PARALLEL_THRESHOLD)
-    watch = TableWatch(total, memory_budget, min_count=min_word_count, training=training)
     counts = _fold(parts, job, watch, total, progress)
     if min_word_count <= 1:
         return counts
@@ -118,15 +119,19 @@ def stream_texts(
     lines: bool = False,
     errors: DecodeErrors = "strict",
     block_bytes: int = BLOCK_BYTES,
+    memory_budget: int | None = None,
 ) -> Iterator[str]:
     """The text of files (``-``: standard input), block by block, each block ending at a cut point
     of ``rule`` (or a file's end): a counter that gives the same words for the parts as for the
     whole holds one block at a time. ``lines=True`` yields each line (ending at ``\n``) as a text
-    of its own. A byte that is not UTF-8 is named by file, line and offset."""
+    of its own. A byte that is not UTF-8 is named by file, line and offset. A stretch without a
+    cut point stops at what ``memory_budget`` (default: the memory available now) can hold."""
     from ..pretokenizers import get_pretokenizer
 
     job = CountJob(get_pretokenizer("none"), (), False, errors, lines=True)  # one text per block
     sources = [source_of(path) for path in paths]
+    if not rule.max_span:
+        rule = replace(rule, max_span=uncut_limit(available_memory() if memory_budget is None else memory_budget))
     for unit in _file_units(sources, rule, block_bytes):
         assert not isinstance(unit, Batch)
         offset, data, _, _ = unit_bytes(unit, rule)
@@ -162,30 +167,47 @@ def _recorded(parts: Iterable[Part], arrived: list[int]) -> Iterator[Part]:
         arrived[0] += 1
 
 
-def source_of(path: str | Path) -> tuple[str, str | None, int | None]:
-    """(name for messages, path or None for standard input, size or None); a file that does
-    not open is a :class:`CorpusError` now, before any counting."""
+class Source(NamedTuple):
+    """A corpus to read: a file planned in blocks by its size, or a stream read as it comes."""
+
+    name: str  # for messages
+    path: str | None  # None: standard input
+    size: int | None  # None: a stream (standard input, a pipe, a device)
+    stream: IO[bytes] | None = None  # a pipe or device, opened when checked (it is read once)
+
+
+def source_of(path: str | Path) -> Source:
+    """Where to read ``path`` from; a file that does not open is a :class:`CorpusError` now,
+    before any counting. A pipe (``<(zcat c.gz)``), a FIFO or a device has no size to plan
+    blocks by (``st_size`` is 0: it was read as empty): it is a stream, like standard input."""
     if str(path) == "-":
-        return "<stdin>", None, None
+        return Source("<stdin>", None, None)
     name = str(path)
     try:
+        if is_stream(name):
+            return Source(name, name, None, open_binary(name))
         size = file_size(name)
         open_binary(name).close()
     except OSError as exc:
         raise CorpusError(f"cannot read corpus file {name}: {exc.strerror or exc}") from None
-    return name, name, size
+    return Source(name, name, size)
 
 
-def _file_units(sources: list[tuple[str, str | None, int | None]], rule: CutRule, block_bytes: int) -> Iterator[Unit]:
-    for name, path, size in sources:
-        if path is None:
+def _file_units(sources: list[Source], rule: CutRule, block_bytes: int) -> Iterator[Unit]:
+    for source in sources:
+        if source.size is None:
             try:
-                handle = stdin_bytes()
+                handle = source.stream or stdin_bytes()
             except OSError as exc:
-                raise CorpusError(f"cannot read corpus file {name}: {exc}") from None
-            yield from stream_blocks(name, handle, rule, block_bytes)
+                raise CorpusError(f"cannot read corpus file {source.name}: {exc}") from None
+            try:
+                yield from stream_blocks(source.name, handle, rule, block_bytes)
+            finally:
+                if source.stream is not None:
+                    source.stream.close()
         else:
-            yield from file_blocks(name, path, size or 0, rule, block_bytes)
+            assert source.path is not None
+            yield from file_blocks(source.name, source.path, source.size, rule, block_bytes)
 
 
 def _batches(

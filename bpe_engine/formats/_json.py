@@ -9,6 +9,7 @@ line by finding the offending key in the raw text, so ``vocab.json`` errors stil
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +69,31 @@ def parse_json(path: str | Path, text: str, *, unique_keys: bool = True) -> Any:
             path, f"invalid JSON at column {exc.colno}: {exc.msg}{hint}", line=exc.lineno
         ) from None
     except RecursionError:
-        raise TokenizerFileError(path, "invalid JSON: nested too deeply") from None
+        depth, at = deepest_nesting(text)
+        raise TokenizerFileError(
+            path, f"invalid JSON: nested {depth:,} levels deep, more than a JSON reader follows", line=text.count("\n", 0, at) + 1
+        ) from None
+
+
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def deepest_nesting(text: str) -> tuple[int, int]:
+    """(the deepest nesting of lists and objects in JSON ``text``, where it is first reached).
+
+    >>> deepest_nesting('{"a": [[1], "]]"]}')
+    (3, 7)
+    """
+    depth = deepest = at = 0
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, match.start()
+        elif token in "]}":
+            depth -= 1
+    return deepest, at
 
 
 def load_json(path: str | Path, *, unique_keys: bool = True) -> Any:

@@ -52,6 +52,16 @@ def check_save_target(directory: str | Path) -> Path:
     """
     target = Path(directory).expanduser()
     target = target.resolve() if target.exists() else target.absolute()
+    try:
+        here = Path.cwd().resolve()
+    except OSError:  # the working directory itself was deleted
+        here = None
+    if here is not None and (target == here or target in here.parents):
+        raise TokenizerFileError(
+            target,
+            "is the current directory (or holds it): a save replaces its directory whole, which would leave "
+            "your shell in a deleted directory; name a directory inside it instead (e.g. -o my-tokenizer)",
+        )
     if target.exists() and not target.is_dir():
         raise TokenizerFileError(target, "exists and is not a directory; choose another output directory")
     if target.is_dir():
@@ -124,9 +134,16 @@ def read_consistently(root: str | Path, load: Callable[[dict[str, Any]], T]) -> 
             return load(meta)
         problem = _manifest_problem(root, manifest)
         if not problem:
-            result = load(meta)
-            if not _manifest_problem(root, manifest) and read_metadata(root) == meta:
-                return result
+            try:
+                result = load(meta)
+            except Exception:
+                # Files of two saves read together fail in odd ways ("token '\x1a' is not in GPT-2's
+                # byte alphabet"): a torn read is read again; a failure of unchanged files is real.
+                if not _changed(root, manifest, meta):
+                    raise
+            else:
+                if not _changed(root, manifest, meta):
+                    return result
             problem = "the directory changed while it was being read"
         elif last == (meta, problem):
             break  # the same record and the same mismatch twice: damage, not a save in progress
@@ -164,6 +181,14 @@ def check_metadata(path: Path, meta: Any) -> None:
         )
     ):
         raise TokenizerFileError(path, 'field "manifest" must map file names to {"sha256": HEX, "bytes": N}')
+
+
+def _changed(root: Path, manifest: dict[str, Any], meta: dict[str, Any]) -> bool:
+    """Whether a save replaced the directory since ``meta`` was read (its files or its record)."""
+    try:
+        return bool(_manifest_problem(root, manifest)) or read_metadata(root) != meta
+    except TokenizerFileError:
+        return True
 
 
 def _manifest_problem(root: Path, manifest: dict[str, Any]) -> str:

@@ -127,10 +127,16 @@ def byte_ranks(path: Path, vocab: list[Any], *, offset: int) -> dict[bytes, int]
     does: entry ``i`` has rank ``i``, the first 256 are the single bytes in order, no bytes twice."""
     a2b = binascii.a2b_base64
     try:
-        tokens = [a2b(entry["token_bytes"]) for entry in vocab]
+        # strict: the lenient decoder drops what is not base64, so "!!!" was an empty token
+        tokens = [a2b(entry["token_bytes"], strict_mode=True) for entry in vocab]
         ordered = [entry["rank"] for entry in vocab] == list(range(len(vocab)))
     except (TypeError, KeyError, binascii.Error, ValueError) as exc:
-        raise TokenizerFileError(path, f"vocab entries need 'rank' and base64 'token_bytes' ({exc})") from None
+        at = _first_bad_entry(vocab)
+        where = f"vocab entry {at}: " if at is not None else ""
+        raise TokenizerFileError(path, f"{where}vocab entries need 'rank' and base64 'token_bytes' ({exc})") from None
+    empty = next((i for i, token in enumerate(tokens) if not token), None)
+    if empty is not None:
+        raise TokenizerFileError(path, f"vocab entry {empty} has empty token_bytes (base64 of zero bytes)")
     if not ordered:
         at = next(i for i, entry in enumerate(vocab) if entry["rank"] != i)
         raise TokenizerFileError(path, f"vocab entry {at} has rank {vocab[at]['rank']!r}; ranks must run 0, 1, 2, ...")
@@ -142,6 +148,17 @@ def byte_ranks(path: Path, vocab: list[Any], *, offset: int) -> dict[bytes, int]
     if len(ranks) != len(tokens):
         raise TokenizerFileError(path, "a token's bytes are listed twice in the vocab")
     return ranks
+
+
+def _first_bad_entry(vocab: list[Any]) -> int | None:
+    """The index of the first vocab entry without a rank or valid base64 bytes (for the message)."""
+    for i, entry in enumerate(vocab):
+        try:
+            entry["rank"]
+            binascii.a2b_base64(entry["token_bytes"], strict_mode=True)
+        except (TypeError, KeyError, binascii.Error, ValueError):
+            return i
+    return None
 
 
 def _field(path: Path, config: dict[str, Any], key: str, kind: type) -> Any:

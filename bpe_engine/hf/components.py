@@ -63,10 +63,10 @@ def normalizer(node: Node) -> Any:
     if kind == "Strip":
         return norm.Strip(node.bool("strip_left", True), node.bool("strip_right", True))
     if kind == "Prepend":
-        return norm.Prepend(node.str("prepend"))
+        return norm.Prepend(node.str("prepend"), where=node.where)
     if kind == "Replace":
         text, is_regex = _pattern(node.child("pattern"))
-        return norm.Replace(text, is_regex, node.str("content"))
+        return norm.Replace(text, is_regex, node.str("content"), where=node.where)
     if kind == "BertNormalizer":
         return norm.Bert(BertNormalizer(
             clean_text=node.bool("clean_text", True),
@@ -79,7 +79,7 @@ def normalizer(node: Node) -> Any:
 
         return precompiled_normalizer(node)
     if kind == "Sequence":
-        return norm.SequenceNormalizer([normalizer(n) for n in node.items("normalizers")])
+        return norm.SequenceNormalizer([normalizer(n) for n in node.nested("normalizers")], where=node.where)
     return _refuse(node, "normalizer", kind, NORMALIZERS)
 
 
@@ -87,7 +87,7 @@ def normalizer_keeps_start(node: Node) -> bool:
     """True when the normaliser never moves where the text starts (see :mod:`.pipeline`)."""
     kind = node.type_name()
     if kind == "Sequence":
-        return all(normalizer_keeps_start(n) for n in node.items("normalizers"))
+        return all(normalizer_keeps_start(n) for n in node.nested("normalizers"))
     if kind == "Replace":
         pattern = node.child("pattern")
         return isinstance(pattern.value, dict) and isinstance(pattern.value.get("String"), str) and len(pattern.value["String"]) == 1
@@ -134,7 +134,7 @@ def pre_tokenizer(node: Node) -> Any:
     if kind == "FixedLength":
         return pre.FixedLength(node.int("length", 5, minimum=1))
     if kind == "Sequence":
-        return pre.SequencePre([pre_tokenizer(n) for n in node.items("pretokenizers")])
+        return pre.SequencePre([pre_tokenizer(n) for n in node.nested("pretokenizers")])
     return _refuse(node, "pre-tokenizer", kind, PRE_TOKENIZERS)
 
 
@@ -156,11 +156,11 @@ def decoder(node: Node) -> Any:
         return dec.StripDecoder(node.char("content", " "), node.int("start", 0), node.int("stop", 0))
     if kind == "Replace":
         text, is_regex = _pattern(node.child("pattern"))
-        return dec.ReplaceDecoder(norm.Replace(text, is_regex, node.str("content")))
+        return dec.ReplaceDecoder(norm.Replace(text, is_regex, node.str("content"), where=node.where))
     if kind == "CTC":
         return dec.CtcDecoder(node.str("pad_token", "<pad>"), node.str("word_delimiter_token", "|"), node.bool("cleanup", True))
     if kind == "Sequence":
-        return dec.SequenceDecoder([decoder(n) for n in node.items("decoders")])
+        return dec.SequenceDecoder([decoder(n) for n in node.nested("decoders")])
     return _refuse(node, "decoder", kind, DECODERS)
 
 
@@ -184,7 +184,7 @@ def post_processor(node: Node) -> Any:
     if kind == "TemplateProcessing":
         return _template(node)
     if kind == "Sequence":
-        return post.SequenceProcessor([post_processor(n) for n in node.items("processors")])
+        return post.SequenceProcessor([post_processor(n) for n in node.nested("processors")])
     return _refuse(node, "post-processor", kind, POST_PROCESSORS)
 
 

@@ -13,10 +13,11 @@ idea of Unicode.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..bpe.byte_table import bytes_to_token_str
+from ..errors import ConfigError
 from ..wordpiece.bert_normalizer import (
     WHITE_SPACE,
     BertNormalizer,
@@ -31,6 +32,31 @@ from .unicode_forms import form_changes, normalize_text
 from .unicode_tables import is_combining_mark
 
 _SPACES = "".join(sorted(WHITE_SPACE))
+
+GROWTH_FACTOR = 64
+GROWTH_SLACK = 1 << 16
+"""A normalizer's output may hold 64 characters per input character plus 65,536: NFKD, the most
+a Unicode form grows, makes 18 of one (U+FDFA), ByteLevel 4, BertNormalizer 3. More is a file that
+grows text without bound: a Sequence of 40 ``Replace`` "a" -> "aa" doubled 24 characters 40 times
+(53 s and 2.95 GB before it was stopped); a 10 MB ``Replace`` content or a 5 MB ``Prepend`` made
+megabytes of every keystroke in Inspect. The stages that can grow text (Replace, Prepend, and a
+Sequence after each of its stages) check their output's length before they build it, so this
+bounds memory and, with the regex time budget on Replace's patterns, time."""
+
+
+def check_growth(where: str, before: int, after: int) -> None:
+    """Refuse an output of ``after`` characters from ``before`` past the growth budget.
+
+    >>> check_growth("tokenizer.json: normalizer", 24, 100_000)
+    Traceback (most recent call last):
+    ...
+    bpe_engine.errors.ConfigError: tokenizer.json: normalizer makes 100,000 characters of 24, more than a normalizer may (64 per character + 65,536): it grows the text without bound
+    """
+    if after > GROWTH_FACTOR * before + GROWTH_SLACK:
+        raise ConfigError(
+            f"{where or 'a normalizer'} makes {after:,} characters of {before:,}, more than a normalizer may "
+            f"({GROWTH_FACTOR} per character + {GROWTH_SLACK:,}): it grows the text without bound"
+        )
 
 
 class Normalizer(Protocol):
@@ -118,21 +144,28 @@ class Strip:
 
 @dataclass(frozen=True)
 class Replace:
-    """``Replace``: every match of a string or (Oniguruma) regex pattern becomes ``content``."""
+    """``Replace``: every match of a string or (Oniguruma) regex pattern becomes ``content``.
+
+    ``where`` (file and JSON path) names it when its output would pass :func:`check_growth`."""
 
     pattern: str
     is_regex: bool
     content: str
+    where: str = field(default="", compare=False)
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
         import regex
 
         rx = compile_onig(self.pattern if self.is_regex else regex.escape(self.pattern))
-        return [(s, e) for s, e, m in regex_matches(rx, text) if m]
+        spans = [(s, e) for s, e, m in regex_matches(rx, text) if m]
+        check_growth(self.where, len(text), len(text) + sum(len(self.content) - (e - s) for s, e in spans))
+        return spans
 
     def normalize_str(self, text: str) -> str:
-        if not self.is_regex and self.pattern:
-            return text.replace(self.pattern, self.content)  # a literal never matches empty
+        if not self.is_regex and self.pattern:  # a literal never matches empty
+            grown = text.count(self.pattern) * (len(self.content) - len(self.pattern))
+            check_growth(self.where, len(text), len(text) + grown)
+            return text.replace(self.pattern, self.content)
         parts: list[str] = []
         last = 0
         for s, e in self._spans(text):
@@ -150,11 +183,17 @@ class Prepend:
     """``Prepend``: a prefix before any non-empty text."""
 
     prefix: str
+    where: str = field(default="", compare=False)
 
     def normalize_str(self, text: str) -> str:
-        return self.prefix + text if text else text
+        if not text:
+            return text
+        check_growth(self.where, len(text), len(self.prefix) + len(text))
+        return self.prefix + text
 
     def normalize(self, ns: NormalizedString) -> None:
+        if ns.text:
+            check_growth(self.where, len(ns.text), len(self.prefix) + len(ns.text))
         ns.prepend(self.prefix)
 
 
@@ -192,21 +231,32 @@ class Bert:
 
 @dataclass(frozen=True)
 class SequenceNormalizer:
-    """``Sequence``: normalisers applied in order."""
+    """``Sequence``: normalisers applied in order; the text may grow by the growth budget of
+    :func:`check_growth` over the whole Sequence, not by that much at each stage."""
 
     normalizers: Sequence[Normalizer]
+    where: str = field(default="", compare=False)
 
     def normalize_str(self, text: str) -> str:
-        for n in self.normalizers:
+        size = len(text)
+        for i, n in enumerate(self.normalizers):
             text = n.normalize_str(text)
+            check_growth(self._stage(i), size, len(text))
         return text
 
     def normalize(self, ns: NormalizedString) -> None:
-        for n in self.normalizers:
+        size = len(ns.text)
+        for i, n in enumerate(self.normalizers):
             n.normalize(ns)
+            check_growth(self._stage(i), size, len(ns.text))
+
+    def _stage(self, i: int) -> str:
+        return f"{self.where}.normalizers[{i}]" if self.where else f"stage {i} of a Sequence normalizer"
 
 
 __all__ = [
+    "GROWTH_FACTOR",
+    "GROWTH_SLACK",
     "Bert",
     "ByteLevelNormalizer",
     "Normalizer",
@@ -215,6 +265,7 @@ __all__ = [
     "SequenceNormalizer",
     "Strip",
     "UnicodeForm",
+    "check_growth",
     "lowercase",
     "nmt",
     "strip_accents",

@@ -21,8 +21,8 @@ from functools import lru_cache
 
 import regex
 
-from ..errors import ConfigError
 from ..pretokenizers import BUILTIN, run_regex
+from ..regex_limits import check_regex
 
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 Piece = tuple[int, int, bool]  # start, end, is_match
@@ -42,10 +42,7 @@ def onig_to_python(pattern: str) -> str:
 @lru_cache(maxsize=256)
 def compile_onig(pattern: str) -> regex.Pattern[str]:
     """Compile an Oniguruma pattern from a tokenizer file; a bad one is a :class:`ConfigError`."""
-    try:
-        return regex.compile(onig_to_python(pattern), regex.MULTILINE)
-    except (regex.error, OverflowError, RecursionError) as exc:
-        raise ConfigError(f"invalid regex {pattern!r}: {exc}") from None
+    return check_regex(pattern, lambda p: regex.compile(onig_to_python(p), regex.MULTILINE), "regex")
 
 
 TRUSTED = frozenset(p.pattern for p in BUILTIN.values() if p.trusted and p.pattern is not None)

@@ -10,6 +10,7 @@ it loads a model (``ModelInterface::InitializePieces``) turn a malformed file in
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -139,8 +140,13 @@ def _checked(message: Any, path: str | Path) -> ModelFile:
             if byte is None:
                 raise TokenizerFileError(path, f"byte piece {piece!r} is not of the form <0xNN>")
             bytes_found.add(byte)
+        score = float(sp.score)
+        if not math.isfinite(score):  # sentencepiece loads it, and its encoder's comparisons then go astray
+            raise TokenizerFileError(
+                path, f"piece {i} {piece!r} has the score {score}; scores must be finite numbers (a damaged or hand-made model)"
+            )
         pieces.append(piece)
-        scores.append(float(sp.score))
+        scores.append(score)
         types.append(kind)
     if unk_id < 0:
         raise TokenizerFileError(path, "defines no unknown piece (type UNKNOWN, usually <unk>)")

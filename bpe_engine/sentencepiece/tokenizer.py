@@ -310,7 +310,12 @@ class SentencePieceTokenizer:
             tid, s, e = reported[k]
             begin, end = origin[s], origin[e]
             if self._byte_ids is not None and tid in self._byte_set and s != e:
-                group = [r for r in reported[k:] if (r[1], r[2]) == (s, e)]
+                # the byte pieces of one character are consecutive: scanning the whole rest for
+                # them made encode_detailed quadratic (9.5 s for 279 KB of mistral-v1 text)
+                stop = k + 1
+                while stop < len(reported) and reported[stop][1] == s and reported[stop][2] == e:
+                    stop += 1
+                group = reported[k:stop]
                 data = normalized[s:e].encode("utf-8")
                 if raw[begin:end] == data and len(group) == len(data):
                     out += [(r[0], (begin + j, begin + j + 1)) for j, r in enumerate(group)]

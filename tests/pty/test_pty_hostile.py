@@ -27,6 +27,12 @@ _FORBIDDEN = [
 ]
 
 
+def characters(screen: str) -> int | None:
+    """The characters Inspect's status counts, or None before it shows them."""
+    m = re.search(r"tokens?, ([\d,]+) characters?", screen)
+    return int(m.group(1).replace(",", "")) if m else None
+
+
 def assert_raw_inert(raw: bytes, where: str) -> None:
     """No byte sequence in ``raw`` that could act on the terminal, besides Textual's own."""
     cleaned = _OWN_OSC.sub(b"", raw)
@@ -55,8 +61,12 @@ def test_hostile_name_corpus_paste_and_selection_never_reach_the_terminal(run_ap
     term.wait_for("Corpus selection")
     term.click_text("Hello", 0)
     term.press("end")
+    before = characters(term.wait_for(lambda s: characters(s) is not None, 20))
     term.paste(PAYLOAD)
     screen = term.wait_for("[bold red]F[/bold red][@click=app.quit]", 10)  # markup stays literal
+    # and the text inspected is the text pasted: every character of it arrived (an ESC inside a
+    # paste sent what followed it as typed keys, ahead of the paste)
+    term.wait_for(lambda s: characters(s) == before + len(PAYLOAD), 10)
     assert_raw_inert(term.raw_since(mark), "a paste into the Inspect input")
 
     mark = term.mark

@@ -171,10 +171,11 @@ async def test_8_2_10_a_bom_shows_as_bom_in_the_corpus_pane() -> None:
         area = app.query_one("#corpus-text")
         assert "\ufffd" not in area.render_line(0).text and "hello" in area.render_line(0).text
         assert "<BOM>" in str(area.border_subtitle)
-        big = ExplorerApp("\ufeff" + "hello world\n" * 5000)  # a read-only preview names it in place
-    async with big.run_test(size=(120, 36)) as pilot:
+        big = ExplorerApp("\ufeff" + "hello world\n" * 5000)  # a read-only preview marks it in one cell, as
+    async with big.run_test(size=(120, 36)) as pilot:  # its wrapping counts it (tests/tui/test_corpus_wrapping.py)
         await pilot.pause()
-        assert "<BOM>hello" in big.query_one("#corpus-text").render_line(0).text
+        area = big.query_one("#corpus-text")
+        assert "¦hello" in area.render_line(0).text and "<BOM>" in str(area.border_subtitle)
 
 
 async def test_8_2_13_stepping_keys_work_anywhere_but_in_a_text_field() -> None:

@@ -322,3 +322,22 @@ async def test_picker_offers_the_hugging_face_cache_and_files(hub: Any, tiny_tok
         assert [r.error for r in rows] == [None] * 4
         assert rows[2].encoding.ids == rows[1].encoding.ids  # the cached file is sp-unigram-en's
         assert pane.result.labels[3] == "tokenizer.json"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_stats_view_shows_every_column_whole(size: tuple[int, int]) -> None:
+    """At 80x24 the full headers pushed "partial" and "UNK" past the view's edge: every column
+    fits now (short headers below 100 columns), and resizing across that width switches them."""
+    app = Host("대한민국은 민주공화국이다. 한국어 tokenization", ("characters", "words", "gpt2", "cl100k_base", "o200k_base"))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        app.query_one(ComparePane).show_view("compare-rows")
+        await settle(pilot)
+        table = app.query_one(StatsTable)
+        headers = [str(c.label) for c in table.columns.values()]
+        assert headers[-2:] in (["partial", "UNK"], ["part", "UNK"])
+        assert table.virtual_size.width <= table.scrollable_content_region.width, (table.virtual_size, table.size)
+        await pilot.resize_terminal(200 - size[0], size[1])
+        await settle(pilot)
+        assert [str(c.label) for c in table.columns.values()] != headers
+        assert table.virtual_size.width <= table.scrollable_content_region.width

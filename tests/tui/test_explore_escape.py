@@ -53,3 +53,66 @@ async def test_esc_in_inspects_text_box_leaves_it_for_the_tokens() -> None:
         await pilot.press("c")  # copy ids: a key of the pane, not a letter typed
         await settle(pilot)
         assert box.value == before
+
+
+async def test_after_esc_inspects_view_keys_act_where_the_user_is() -> None:
+    """i / b / t did nothing after esc until shift+tab reached the coloured text: they were keys
+    of that view only. They act anywhere in the pane outside the text box now."""
+    from tui.widgets.token_text import TokenText
+
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f3")
+        await settle(pilot)
+        box = app.query_one("#inspect-input", Input)
+        text = box.value
+        await pilot.press("escape")
+        await settle(pilot)
+        view = app.query_one("#inspect-text", TokenText)
+        assert not view.has_focus and not box.has_focus
+        for key, mode in (("i", "ids"), ("b", "bytes"), ("t", "text")):
+            await pilot.press(key)
+            await settle(pilot)
+            assert view.mode == mode, key
+        assert box.value == text
+
+
+async def test_after_esc_compares_view_keys_show_the_text_view() -> None:
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f4")
+        await settle(pilot)
+        area = app.query_one("#compare-text", TextArea)
+        text = area.text
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        pane = app.query_one(ComparePane)
+        from tui.widgets.token_text import TokenText
+
+        assert pane.view == "compare-text-view" and app.query_one("#compare-colored", TokenText).mode == "ids"
+        assert area.text == text
+
+
+async def test_tabbing_into_a_text_box_never_lets_a_key_replace_the_text() -> None:
+    """Tabbing into Inspect's box selected all of it, so the next key replaced the user's text."""
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for tab, box_id in (("f3", "#inspect-input"), ("f4", "#compare-text")):
+            await pilot.press(tab)
+            await settle(pilot)
+            box = app.query_one(box_id)
+            text = box.value if isinstance(box, Input) else box.text
+            await pilot.press("escape")
+            await settle(pilot)
+            for _ in range(30):  # tab round until the box has the keyboard again
+                if box.has_focus:
+                    break
+                await pilot.press("shift+tab")
+                await pilot.pause()
+            assert box.has_focus
+            await pilot.press("z")
+            await settle(pilot)
+            now = box.value if isinstance(box, Input) else box.text
+            assert len(now) == len(text) + 1 and "z" in now, (text, now)

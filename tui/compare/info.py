@@ -11,7 +11,7 @@ from rich.text import Text
 from bpe_engine.compare import Comparison
 from bpe_engine.compare.spans import TokenPick, covering
 from bpe_engine.compare.stats import count_graphemes
-from bpe_engine.display import visible_text
+from bpe_engine.display import counted, visible_text
 
 from .running import Compared
 from .stats_table import BASELINE_MARK
@@ -90,7 +90,7 @@ def text_title(r: Compared, row: int, mode: str) -> Text:
     out.append(visible_text(r.labels[row]), "bold")
     out.append(f" (row {row + 1} of {len(r.labels)})", "dim")
     if enc is not None:
-        out.append(f" · {len(enc.ids):,} tokens", "bold")
+        out.append(f" · {counted(len(enc.ids), 'token')}", "bold")
     out.append(f" · showing {mode}", "bold #f9e2af")
     out.append(" · t text · i ids · b bytes · ↑/↓ another row · c copies the ids", "dim")
     return out

@@ -87,6 +87,9 @@ class ComparePane(Widget):
         Binding("left_square_bracket", "step_k(-1)", "k−1", show=False, tooltip="k − 1: your row one merge earlier"),
         Binding("right_square_bracket", "step_k(1)", "k+1", show=False, tooltip="k + 1: your row one merge later"),
         Binding("f", "follow", "k follows Train", show=False, tooltip="k follows the Train step again"),
+        Binding("t", "text_view('text')", "Text view", show=False, tooltip="the current row as text (the Text view)"),
+        Binding("i", "text_view('ids')", "Ids", show=False, tooltip="the current row's ids (the Text view)"),
+        Binding("b", "text_view('bytes')", "Bytes", show=False, tooltip="the current row's bytes (the Text view)"),
     ]
 
     class Compared(Message):
@@ -354,6 +357,14 @@ class ComparePane(Widget):
         elif self._pick is not None or self._hover is not None:
             self._pick = self._hover = None
             self._draw_selection()
+
+    def action_text_view(self, mode: str) -> None:
+        """t / i / b from anywhere in the pane but the text box: the Text view, in that mode (they
+        were keys of that view only, and did nothing from the Rows after esc)."""
+        self.show_view("compare-text-view")
+        colored = self.query_one("#compare-colored", TokenText)
+        colored.action_mode(mode)  # type: ignore[arg-type]
+        colored.focus()
 
     def action_step_k(self, delta: int) -> None:
         self.set_k(self.k + delta)

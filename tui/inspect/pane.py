@@ -27,7 +27,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static
 
-from bpe_engine.display import visible_text
+from bpe_engine.display import counted, visible_text
 from bpe_engine.inspect.why import Why, explain
 from bpe_engine.types import SpecialMode
 
@@ -60,6 +60,11 @@ class InspectorPane(Widget):
         Binding("m", "more", "More tokenizers", tooltip="choose the tokenizer: a searchable picker of every one"),
         Binding("v", "next_lower", "Next pane", tooltip="small terminal: details, streaming decode or why below the chips"),
         Binding("escape", "leave_text", "Leave text", show=False, tooltip="leave the text box for the chips, so these keys act"),
+        # the coloured text's own keys, wherever the keyboard is outside the text box (after esc
+        # it is on the chips: these did nothing there)
+        Binding("t", "view_mode('text')", "Text", show=False, tooltip="show the tokens as text"),
+        Binding("i", "view_mode('ids')", "Ids", show=False, tooltip="show the token ids"),
+        Binding("b", "view_mode('bytes')", "Bytes", show=False, tooltip="show the bytes of each token"),
     ]
     LOWER = ("show-detail", "show-stream", "show-why")
     """The panes below the chips, one at a time on a small terminal (``v`` cycles them)."""
@@ -112,7 +117,8 @@ class InspectorPane(Widget):
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield SafeInput(self._initial_text, placeholder="text to inspect", id="inspect-input", keep_lines=True)
+        # select_on_focus off: tabbing in selected all of it, and the next key replaced the text
+        yield SafeInput(self._initial_text, placeholder="text to inspect", id="inspect-input", keep_lines=True, select_on_focus=False)
         with Horizontal(classes="bar"):
             yield Select(self._choices, value=self._initial_spec, allow_blank=False, compact=True, id="inspect-tokenizer")
             yield SpecialModeSelect(id="inspect-special")
@@ -147,7 +153,7 @@ class InspectorPane(Widget):
 
     def inspect(self, text: str, spec: str | None = None) -> None:
         """Show ``text`` (and switch to tokenizer ``spec``); what "inspect selection" calls."""
-        self.query_one("#inspect-input", Input).value = text
+        self.query_one("#inspect-input", SafeInput).hold(text)
         if spec is not None:
             self.use_tokenizer(spec)
         self.schedule(immediate=True)
@@ -253,6 +259,10 @@ class InspectorPane(Widget):
         if self.query_one("#inspect-input").has_focus:
             self.query_one(TokenChips).focus()
 
+    def action_view_mode(self, mode: str) -> None:
+        """The coloured text's ids / bytes / text, from anywhere in the pane but the text box."""
+        self.query_one(TokenText).action_mode(mode)  # type: ignore[arg-type]
+
     def action_next_lower(self) -> None:
         """Small terminal: show the next of details / streaming decode / why below the chips."""
         lower = self.query_one("#inspect-lower")
@@ -322,11 +332,12 @@ class InspectorPane(Widget):
         if r.spec == sources.OURS and self._state.tokenizer is not None:
             status.append(f" k={self._state.step:,} of {self._state.merge_count:,} (follows the Train step)", "bold")
         status.append(
-            f" · {len(r.details):,} tokens, {len(r.text):,} characters, {r.graphemes:,} graphemes, {len(r.text.encode('utf-8', 'surrogatepass')):,} bytes",
+            f" · {counted(len(r.details), 'token')}, {counted(len(r.text), 'character')}, {counted(r.graphemes, 'grapheme')}, "
+            f"{counted(len(r.text.encode('utf-8', 'surrogatepass')), 'byte')}",
             "dim",
         )
         if r.groups:
-            status.append(f" · {len(r.groups)} character(s) split across tokens", "#fab387")
+            status.append(f" · {counted(len(r.groups), 'character')} split across tokens", "#fab387")
         # last: the selector above says it too, and a small terminal shows two lines of this
         status.append(f" · special text: {self._mode()}", "dim")
         for note in r.notes:

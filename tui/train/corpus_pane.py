@@ -22,17 +22,16 @@ from textual.worker import get_current_worker
 
 from bpe_engine.corpus import CorpusStats, stats_of_words
 from bpe_engine.corpus.cut import CorpusCancelled, CorpusWords
-from bpe_engine.display import visible_text
+from bpe_engine.display import noun_for, visible_text
 from bpe_engine.pretokenizers import GPT2, PreTokenizer
 
-from ..widgets.safe_text import SafeTextArea
+from ..widgets.safe_text import AREA_CAPACITY, SafeTextArea, TooLong
 from ..widgets.steady_static import SteadyStatic
 from .render import counting_text
 
 FACTS_DELAY = 0.3
-EDIT_LIMIT = 30_000  # characters; Textual's TextArea re-wraps every line whenever its size
-# changes (200 ms per re-layout at 100,000 characters: keys typed meanwhile came out garbled), so
-# a bigger corpus is shown as a read-only preview of its head and kept whole for training.
+EDIT_LIMIT = AREA_CAPACITY  # characters: a bigger corpus (opened or pasted) is shown as a
+# read-only preview of its head and kept whole for training.
 
 
 class CorpusCounting(Message):
@@ -94,7 +93,7 @@ class CorpusPane(Vertical):
         self._big: str | None = None  # the whole corpus when the editor only shows its head
 
     def compose(self) -> ComposeResult:
-        area = SafeTextArea(self._head(self._initial), id="corpus-text", soft_wrap=True, tab_behavior="focus")
+        area = SafeTextArea(self._head(self._initial), id="corpus-text", soft_wrap=True, tab_behavior="focus", keep_whole=True)
         area.border_title = Text(visible_text(self.source))  # Text: a file name is never markup
         self._mark_preview(area, self._initial)
         yield area
@@ -133,6 +132,12 @@ class CorpusPane(Vertical):
         head = self._head(text)
         self._mark_preview(area, text)
         area.load_text(head)  # posts TextArea.Changed: Edited and the facts follow from there
+
+    def on_too_long(self, message: TooLong) -> None:
+        """A paste made the corpus bigger than the editor holds: keep it whole for training and
+        show its head, as for an opened file (pasted into the editor, it froze the app)."""
+        message.stop()
+        self.load(message.text, self.source)
 
     def set_pre_tokenizer(self, pre_tokenizer: PreTokenizer) -> None:
         """Words depend on the pre-tokenizer; the facts follow the settings form."""
@@ -182,17 +187,17 @@ class CorpusPane(Vertical):
         stats = message.stats
         line = Text.assemble(
             (f"{stats.characters:,}", "bold"),
-            " chars · ",
+            f" {noun_for(stats.characters, 'char')} · ",
             (f"{stats.bytes:,}", "bold"),
-            " bytes · ",
+            f" {noun_for(stats.bytes, 'byte')} · ",
             (f"{stats.words:,}", "bold"),
-            " words · ",
+            f" {noun_for(stats.words, 'word')} · ",
             (f"{stats.unique_words:,}", "bold"),
             " unique · ",
             (f"{stats.distinct_characters:,}", "bold"),
-            " distinct chars · ",
+            f" distinct {noun_for(stats.distinct_characters, 'char')} · ",
             (f"{stats.distinct_bytes:,}", "bold"),
-            " distinct bytes",
+            f" distinct {noun_for(stats.distinct_bytes, 'byte')}",
         )
         self.query_one("#corpus-facts", SteadyStatic).show(line)
         self.post_message(self.Facts(stats, message.cut))

@@ -11,6 +11,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, ProgressBar, Static
 
+from bpe_engine.display import counted
+
 from ..widgets.steady_static import SteadyStatic
 from .render import counting_text
 
@@ -96,7 +98,7 @@ class ProgressPanel(Vertical):
     def show_loaded(self, label: str, merges: int) -> None:
         self._set_running(False)
         self._show_bar(merges, merges)
-        self._status(Text(f"exploring {label}: {merges:,} merges", style="green"))
+        self._status(Text(f"exploring {label}: {counted(merges, 'merge')}", style="green"))
 
     def show_comparison(self, text: str) -> None:
         """The rule lab's line: what the last change of settings did to the merges ("" hides it)."""

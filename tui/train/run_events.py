@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
-from bpe_engine.display import visible_text
+from bpe_engine.display import counted, visible_text
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.explore.diff import changed_settings, diff_tokenizers
 from bpe_engine.explore.unigram_stepper import UnigramStepper
@@ -298,7 +298,7 @@ class RunEvents:
             parts.append("same merges" if m.same else
                          f"merges part at merge {m.first_difference:,}, {m.ranks_differ:,} ranks differ" if m.first_difference
                          else "merges agree where both have them")
-        parts.append(f"{diff.count_only_b:,} tokens only in this run, {diff.count_only_a:,} only in the previous")
+        parts.append(f"{counted(diff.count_only_b, 'token')} only in this run, {diff.count_only_a:,} only in the previous")
         return " ".join(parts[:1]) + " " + "; ".join(parts[1:])
 
     # -- the retrain offer -------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from rich.tree import Tree
 
-from bpe_engine.display import visible_text
+from bpe_engine.display import counted, visible_text
 from bpe_engine.explore.merge_tree import MergeNode
 from bpe_engine.explore.stepper import Stepper
 from bpe_engine.explore.surfaces import merge_number, token_label
@@ -82,7 +82,7 @@ class StepDetail(FixedText):
         title = Text.assemble((f"{merge_number(change.rank)}: ", "bold"))
         title.append_text(merge_text(left, right, new, byte_level=byte_level))
         title.append(
-            f"   {change.pair_count:,} pairs · {change.occurrences:,} fused · {change.words_changed:,} words", "dim"
+            f"   {counted(change.pair_count, 'pair')} · {change.occurrences:,} fused · {counted(change.words_changed, 'word')}", "dim"
         )
         parts: list[RenderableType] = [title]
         step = stepper.merges[change.rank]

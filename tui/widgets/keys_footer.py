@@ -12,6 +12,9 @@ per set of keys it has drawn, built by Textual's own ``Footer.compose`` so it lo
 exactly the same, and switching tabs only hides one page and shows another -- at once, as the
 keys change, so the new tab and its keys are laid out in the same frame. Requests that arrive
 while a new page is being built are folded into that build.
+
+A row wider than the footer loses whole keys from its end, never half a label: Textual cut it at
+the edge, and Inspect's row at 120 columns ended "f2 f3 f4 Ta", Compare's Text view "f1 Hel".
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from textual.compose import compose
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+from textual.widgets._footer import FooterKey, FooterLabel
 
 MAX_PAGES = 8
 """Pages kept (the least recently shown goes first): a tab's keys with and without a run going,
@@ -119,4 +122,30 @@ class KeysFooter(Footer):
             for other in self._pages.values():
                 other.display = False
             page.display = True
+            for item in page.children:
+                item.display = True  # a page fitted to a narrower footer gets every key back
         self._pages[keys] = page
+        self.call_after_refresh(self._fit, page)
+
+    def on_resize(self) -> None:
+        page = self._pages.get(self._drawn) if self._drawn is not None else None
+        if page is not None:
+            for item in page.children:
+                item.display = True
+            self.call_after_refresh(self._fit, page)
+
+    def _fit(self, page: KeysPage) -> None:
+        """Hide whole keys from the end of the row (after the first one that does not fit) so
+        that no label is cut at the edge; the command palette's key, on the right, stays."""
+        if not page.display or not page.is_attached:
+            return
+        items = [item for item in page.children if not item.has_class("-command-palette")]
+        palette = next((item for item in page.children if item.has_class("-command-palette")), None)
+        limit = palette.region.x if palette is not None and palette.region.width else page.region.right
+        cut = next((i for i, item in enumerate(items) if item.region.right > limit), None)
+        if cut is None:
+            return
+        if isinstance(items[cut], FooterLabel) and cut > 0:
+            cut -= 1  # a group's label goes with its keys
+        for item in items[cut:]:
+            item.display = False

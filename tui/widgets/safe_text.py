@@ -4,28 +4,63 @@ An editor must keep its text exactly (training uses the corpus byte for byte; In
 encode exactly what was typed or pasted), but Textual's ``TextArea`` and ``Input`` paint text as it
 is: an ESC, OSC, C1 control or bidi override typed, pasted or loaded would be written to the
 terminal (retitling it, clearing the screen). :class:`SafeTextArea` and :class:`SafeInput`
-rewrite each painted line instead; :class:`SafeDirectoryTree` labels file names the same way. A
-read-only view shows the safe visible form every other view
-uses (:func:`bpe_engine.display.visible_text`: ``␛`` for ESC, ``<U+009B>``, ``<RLO>``, ``<ZWJ>``,
-``<BOM>``). An editable field shows one-cell marks -- Control Pictures (``␛``) for C0 controls,
-``␡`` for DEL, ``¤`` for C1 controls, ``¦`` for bidi, zero-width and format characters -- because
-its cursor and wrapping are computed on the real text: a five-cell ``<ZWJ>`` would push what you
-type at the end of the line out of sight. The text itself is untouched either way.
+rewrite each painted line instead; :class:`SafeDirectoryTree` labels file names the same way,
+in the safe visible form every other view uses (:func:`bpe_engine.display.visible_text`: ``␛``
+for ESC, ``<U+009B>``, ``<RLO>``, ``<ZWJ>``, ``<BOM>``). A field shows one-cell marks instead --
+Control Pictures (``␛``) for C0 controls, ``␡`` for DEL, ``¤`` for C1 controls, ``¦`` for bidi,
+zero-width and format characters (:func:`one_cell_marks`) -- because its cursor and wrapping are
+computed on the real text: a five-cell ``<ZWJ>`` would push what you type at the end of the line
+out of sight. A text area wraps its lines counting each mark as the cell it is painted in
+(:func:`measure_marks_when_wrapping`). The text itself is untouched either way.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
 from rich.segment import Segment
 from rich.text import Text
 from textual import events
+from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DirectoryTree, Input, TextArea
 
 from bpe_engine.display import visible_text
+
+FIELD_CAPACITY = 20_000
+"""Characters a one-line field holds. Textual's Input measures its whole value on every key and
+every paint (2 s per key at 1 MB, measured): a 10 MB paste into Inspect froze the app for ~40 s."""
+AREA_CAPACITY = 30_000
+"""Characters a text area edits. Textual's TextArea re-wraps every line whenever its size changes
+(200 ms per layout at 100,000 characters; 0.18 s per key at 1 MB, measured): keys typed meanwhile
+came out garbled. The corpus pane shows a bigger corpus as a read-only preview of its head."""
+
+
+def paste_note(pasted: int, kept: int, capacity: int, *, how: str = "pasted") -> str:
+    """What a field says when a text did not fit: what it kept, of what, and why.
+
+    >>> paste_note(10_000_000, 19_990, 20_000)
+    'pasted 10,000,000 characters; this box holds 20,000, so the first 19,990 were kept'
+    """
+    return f"{how} {pasted:,} characters; this box holds {capacity:,}, so the first {kept:,} were kept"
+
+
+_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+"""Where ``str.splitlines`` breaks a line."""
+
+
+def first_line(text: str) -> str:
+    """``text.splitlines()[0]`` (what Input keeps of a paste) without splitting all of ``text``.
+
+    >>> first_line("one\\u2028two\\nthree")
+    'one'
+    """
+    found = _LINE_BREAK.search(text)
+    return text if found is None else text[: found.start()]
+
 
 _INVISIBLE = (
     [0x00AD, 0x061C, 0x180E, 0x2028, 0x2029, 0xFEFF]
@@ -40,6 +75,25 @@ _ONE_CELL.update({c: "¤" for c in range(0x80, 0xA0)})  # C1 controls (U+009B is
 _ONE_CELL.update({c: "¦" for c in _INVISIBLE})
 
 
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Cn", "Zl", "Zp"})
+"""Categories :func:`bpe_engine.display.visible_text` makes visible (tab and newline aside)."""
+
+
+def one_cell_marks(text: str) -> str:
+    """``text`` with each hidden or control character replaced by a one-cell mark, one code point
+    for one (tab and newline kept): offsets into it are offsets into ``text``.
+
+    >>> one_cell_marks("a\\x1b[31m\\u202eb\\x9b\\ufeff\\U000e0001\\t")
+    'a␛[31m¦b¤¦¦\\t'
+    """
+    if text.isprintable():
+        return text
+    out = text.translate(_ONE_CELL)
+    if out.isprintable():
+        return out
+    return "".join(c if c.isprintable() or c in "\t\n" or unicodedata.category(c) not in _HIDDEN else "¦" for c in out)
+
+
 def safe_segment_text(text: str, *, named: bool = False) -> str:
     """``text`` with every character that could act on a terminal made visible.
 
@@ -52,8 +106,31 @@ def safe_segment_text(text: str, *, named: bool = False) -> str:
         return text
     if named:
         return visible_text(text)
-    out = text.translate(_ONE_CELL)
-    return out if out.isprintable() else visible_text(out)  # anything else: the named form
+    out = one_cell_marks(text)
+    return out if out.isprintable() else visible_text(out)  # tab and newline: ⇥ and ↵
+
+
+def measure_marks_when_wrapping() -> None:
+    """Make Textual's text areas wrap a line as it is painted: with its marks one cell each.
+
+    Textual measures a zero-width character (a BOM, ZWJ, an ESC) as no cell when it wraps a line;
+    painted as a one-cell mark it pushed the line's last characters past the edge, where they
+    were cut ("), " lost after "(Master Darling" on a line with a BOM). Wrap offsets are code point
+    indices, and :func:`one_cell_marks` keeps them, so wrapping the marked line gives the offsets
+    of the line as painted. Textual offers no hook: its wrapped document calls the function its
+    module names, so the name is pointed at a wrapper (once; every text area here is safe).
+    """
+    from textual.document import _wrapped_document as wrapped  # noqa: PLC2701
+
+    original = wrapped.compute_wrap_offsets
+    if getattr(original, "measures_marks", False):
+        return
+
+    def compute_wrap_offsets(text: str, *args: Any, **kwargs: Any) -> list[int]:
+        return original(one_cell_marks(text), *args, **kwargs)
+
+    compute_wrap_offsets.measures_marks = True  # type: ignore[attr-defined]
+    wrapped.compute_wrap_offsets = compute_wrap_offsets
 
 
 def safe_strip(strip: Strip, *, named: bool = False) -> Strip:
@@ -83,12 +160,53 @@ def typed_text(event: events.Key) -> str | None:
     return text
 
 
+class TooLong(Message):
+    """A paste would take a field past its capacity. Posted instead of inserting when the field
+    was made with ``keep_whole``: its owner holds ``text``, the whole text the paste would make
+    (the corpus editor trains on all of it and shows its head)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
 class SafeTextArea(TextArea):
-    """TextArea whose painted lines never carry raw control, escape or bidi characters, and whose
-    bound keys keep their order with typed characters (:func:`run_own_binding`)."""
+    """TextArea whose painted lines never carry raw control, escape or bidi characters, whose
+    bound keys keep their order with typed characters (:func:`run_own_binding`), and which holds
+    at most ``capacity`` characters through a paste (the rest is cut and the user told, or, with
+    ``keep_whole``, handed to the owner as :class:`TooLong`)."""
+
+    TooLong = TooLong
+
+    def __init__(self, *args: Any, capacity: int = AREA_CAPACITY, keep_whole: bool = False, **kwargs: Any) -> None:
+        measure_marks_when_wrapping()
+        super().__init__(*args, **kwargs)
+        self.capacity = capacity
+        self.keep_whole = keep_whole
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        if self.read_only or not event.text:
+            return  # TextArea's own handler runs next (and ignores a read-only area)
+        start, end = sorted(self.selection)
+        before = self.get_text_range((0, 0), start)
+        after = self.get_text_range(end, self.document.end)
+        room = self.capacity - len(before) - len(after)
+        if len(event.text) <= room:
+            return  # it fits: TextArea's own handler inserts it
+        event.stop()
+        event.prevent_default()
+        if self.keep_whole:
+            self.post_message(TooLong(before + event.text + after))
+            return
+        kept = event.text[: max(0, room)]
+        if kept:
+            self.move_cursor(self._replace_via_keyboard(kept, start, end).end_location)
+        self.notify(paste_note(len(event.text), len(kept), self.capacity), severity="warning", markup=False)
 
     def render_line(self, y: int) -> Strip:
-        return safe_strip(super().render_line(y), named=self.read_only)
+        # one-cell marks, read-only too: the wrapping counts one cell for each (a named <BOM> was
+        # five, and cut four characters off the end of a wrapped line)
+        return safe_strip(super().render_line(y))
 
     async def _on_key(self, event: events.Key) -> None:
         text = typed_text(event)
@@ -137,11 +255,15 @@ class SafeInput(Input):
     With ``keep_lines`` a paste keeps all its lines (Input shows a line break as ``↵``): Input
     keeps a paste's first line only, so a paragraph pasted into Inspect was encoded as its first
     line, without a word. Line ends come as the newline a text area would make of them.
+
+    A paste keeps at most what fits in ``capacity`` characters and says what it cut; typing stops
+    there too (Input's ``max_length``).
     """
 
-    def __init__(self, *args: Any, keep_lines: bool = False, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args: Any, keep_lines: bool = False, capacity: int = FIELD_CAPACITY, **kwargs: Any) -> None:
+        super().__init__(*args, max_length=capacity, **kwargs)
         self.keep_lines = keep_lines
+        self.capacity = capacity
 
     def render_line(self, y: int) -> Strip:
         return safe_strip(super().render_line(y))
@@ -160,11 +282,26 @@ class SafeInput(Input):
         await run_own_binding(self, event)
 
     def _on_paste(self, event: events.Paste) -> None:
-        if not self.keep_lines or not event.text:
+        if not event.text:
             return  # Input's own handler runs next
         event.stop()
         event.prevent_default()
-        self._type(event.text.replace("\r\n", "\n").replace("\r", "\n"))
+        if self.keep_lines:
+            text = event.text.replace("\r\n", "\n").replace("\r", "\n")
+        else:
+            text = first_line(event.text)
+        start, end = sorted(self.selection)
+        room = self.capacity - (len(self.value) - (end - start))
+        if len(text) > room:
+            self.notify(paste_note(len(text), max(0, room), self.capacity), severity="warning", markup=False)
+            text = text[: max(0, room)]
+        self._type(text)
+
+    def hold(self, text: str) -> None:
+        """Make ``text`` the value, cut to the capacity as a paste is (and saying so)."""
+        if len(text) > self.capacity:
+            self.notify(paste_note(len(text), self.capacity, self.capacity, how="given"), severity="warning", markup=False)
+        self.value = text[: self.capacity]
 
     def _type(self, text: str) -> None:
         """Put ``text`` at the cursor or over the selection, as Input does with a character."""

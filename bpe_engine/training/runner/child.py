@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
+from ...display import counted
 from .events import Cancelled, Event, Failed, Finished, Started, Steps
 from .frames import read_frame, write_frame
 from .request import TrainingRequest
@@ -153,7 +154,7 @@ def _died(process: subprocess.Popen[bytes], done: int, log: str, detail: str = "
         pass
     why = f"exit code {process.returncode}" if process.returncode is not None else detail or "no exit code"
     message = (
-        f"the training process stopped unexpectedly ({why}) after {done:,} merges; "
+        f"the training process stopped unexpectedly ({why}) after {counted(done, 'merge')}; "
         "train again, or use a smaller corpus if memory is short"
     )
     return f"{message}. Its last words: {tail}" if tail else message
