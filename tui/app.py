@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 import time
 from collections.abc import Callable
 from functools import partial
@@ -33,6 +32,7 @@ from .commands import ExplorerCommands
 from .files import Files
 from .gc_pause import freeze_what_lives
 from .help_screen import APP_EXTRA_KEYS, HelpScreen, binding_rows, widget_sections
+from .lazy_tabs import LAZY_PANES, lazy_pane, warm_up_lazy_panes
 from .screens import ExplorerScreen, TypeAhead
 from .train.corpus_pane import CorpusPane
 from .train.pane import Runner, TrainPane
@@ -44,35 +44,8 @@ QUIET_ANIMATIONS = "none"
 tab underline's 0.3 s slide, ~19 more screen updates after each tab key."""
 SWITCH_INTERVAL = 0.001  # seconds (Python's default is 0.005): the UI gets the GIL back sooner
 _TABS = Binding.Group("Tabs")
-LAZY_PANES = {"inspect-tab": "inspector", "compare-tab": "compare"}
-"""Tabs whose pane is imported and mounted when first shown (tab id -> pane id)."""
 TAB_FOCUS: dict[str, str] = {"train-tab": "#steps", "inspect-tab": "#inspect-input", "compare-tab": "#compare-text"}
 """Which widget takes the keyboard when a tab is shown."""
-_IMPORTING_PANES = threading.Lock()
-
-
-def _lazy_pane(tab_id: str) -> type[Widget]:
-    """The pane class of a lazy tab, imported on first use (~85 ms a user who only trains should
-    not wait for at start-up). One thread imports at a time: the warm-up may be at it."""
-    with _IMPORTING_PANES:
-        if tab_id == "inspect-tab":
-            from .inspect import InspectorPane
-
-            return InspectorPane
-        from .compare import ComparePane
-
-        return ComparePane
-
-
-def warm_up_lazy_panes() -> None:
-    """Off the UI thread, once the corpus is counted: import the lazy panes and load Inspect's first
-    tokenizer into the sources' cache (the first f3 waited for both). Touches no widget."""
-    for tab_id in LAZY_PANES:
-        _lazy_pane(tab_id)
-    from .compare import sources
-    from .inspect import DEFAULT_SPEC
-
-    sources.get(DEFAULT_SPEC, lambda: None)
 
 
 class ExplorerApp(App[None]):
@@ -145,7 +118,7 @@ class ExplorerApp(App[None]):
                 screen.hold_keys()  # typed while it mounts: they go into its text box
             try:
                 await event.pane.query(".lazy-placeholder").remove()
-                await event.pane.mount(_lazy_pane(pane_id)(id=LAZY_PANES[pane_id], state=self.train_pane.state))
+                await event.pane.mount(lazy_pane(pane_id)(id=LAZY_PANES[pane_id], state=self.train_pane.state))
                 freeze_what_lives()  # the pane and the tokenizers it loaded stay
                 self._enter_tab(pane_id)
             finally:
@@ -216,7 +189,7 @@ class ExplorerApp(App[None]):
         if not selected:
             self.notify("Select some text in the corpus (Train tab) first.", severity="warning")
             return
-        self.query_one("#inspector", _lazy_pane("inspect-tab")).inspect(selected)  # type: ignore[attr-defined]
+        self.query_one("#inspector", lazy_pane("inspect-tab")).inspect(selected)  # type: ignore[attr-defined]
 
     # -- keys ------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -266,6 +239,12 @@ class ExplorerApp(App[None]):
         self.screen_stack[0].set_class(narrow, "narrow")
         self.refresh_bindings()
 
+    def action_help_quit(self) -> None:
+        """ctrl+c says which key quits, in plain words (Textual's own note is markup, and this app
+        shows notifications as plain text since they carry user text)."""
+        quits = (key for key, active in self.active_bindings.items() if active.binding.action in ("quit", "app.quit"))
+        self.notify(f"Press {next(quits, 'ctrl+q')} to quit the app", title="Do you want to quit?")
+
     def notify(
         self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None,
         markup: bool = False,
@@ -278,4 +257,4 @@ def _run(request, cancelled, *, clock):  # noqa: ANN001, ANN202 - the default Ru
     return run_training(request, cancelled=cancelled, clock=clock)
 
 
-__all__ = ["ExplorerApp", "LAZY_PANES", "warm_up_lazy_panes"]
+__all__ = ["ExplorerApp"]

@@ -181,18 +181,10 @@ class ExplorerScreen(Screen):
     """
 
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
-    BINDINGS = [Binding("ctrl+c", "help_quit", "How to quit", show=False, tooltip="say which key quits")]
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._held_keys: list[events.Key] | None = None  # None: keys are not being held
-
-    def action_help_quit(self) -> None:
-        """ctrl+c outside a text field says which key quits, in plain words. Textual's own note is
-        markup ("Press [b]ctrl+q[/b] to quit the app") and the app shows every notification as
-        plain text, since they carry user text: the tags were drawn as they are."""
-        quits = (key for key, active in self.app.active_bindings.items() if active.binding.action in ("quit", "app.quit"))
-        self.app.notify(f"Press {next(quits, 'ctrl+q')} to quit the app", title="Do you want to quit?")
 
     # -- keys typed while a tab is being mounted --------------------------------------------------
     def hold_keys(self) -> None:
