@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
+from bpe_engine.errors import BpeEngineError
 from bpe_engine.types import ReplaysMerges, Tokenizer
 
 from .train.step_log import StepLog
+
+if TYPE_CHECKING:
+    from bpe_engine.explore.unigram_stepper import UnigramStepper
 
 _views: dict[tuple[int, int], tuple[Tokenizer, Tokenizer]] = {}
 _lock = threading.Lock()
@@ -34,6 +38,21 @@ class ExplorerState:
     step: int = 0
     training: bool = False
     source: str = ""  # "trained" or the label of a loaded tokenizer
+    unigram: UnigramStepper | None = None
+    """A Unigram run: its model after each step and each piece's story (steps only ever append)."""
+
+    @property
+    def step_total(self) -> int:
+        """How far k goes: the merges of a merge model, the steps of a Unigram run."""
+        return len(self.merges) if self.unigram is not None else self.merge_count
+
+    def missing_model(self, k: int | None = None) -> str:
+        """Why :meth:`tokenizer_at` has no model, in words that say what to do."""
+        if self.unigram is not None and (self.step if k is None else k) == 0 and self.unigram.available:
+            return "step 0 of the Unigram run: no model before the seeds (n steps to them)"
+        if self.training:
+            return "training… the model appears here when the run finishes (esc stops it)"
+        return "no trained model yet: ctrl+t trains one on the corpus, ctrl+l loads one"
 
     @property
     def merge_count(self) -> int:
@@ -43,9 +62,20 @@ class ExplorerState:
             return 0
         return cast(ReplaysMerges, tok).n_merges
 
+    def ours(self, k: int | None = None) -> Tokenizer:
+        """:meth:`tokenizer_at`, or a BpeEngineError saying why there is no model (for a view's
+        "ours" row: the reason is shown in its place)."""
+        tok = self.tokenizer_at(k)
+        if tok is None:
+            raise BpeEngineError(self.missing_model(k))
+        return tok
+
     def tokenizer_at(self, k: int | None = None) -> Tokenizer | None:
-        """The model with its first ``k`` merges (default: the Train step); a few recent prefix
-        views are kept, so typing in Compare does not rebuild one per keystroke."""
+        """The model with its first ``k`` merges (default: the Train step), or a Unigram run's model
+        after step ``k``; a few recent prefix views are kept, so typing in Compare does not rebuild
+        one per keystroke."""
+        if self.unigram is not None:
+            return self.unigram.tokenizer_at(self.step if k is None else k)
         base = self.tokenizer
         if base is None or not base.capabilities.replays_merges:
             return base

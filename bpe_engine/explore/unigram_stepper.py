@@ -83,9 +83,12 @@ class UnigramStepper:
 
     def prepare(self) -> None:
         """Build the current step's model (slow for a big seed vocabulary: call it off the UI thread)."""
-        self._model(self._step)
+        self.tokenizer_at(self._step)
 
-    def _model(self, step: int) -> SentencePieceTokenizer | None:
+    def tokenizer_at(self, step: int) -> SentencePieceTokenizer | None:
+        """The model as it stood after ``step`` steps (None at step 0: before the seeds there is
+        none). Safe from any thread; the last few are kept."""
+        step = max(0, min(step, self.available))
         if step == 0:
             return None
         with self._lock:
@@ -104,7 +107,7 @@ class UnigramStepper:
     def window(self, text: str, start: int, end: int) -> Iterator[tuple[int, int, tuple[str, ...]]]:
         """``(start, end, (piece,))`` for each token of the lines in ``text[start:end]``, cut by
         the step's model; nothing before the seeds."""
-        model = self._model(self._step)
+        model = self.tokenizer_at(self._step)
         if model is None:
             return
         pos = start

@@ -11,21 +11,31 @@
   normalized text and the pre-tokenized pieces (:func:`bpe_engine.hf.explore.trace`) -- with the
   part that holds the token marked, beside the merge tree when the model is BPE.
 
+Two additions any of them may carry: a Unigram run's *piece story* (when the piece entered, how its
+score moved, how it left -- from the run's history) and the word's *other cuts* under subword
+regularization (:func:`bpe_engine.explore.regularization.samples_at`: BPE-dropout or Unigram
+sampling, whichever the model trains with).
+
 Pure data; the inspector renders it. Computing it may take a moment (a Unigram n-best over a
 long word, an HF merge index), so the app asks from a worker thread.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, cast
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, cast
 
 from ..bpe.byte_table import token_str_to_bytes
 from ..display import decode_bytes_visibly, visible_text
 from ..errors import BpeEngineError
 from ..explore.merge_tree import MergeNode, merge_tree_for
+from ..explore.regularization import WordSamples, samples_at
 from ..types import Encoding, ScoresPieces, Tokenizer
 from .text_index import index_of
+
+if TYPE_CHECKING:
+    from ..training.unigram.history import PieceStory
 
 N_BEST = 5
 """Alternatives shown after the best Unigram segmentation."""
@@ -58,10 +68,27 @@ class Why:
     stages: tuple[Stage, ...] = ()
     note: str = ""
     focus: int | None = None  # Unigram: which piece of the best segmentation is the token
+    story: PieceStory | None = None  # a Unigram run's piece: when it entered, how its score moved
+    samples: WordSamples | None = None  # the word's other segmentations under regularization
 
 
-def explain(tokenizer: Tokenizer, encoding: Encoding, index: int) -> Why:
-    """Why token ``index`` of ``encoding`` (made by ``tokenizer``) is what it is."""
+def explain(
+    tokenizer: Tokenizer, encoding: Encoding, index: int, *,
+    story_of: Callable[[str], PieceStory | None] | None = None,
+    samples: int = 0, dropout: float = 0.1, alpha: float = 0.2,
+) -> Why:
+    """Why token ``index`` of ``encoding`` (made by ``tokenizer``) is what it is; with
+    ``story_of`` (a Unigram run's history) the piece's story in training, and with ``samples``
+    the word's segmentations under BPE-dropout ``dropout`` or Unigram sampling ``alpha``."""
+    why = _explain(tokenizer, encoding, index)
+    if not 0 <= index < len(encoding.ids):
+        return why
+    story = story_of(encoding.tokens[index]) if story_of is not None and not encoding.special[index] else None
+    drawn = samples_at(tokenizer, encoding, index, dropout=dropout, alpha=alpha, n=samples) if samples > 0 else None
+    return replace(why, story=story, samples=drawn) if story is not None or drawn is not None else why
+
+
+def _explain(tokenizer: Tokenizer, encoding: Encoding, index: int) -> Why:
     if not 0 <= index < len(encoding.ids):
         return Why(note="no token selected")
     special = encoding.special[index]

@@ -109,8 +109,6 @@ def word_around(encoding: Encoding, index: int) -> tuple[int, int]:
     return first, end
 
 
-
-
 # -- for a loaded tokenizer ------------------------------------------------------------------------
 def merge_tree_of(tok: SentencePieceTokenizer, token_id: int, *, special: bool = False) -> MergeNode | None:
     """The merge tree of one piece of a SentencePiece tokenizer (None for Unigram pieces, which
@@ -143,8 +141,9 @@ def unigram_choice(tok: SentencePieceTokenizer, text: str, n: int = 5, *, normal
     return UnigramChoice(text, norm, segmentations[0], tuple(segmentations[1:]))
 
 
-def unigram_choice_at(tok: SentencePieceTokenizer, encoding: Encoding, index: int, n: int = 5) -> UnigramChoice | None:
-    """:func:`unigram_choice` for the word holding token ``index`` of ``encoding``."""
+def normalized_word_at(encoding: Encoding, index: int) -> tuple[str, str]:
+    """The word holding token ``index`` of ``encoding``: its original text, and the normalized
+    text its pieces spell (byte pieces joined back into characters) -- what Viterbi cut."""
     first, end = word_around(encoding, index)
     parts: list[str] = []
     pending = bytearray()
@@ -158,12 +157,17 @@ def unigram_choice_at(tok: SentencePieceTokenizer, encoding: Encoding, index: in
             pending.clear()
         parts.append(encoding.tokens[i])
     parts.append(pending.decode("utf-8", "replace"))
-    word = "".join(parts)
     original = encoding.text.encode("utf-8")[encoding.byte_spans[first][0] : encoding.byte_spans[end - 1][1]]
+    return original.decode("utf-8", "replace"), "".join(parts)
+
+
+def unigram_choice_at(tok: SentencePieceTokenizer, encoding: Encoding, index: int, n: int = 5) -> UnigramChoice | None:
+    """:func:`unigram_choice` for the word holding token ``index`` of ``encoding``."""
+    original, word = normalized_word_at(encoding, index)
     choice = unigram_choice(tok, word, n, normalized=True)
     if choice is None:
         return None
-    return UnigramChoice(original.decode("utf-8", "replace"), choice.normalized, choice.best, choice.alternatives)
+    return UnigramChoice(original, choice.normalized, choice.best, choice.alternatives)
 
 
 def _scored_pieces(tok: SentencePieceTokenizer, text: str, path: list[tuple[int, int, int]]) -> tuple[ScoredPiece, ...]:
@@ -193,6 +197,7 @@ __all__ = [
     "merge_ranks",
     "merge_tree_of",
     "unigram_choice",
+    "normalized_word_at",
     "unigram_choice_at",
     "word_around",
 ]

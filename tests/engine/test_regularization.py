@@ -101,3 +101,52 @@ def test_unigram_samples_agree_with_sentencepieces_sampling(builtin_model_path) 
         drawn = Counter({s.pieces: s.samples for s in ours})
         stat, dof = homogeneity(drawn, theirs)
         assert stat < chi2_critical(dof), "our samples and sentencepiece's come from one distribution"
+
+
+def test_a_tokens_word_is_sampled_by_its_models_own_method(builtin_model_path) -> None:  # noqa: ANN001
+    """Inspect's question -- what else could this word have been cut into? -- answered with the
+    method the model trains with, the tokenizer's own cut marked, and nothing for models without one."""
+    from bpe_engine.catalog.openai import load_reference
+    from bpe_engine.explore.regularization import samples_at
+    from bpe_engine.sentencepiece import load_model
+    from bpe_engine.sentencepiece.explain import word_around
+    from bpe_engine.wordpiece import bert_base_uncased
+
+    gpt2 = load_reference("gpt2")
+    enc = gpt2.encode_detailed("the unbelievable<|endoftext|>", special_mode="special")
+    drawn = samples_at(gpt2, enc, 1, dropout=0.1, n=400, seed=1)
+    assert drawn is not None and drawn.method == "BPE-dropout" and drawn.word == " unbelievable" and not drawn.exact
+    assert drawn.plain == ("Ġunbelievable",) and drawn.segmentations[0].pieces == drawn.plain
+    assert all(s.probability == s.samples / 400 for s in drawn.segmentations)
+    assert all("".join(s.pieces) == "Ġunbelievable" for s in drawn.segmentations)
+    (only,) = samples_at(gpt2, enc, 1, dropout=0.0, n=50).segmentations
+    assert only.pieces == drawn.plain and only.probability == 1.0
+    assert samples_at(gpt2, enc, len(enc.ids) - 1, n=10) is None, "a special token has no other cut"
+
+    unigram = load_model(builtin_model_path("sp-unigram-en"))
+    enc = unigram.encode_detailed("Hello unbelievable")
+    index = next(i for i, t in enumerate(enc.tokens) if t == "able")
+    drawn = samples_at(unigram, enc, index, alpha=0.2, n=300)
+    first, end = word_around(enc, index)
+    assert drawn is not None and drawn.exact and drawn.plain == tuple(enc.tokens[first:end])
+    assert sum(s.probability for s in drawn.segmentations) <= 1.0 and drawn.segmentations[0].pieces == drawn.plain
+
+    bert = bert_base_uncased()
+    assert samples_at(bert, bert.encode_detailed("unbelievable"), 0, n=10) is None, "WordPiece trains with no regularization"
+
+
+def test_explain_adds_a_unigram_pieces_story_and_the_words_samples(builtin_model_path) -> None:  # noqa: ANN001
+    from bpe_engine.inspect.why import explain
+    from bpe_engine.sentencepiece import load_model
+    from bpe_engine.training.unigram import UnigramTrainerConfig, UnigramTraining
+    from bpe_engine.training.unigram.history import UnigramHistory
+
+    training = UnigramTraining(["ab ab abc", "abc b a"] * 20, UnigramTrainerConfig(vocab_size=8, hard_vocab_limit=False))
+    history = UnigramHistory(list(training.steps()))
+    tok = load_model(builtin_model_path("sp-unigram-en"))
+    enc = tok.encode_detailed("abc")
+    plain = explain(tok, enc, 0)
+    assert plain.story is None and plain.samples is None
+    why = explain(tok, enc, 0, story_of=lambda piece: history.story("▁ab"), samples=50)
+    assert why.story is not None and why.story.piece == "▁ab" and why.story.scores
+    assert why.samples is not None and why.samples.method == "Unigram sampling" and why.unigram == plain.unigram

@@ -196,7 +196,7 @@ async def test_a_row_without_a_tokenizer_says_why_in_place() -> None:
         view = app.query_one(AlignedRows)
         lines = [view.render_line(y).text for y in range(view.size.height)]
         ours = next(line for line in lines if line.startswith("ours"))
-        assert "no trained model yet: train one (ctrl+t)" in ours, lines
+        assert "no trained model yet: ctrl+t trains one on the corpus" in ours, lines
         assert "see above" not in "".join(lines)
 
 

@@ -19,6 +19,7 @@ from tests.explore_pilot import settle
 from tests.tui.test_inspector import Host, shown
 from tui.inspect.chips import TokenChips
 from tui.inspect.pane import InspectorPane
+from tui.inspect.picker_bar import PickerBar
 from tui.widgets.token_text import TokenText
 
 FAMILY = "👩\u200d👩\u200d👧"
@@ -173,13 +174,13 @@ async def test_a_tokenizer_file_that_fails_to_load_leaves_the_one_in_use(tmp_pat
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         pane = app.query_one(InspectorPane)
-        pane._loaded_path(str(not_a_tokenizer))  # noqa: SLF001 - what the path dialog calls back
+        app.query_one(PickerBar)._loaded_path(str(not_a_tokenizer))  # noqa: SLF001 - what the path dialog calls back
         await settle(pilot)
         assert app.query_one("#inspect-tokenizer", Select).value == "gpt2"
         assert pane.result is not None and pane.result.spec == "gpt2" and pane.result.encoding is not None
         assert any("cannot tell the format" in n.message and "still inspecting with gpt2" in n.message for n in app._notifications)  # noqa: SLF001
         model = str(builtin_model_path("sp-unigram-en"))
-        pane._loaded_path(model)  # noqa: SLF001 - a file that loads becomes the tokenizer
+        app.query_one(PickerBar)._loaded_path(model)  # noqa: SLF001 - a file that loads becomes the tokenizer
         await settle(pilot)
         assert app.query_one("#inspect-tokenizer", Select).value == model
 

@@ -135,7 +135,7 @@ class ComparePane(Widget):
         self._failure = ""  # why the last run gave no result: the rows shown are older than the text
         self._busy_timer: Timer | None = None
         self._stale_views: set[str] = set()  # hidden views whose result came while hidden
-        self._ours_used: tuple[object, int] | None = None  # (model, k) of the last run's "ours" row
+        self._ours_used: tuple[object, ...] | None = None  # what the last run's "ours" row showed (see _ours_key)
         self._width_used: int | None = None  # the width the last run wrapped the rows to
 
     # -- layout ----------------------------------------------------------------------------------
@@ -255,7 +255,7 @@ class ComparePane(Widget):
         message.stop()
         self._follow_app = False  # set_range() moves are silent: this was the user
         self.query_one("#compare-k-label", Static).update(self._k_label())
-        if sources.OURS in self.rows and self._ours_used != (self._state.tokenizer, self.k):
+        if sources.OURS in self.rows and self._ours_used != self._ours_key(self.k):
             self.schedule(immediate=True)  # the "ours" row changed: a new model or another k
         self._redraw_curve()
 
@@ -394,10 +394,10 @@ class ComparePane(Widget):
             self._input_changed = True  # one run at a time; the newest input runs as soon as it ends
             return
         text, specs, mode, k = self.text, tuple(self.rows), self._mode(), self.k
-        self._ours_used = (self._state.tokenizer, k)
+        self._ours_used = self._ours_key(k)
         width = self._width_used = self._row_width()
         state = self._state
-        ours = lambda: state.tokenizer_at(k)  # noqa: E731 - a frozen state, safe in a worker
+        ours = lambda: state.ours(k)  # noqa: E731 - a frozen state, safe in a worker
         if len(text) <= SYNC_LIMIT and all(sources.is_loaded(s) for s in specs):
             self._accept(run_comparison(generation, text, specs, mode, ours, k, width, self._segments))
         else:
@@ -564,21 +564,26 @@ class ComparePane(Widget):
         """The width the aligned rows wrap to (the view's border and scrollbar taken off)."""
         return max(self.query_one(ContentSwitcher).size.width or self.app.size.width, 40) - 4
 
+    def _ours_key(self, k: int) -> tuple[object, ...]:
+        """What the "ours" row shows depends on: a new model, k, or why there is none."""
+        state = self._state
+        return (state.tokenizer, state.unigram, k, state.training)
+
     def _k_label(self) -> Text:
-        total = self._state.merge_count
+        total = self._state.step_total
         if not total:
-            return Text("k (no trained model)", style="bold")
+            return Text("k: training…" if self._state.training else "k: nothing trained (ctrl+t)", style="bold")
         how = "follows Train step" if self._follow_app else "fixed: f follows Train"
         return Text.assemble((f"k = {self.k:,} / {total:,}", "bold"), (f" ({how})", "dim"))
 
     def _sync_slider(self) -> None:
         """Fit the slider to the app's model; k follows the Train step until the user slides."""
         slider = self.query_one(MergeSlider)
-        total = self._state.merge_count
+        total = self._state.step_total
         if self._follow_app:
             slider.set_range(total, self._state.step)
         else:
             slider.set_range(total)
         self.query_one("#compare-k-label", Static).update(self._k_label())
-        if sources.OURS in self.rows and self._ours_used != (self._state.tokenizer, self.k):
+        if sources.OURS in self.rows and self._ours_used != self._ours_key(self.k):
             self.schedule(immediate=True)  # the "ours" row changed: a new model or another k

@@ -85,11 +85,16 @@ def is_loaded(spec: str) -> bool:
 
 
 def get(spec: str, ours: Callable[[], Tokenizer | None]) -> Any:
-    """The tokenizer for ``spec`` (blocking: call from a worker). Never raises a user error."""
+    """The tokenizer for ``spec`` (blocking: call from a worker). Never raises a user error.
+    ``ours`` gives the trained model, or raises a BpeEngineError saying why there is none
+    (:meth:`~tui.state.ExplorerState.ours`: training, step 0, nothing trained yet)."""
     if spec == OURS:
-        tok = ours()
+        try:
+            tok = ours()
+        except BpeEngineError as exc:
+            return Failed("ours", exc)
         if tok is None:
-            return Failed("ours", BpeEngineError("no trained model yet: train one (ctrl+t) or load a tokenizer (ctrl+l)"))
+            return Failed("ours", BpeEngineError("no trained model yet: ctrl+t trains one on the corpus, ctrl+l loads one"))
         return tok
     with _lock:
         cached = _cache.get(spec)

@@ -27,27 +27,29 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static
 
-from bpe_engine.display import counted, visible_text
+from bpe_engine.display import visible_text
 from bpe_engine.inspect.why import Why, explain
 from bpe_engine.types import SpecialMode
 
 from ..compare import sources
-from ..models.flow import choose_tokenizers
-from ..models.picker import read_candidates
 from ..state import ExplorerState
 from ..widgets.clipboard import copy_ids
 from ..widgets.safe_text import SafeInput
-from ..widgets.special_mode import SpecialModeSelect
 from ..widgets.token_text import TokenText
 from .chips import TokenChips
 from .encoding import Inspected, encode_for_inspector
-from .render import detail_text, stream_text
+from .picker_bar import PickerBar
+from .render import detail_text, status_text, stream_text
 from .why_view import why_text
 
 DEFAULT_TEXT = "Hello 한국어 👋🏽 <|endoftext|>"
 DEFAULT_SPEC = "gpt2"
 """The tokenizer Inspect opens with (the app loads it off the UI thread before the first f3)."""
 DEBOUNCE = 0.12
+REGULARIZATION = ((0.1, 0.1), (0.2, 0.2), (0.5, 0.5), (0.05, 1.0))
+"""(BPE-dropout p, Unigram alpha) pairs ``r`` cycles through: p = 0.1 as Provilkov et al. train,
+alpha = 0.1 as SentencePiece's own example; smaller alpha flattens the distribution."""
+SAMPLES = 1000
 
 __all__ = ["DEFAULT_SPEC", "DEFAULT_TEXT", "InspectorPane", "Inspected", "encode_for_inspector"]
 
@@ -65,6 +67,7 @@ class InspectorPane(Widget):
         Binding("t", "view_mode('text')", "Text", show=False, tooltip="show the tokens as text"),
         Binding("i", "view_mode('ids')", "Ids", show=False, tooltip="show the token ids"),
         Binding("b", "view_mode('bytes')", "Bytes", show=False, tooltip="show the bytes of each token"),
+        Binding("r", "regularize", "Dropout/α", tooltip="another BPE-dropout p / Unigram sampling alpha for the word's cuts"),
     ]
     LOWER = ("show-detail", "show-stream", "show-why")
     """The panes below the chips, one at a time on a small terminal (``v`` cycles them)."""
@@ -86,20 +89,6 @@ class InspectorPane(Widget):
             super().__init__()
             self.generation, self.index, self.why = generation, index, why
 
-    class FileTried(Message):
-        """A tokenizer file chosen with "Load file…" loaded (``error`` None) or was refused."""
-
-        def __init__(self, path: str, error: str | None) -> None:
-            super().__init__()
-            self.path, self.error = path, error
-
-    class Choices(Message):
-        """Tokenizers usable now (present built-ins, the hub cache), read in a worker."""
-
-        def __init__(self, specs: tuple[tuple[str, str], ...]) -> None:
-            super().__init__()
-            self.specs = specs
-
     def __init__(
         self, *, id: str | None = None, text: str = DEFAULT_TEXT, spec: str = DEFAULT_SPEC, state: ExplorerState | None = None  # noqa: A002
     ) -> None:
@@ -110,18 +99,14 @@ class InspectorPane(Widget):
         self._generation = 0
         self._timer: Timer | None = None
         self._result: Inspected | None = None
-        self._choices = list(sources.CHOICES)
-        if all(value != spec for _, value in self._choices):
-            self._choices.append((visible_text(spec), spec))
         self._why_key: tuple[int, int] | None = None
+        self._regularization = 0  # index into REGULARIZATION
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         # select_on_focus off: tabbing in selected all of it, and the next key replaced the text
         yield SafeInput(self._initial_text, placeholder="text to inspect", id="inspect-input", keep_lines=True, select_on_focus=False)
-        with Horizontal(classes="bar"):
-            yield Select(self._choices, value=self._initial_spec, allow_blank=False, compact=True, id="inspect-tokenizer")
-            yield SpecialModeSelect(id="inspect-special")
+        yield PickerBar(self._initial_spec, DEFAULT_SPEC)
         with Horizontal(classes="buttons"):
             # short labels, so the four fit in 80 columns ("Copy ids (c)" was cut to "Cop")
             yield Button("Tokenizers… (m)", id="inspect-more", compact=True, tooltip="every tokenizer, searchable")
@@ -144,7 +129,6 @@ class InspectorPane(Widget):
 
     def on_mount(self) -> None:
         self.schedule(immediate=True)
-        self._choices_worker()
 
     # -- public ----------------------------------------------------------------------------------
     @property
@@ -160,8 +144,7 @@ class InspectorPane(Widget):
 
     def use_tokenizer(self, spec: str) -> None:
         """Inspect with ``spec`` (added to the picker if it is not there)."""
-        self._ensure_choice(spec)
-        self.query_one("#inspect-tokenizer", Select).value = spec
+        self.query_one(PickerBar).use(spec)
 
     @property
     def result(self) -> Inspected | None:
@@ -175,7 +158,7 @@ class InspectorPane(Widget):
     def state(self, state: ExplorerState) -> None:
         """The app's model and step; re-encode only if the trained model is the one shown."""
         old, self._state = self._state, state
-        moved = old.tokenizer is not state.tokenizer or old.step != state.step
+        moved = (old.tokenizer, old.unigram, old.step, old.training) != (state.tokenizer, state.unigram, state.step, state.training)
         if moved and self.is_mounted and self._spec() == sources.OURS:
             self.schedule(immediate=True)
 
@@ -194,9 +177,7 @@ class InspectorPane(Widget):
         if event.button.id == "inspect-selection":
             self.post_message(self.SelectionWanted())
         elif event.button.id == "inspect-load":
-            from ..screens import PathScreen
-
-            self.app.push_screen(PathScreen("Load a tokenizer file to inspect with"), self._loaded_path)
+            self.query_one(PickerBar).load_file()
         elif event.button.id == "inspect-more":
             self.action_more()
         elif event.button.id == "inspect-copy":
@@ -236,16 +217,6 @@ class InspectorPane(Widget):
             return  # the selection moved on
         self.query_one("#inspect-tree", Static).update(why_text(message.why, r.name, byte_level=r.byte_level))
 
-    def on_inspector_pane_choices(self, message: Choices) -> None:
-        known = {value for _, value in self._choices}
-        added = [(label, spec) for label, spec in message.specs if spec not in known]
-        if added:
-            self._choices += added
-            select = self.query_one("#inspect-tokenizer", Select)
-            current = select.value
-            select.set_options(self._choices)
-            select.value = current
-
     # -- actions ---------------------------------------------------------------------------------
     def action_copy_ids(self) -> None:
         r = self._result
@@ -263,6 +234,11 @@ class InspectorPane(Widget):
         """The coloured text's ids / bytes / text, from anywhere in the pane but the text box."""
         self.query_one(TokenText).action_mode(mode)  # type: ignore[arg-type]
 
+    def action_regularize(self) -> None:
+        """The next dropout p / alpha: the selected token's word is sampled again."""
+        self._regularization = (self._regularization + 1) % len(REGULARIZATION)
+        self._show_selected(self.query_one(TokenChips).selected)
+
     def action_next_lower(self) -> None:
         """Small terminal: show the next of details / streaming decode / why below the chips."""
         lower = self.query_one("#inspect-lower")
@@ -277,11 +253,7 @@ class InspectorPane(Widget):
         return True
 
     def action_more(self) -> None:
-        def chosen(specs: tuple[str, ...]) -> None:
-            if specs:
-                self.use_tokenizer(specs[0])
-
-        choose_tokenizers(self.app, [self._spec()], chosen, multiple=False, title="Tokenizer to inspect with")
+        self.query_one(PickerBar).choose_more()
 
     # -- encoding --------------------------------------------------------------------------------
     def schedule(self, *, immediate: bool = False) -> None:
@@ -302,49 +274,24 @@ class InspectorPane(Widget):
         if not sources.is_loaded(spec):
             loading = Text(f"loading {visible_text(sources.label_of(spec))}… (off the UI thread)", style="bold italic #f9e2af")
             self.query_one("#inspect-status", Static).update(loading)
-        self._encode_worker(generation, self.text, spec, self._mode(), self._state.tokenizer_at)
+        self._encode_worker(generation, self.text, spec, self._mode(), self._state.ours)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="inspect", description="encoding the text")
     def _encode_worker(self, generation: int, text: str, spec: str, mode: SpecialMode, ours: Any) -> None:
         self.post_message(self.Encoded(encode_for_inspector(generation, text, spec, mode, ours)))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="inspect-why", description="why this token")
-    def _why_worker(self, generation: int, index: int, tokenizer: Any, encoding: Any) -> None:
+    def _why_worker(self, generation: int, index: int, tokenizer: Any, encoding: Any, story_of: Any) -> None:
+        dropout, alpha = REGULARIZATION[self._regularization]
         try:
-            why = explain(tokenizer, encoding, index)
+            why = explain(tokenizer, encoding, index, story_of=story_of, samples=SAMPLES, dropout=dropout, alpha=alpha)
         except Exception as exc:  # noqa: BLE001 - a loaded file's bug is shown, never crashes the app
             why = Why(note=f"could not explain this token: {type(exc).__name__}: {exc}")
         self.post_message(self.Explained(generation, index, why))
 
-    @work(thread=True, exit_on_error=False, group="inspect-choices")
-    def _choices_worker(self) -> None:
-        try:
-            found = read_candidates()
-        except Exception:  # noqa: BLE001 - the fixed choices remain
-            return
-        usable = tuple((c.spec, c.spec) for c in found if c.usable and c.origin in ("builtin", "hf-cache"))
-        self.post_message(self.Choices(usable))
-
     # -- drawing ---------------------------------------------------------------------------------
     def _show(self, r: Inspected) -> None:
-        status = Text()
-        status.append(f"{visible_text(sources.label_of(r.spec))}", "bold")
-        if r.spec == sources.OURS and self._state.tokenizer is not None:
-            status.append(f" k={self._state.step:,} of {self._state.merge_count:,} (follows the Train step)", "bold")
-        status.append(
-            f" · {counted(len(r.details), 'token')}, {counted(len(r.text), 'character')}, {counted(r.graphemes, 'grapheme')}, "
-            f"{counted(len(r.text.encode('utf-8', 'surrogatepass')), 'byte')}",
-            "dim",
-        )
-        if r.groups:
-            status.append(f" · {counted(len(r.groups), 'character')} split across tokens", "#fab387")
-        # last: the selector above says it too, and a small terminal shows two lines of this
-        status.append(f" · special text: {self._mode()}", "dim")
-        for note in r.notes:
-            status.append(f"\n{note}", "yellow")
-        if r.error:
-            status.append("\n")
-            status.append(visible_text(r.error), "bold red")
+        status = status_text(r, self._state, self._mode())
         self.query_one("#inspect-status", Static).update(status)
         self.query_one(TokenText).show(r.encoding, r.alignment, empty="(no tokens)")
         chips = self.query_one(TokenChips)
@@ -381,37 +328,12 @@ class InspectorPane(Widget):
             return
         self._why_key = (r.generation, index)
         tree.update(Text("why this token\n…", style="dim"))
-        self._why_worker(r.generation, index, r.tokenizer, r.encoding)
+        unigram = self._state.unigram if r.spec == sources.OURS else None
+        self._why_worker(r.generation, index, r.tokenizer, r.encoding, unigram.story if unigram is not None else None)
 
     # -- helpers ---------------------------------------------------------------------------------
     def _spec(self) -> str:
-        value = self.query_one("#inspect-tokenizer", Select).value
-        return value if isinstance(value, str) else DEFAULT_SPEC
+        return self.query_one(PickerBar).spec
 
     def _mode(self) -> SpecialMode:
-        return self.query_one("#inspect-special", SpecialModeSelect).mode
-
-    def _ensure_choice(self, spec: str) -> None:
-        if all(value != spec for _, value in self._choices):
-            self._choices.append((Text(visible_text(spec)), spec))  # a path is never markup
-            self.query_one("#inspect-tokenizer", Select).set_options(self._choices)
-
-    def _loaded_path(self, path: str | None) -> None:
-        if path:
-            self._try_file(path)
-
-    @work(thread=True, exit_on_error=False, group="inspect-file", description="loading a tokenizer file")
-    def _try_file(self, path: str) -> None:
-        """Load the file first: one that fails is not made the tokenizer (it replaced the one in
-        use with its error, and the user had to pick that one again)."""
-        loaded = sources.get(path, lambda: None)
-        error = loaded.error if isinstance(loaded, sources.Failed) else None
-        self.post_message(self.FileTried(path, None if error is None else str(error)))
-
-    def on_inspector_pane_file_tried(self, message: FileTried) -> None:
-        message.stop()
-        if message.error is None:
-            self.use_tokenizer(message.path)  # loaded and cached: it encodes at once
-            return
-        shown = visible_text(sources.label_of(self._spec()))
-        self.notify(f"{visible_text(message.error)} (still inspecting with {shown})", severity="error", markup=False)
+        return self.query_one(PickerBar).mode

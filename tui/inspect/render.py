@@ -11,11 +11,15 @@ from rich.style import Style
 from rich.text import Text
 
 from bpe_engine.compare.layout import SEGMENT_STYLES, cell_text
-from bpe_engine.display import token_label, visible_text
+from bpe_engine.display import counted, token_label, visible_text
 from bpe_engine.explore.merge_tree import MergeNode, render_tree
 from bpe_engine.explore.surfaces import merge_number
 from bpe_engine.inspect import PartialGroup, StreamStep, TokenDetail
 from bpe_engine.types import UNKNOWN_ID
+
+from ..compare import sources
+from ..state import ExplorerState
+from .encoding import Inspected
 
 CHIP_STYLES = ("black on #89b4fa", "black on #a6e3a1")
 SPECIAL_STYLE = "bold black on #f9e2af"
@@ -165,3 +169,26 @@ def _field(out: Text, name: str, value: str) -> None:
     out.append(f"{name:<11}", "dim")
     out.append(value)
     out.append("\n")
+
+
+def status_text(r: Inspected, state: ExplorerState, mode: str) -> Text:
+    """The line above the coloured text: the tokenizer (and k, for ours), the counts, the notes."""
+    status = Text()
+    status.append(f"{visible_text(sources.label_of(r.spec))}", "bold")
+    if r.spec == sources.OURS and state.step_total:
+        status.append(f" k={state.step:,} of {state.step_total:,} (follows the Train step)", "bold")
+    status.append(
+        f" · {counted(len(r.details), 'token')}, {counted(len(r.text), 'character')}, {counted(r.graphemes, 'grapheme')}, "
+        f"{counted(len(r.text.encode('utf-8', 'surrogatepass')), 'byte')}",
+        "dim",
+    )
+    if r.groups:
+        status.append(f" · {counted(len(r.groups), 'character')} split across tokens", "#fab387")
+    # last: the selector above says it too, and a small terminal shows two lines of this
+    status.append(f" · special text: {mode}", "dim")
+    for note in r.notes:
+        status.append(f"\n{note}", "yellow")
+    if r.error:
+        status.append("\n")
+        status.append(visible_text(r.error), "bold red")
+    return status

@@ -7,13 +7,19 @@ text goes through the display helpers (never markup).
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from bpe_engine.display import visible_text
+from bpe_engine.bpe.byte_table import token_str_to_bytes
+from bpe_engine.display import token_label, token_str_label, visible_text
+from bpe_engine.explore.regularization import WordSamples
 from bpe_engine.inspect.why import Stage, Why
 
 from .render import tree_text
+
+if TYPE_CHECKING:  # numpy comes with the Unigram trainer: not imported until a Unigram run
+    from bpe_engine.training.unigram.history import PieceStory
 
 ORDINALS = ("best", "2nd", "3rd", "4th", "5th", "6th", "7th")
 
@@ -40,6 +46,89 @@ def why_text(why: Why, model_name: str, *, byte_level: bool) -> Text:
     for stage in why.stages:
         out.append("\n")
         out.append_text(stage_text(stage))
+    if why.story is not None:
+        out.append("\n")
+        out.append_text(story_text(why.story))
+    if why.samples is not None:
+        out.append("\n")
+        out.append_text(samples_text(why.samples, byte_level=byte_level))
+        # said first: below a tall merge tree the section is out of sight
+        out = Text.assemble((f"↓ below: {why.samples.method}, the other cuts of this word\n", "dim"), out)
+    return out
+
+
+def story_text(story: PieceStory) -> Text:
+    """A Unigram piece's life in the run: when it entered, its score after each EM step, how it
+    left or where it stands in the final model."""
+    out = Text()
+    out.append("this piece in training", "bold")
+    out.append(f" — entered at step {story.entered + 1:,}" + (" (the seeds)" if story.entered == 0 else "") + "\n", "dim")
+    if story.scores:
+        first_step, first = story.scores[0]
+        last_step, last = story.scores[-1]
+        out.append(f"score {first:.3f} after step {first_step + 1:,} → {last:.3f} after step {last_step + 1:,}  ", "")
+        out.append(sparkline([score for _, score in story.scores]), "#89b4fa")
+        out.append("\n")
+    if story.removed_at is not None:
+        why = _REMOVED.get(story.reason or "", story.reason or "")
+        loss = f" (the likelihood falls by {story.loss:.4g} without it)" if story.loss is not None else ""
+        out.append(f"removed at step {story.removed_at + 1:,}: {why}{loss}\n", "#fab387")
+    elif story.final_id is not None:
+        out.append(f"kept: id {story.final_id:,} of the final vocabulary\n", "green")
+    return out
+
+
+_REMOVED = {
+    "loss": "pruned, among the pieces the corpus misses least",
+    "unused": "pruned: no best segmentation used it",
+    "split": "pruned: its best segmentation is other pieces",
+    "m-step": "expected fewer than half a time in the corpus (M-step)",
+    "finalize": "cut when the vocabulary was trimmed to its size",
+}
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: list[float]) -> str:
+    """The shape of a short series, one cell a value (the last 40)."""
+    values = values[-40:]
+    lo, hi = min(values), max(values)
+    if hi - lo < 1e-12:
+        return SPARKS[3] * len(values)
+    return "".join(SPARKS[round((v - lo) / (hi - lo) * (len(SPARKS) - 1))] for v in values)
+
+
+def _piece_label(piece: str, byte_level: bool) -> str:
+    if byte_level:
+        try:
+            return token_label(token_str_to_bytes(piece), byte_level=True)
+        except KeyError:  # not in the byte alphabet (an added token): as it is
+            pass
+    return token_str_label(piece)
+
+
+def samples_text(drawn: WordSamples, *, byte_level: bool, width: int = 12) -> Text:
+    """The word's segmentations under regularization: probability, share of the samples, a bar
+    scaled to the most drawn one; the tokenizer's own segmentation is reversed."""
+    out = Text()
+    out.append(f"{drawn.method} ({drawn.setting}, r changes it)", "bold")
+    out.append(f" — {visible_text(repr(drawn.word))}, {drawn.n:,} samples\n", "dim")
+    out.append(("  exact   drawn\n" if drawn.exact else "  drawn (the probability, estimated)\n"), "dim")
+    top = max((seg.samples for seg in drawn.segmentations), default=0) or 1
+    for seg in drawn.segmentations:
+        if drawn.exact:
+            out.append(f"{seg.probability:7.1%} ", "bold")
+        out.append(f"{seg.samples / drawn.n if drawn.n else 0.0:7.1%} ", "" if drawn.exact else "bold")
+        cells = round(seg.samples / top * width)
+        out.append("█" * cells + " " * (width - cells), "#89b4fa")
+        out.append(" ")
+        plain = seg.pieces == drawn.plain
+        for k, piece in enumerate(seg.pieces):
+            if k:
+                out.append(" ", "dim")
+            out.append(_piece_label(piece, byte_level), "reverse" if plain else "underline")
+        if plain:
+            out.append("  ← unregularized", "green")
+        out.append("\n")
     return out
 
 

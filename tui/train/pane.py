@@ -14,6 +14,7 @@ accepted the settings): a refused or cancelled run never wipes it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -127,6 +128,7 @@ class TrainPane(Horizontal):
             step=self.current_step,
             training=self.training,
             source=view.label if view is not None else "",
+            unigram=cast(UnigramStepper, self.stepper) if view is not None and view.model == "unigram" else None,
         )
 
     def watch_current_step(self) -> None:
