@@ -94,7 +94,7 @@ def _unigram_row(step: TrainingStep) -> tuple[str, ...]:
     if isinstance(step, EmStep):
         return (
             number, f"EM round {step.round + 1}.{step.sub_iteration + 1}", f"{step.vocab_size:,}",
-            f"{-step.objective:,.4f}", f"{step.num_tokens:,}",
+            f"{-step.objective:,.4f}", f"{step.corpus_tokens:,}",
         )
     if isinstance(step, PruneStep):
         gone = step.size_before - step.size_after

@@ -73,7 +73,7 @@ class UnigramStepper:
         if self._step < len(steps):
             following = steps[self._step]
             if isinstance(following, EmStep):
-                return following.num_tokens
+                return following.corpus_tokens
         return None
 
     # -- the model of a step ---------------------------------------------------------------------------

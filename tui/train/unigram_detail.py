@@ -74,7 +74,8 @@ def unigram_detail(stepper: UnigramStepper) -> RenderableType:
             (" per sentence under the model before this step; every score re-estimated (digamma update)", "dim"),
         ))
         parts.append(Text(f"{step.size_before:,} → {step.vocab_size:,} pieces ({dropped:,} expected fewer than half a time) · "
-                          f"corpus in {step.num_tokens:,} tokens", "dim"))
+                          f"the corpus in {step.corpus_tokens:,} tokens under the model before it "
+                          f"({step.num_tokens:,} over its distinct words, SentencePiece's count)", "dim"))
     elif isinstance(step, PruneStep):
         parts.append(Text.assemble((f"step {number}: pruning round {step.round + 1}: ", "bold"),
                                    f"{step.size_before:,} → {step.size_after:,} pieces"))

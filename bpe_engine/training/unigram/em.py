@@ -128,8 +128,9 @@ def _log_marginals(lat: Lattices, alpha: np.ndarray, beta: np.ndarray, score: np
     return x
 
 
-def e_step(lat: Lattices, ids: np.ndarray, scores: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, float, int]:
-    """``RunEStep`` (one thread): expected counts (float32), the objective, the Viterbi tokens.
+def e_step(lat: Lattices, ids: np.ndarray, scores: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, float, int, int]:
+    """``RunEStep`` (one thread): expected counts (float32), the objective, the Viterbi tokens of
+    the distinct words (SentencePiece's ``ntokens``) and of the corpus (each word times its count).
     ``ids[seed]``: each seed's current id (-1: gone); ``counts``: word counts, table order."""
     cur, score, unk = edge_scores(lat, ids, scores)
     del cur
@@ -149,7 +150,8 @@ def e_step(lat: Lattices, ids: np.ndarray, scores: np.ndarray, counts: np.ndarra
     all_freq = F32(int(counts.sum()))
     terms = np.concatenate(([F32(0)], (freq * z) / all_freq)).astype(F32)
     obj = float(np.subtract.accumulate(terms)[-1])
-    return expected, obj, viterbi(lat, score).num_tokens()
+    _, rows = viterbi(lat, score).walk()
+    return expected, obj, len(rows), int(counts[lat.row_word[rows]].sum())
 
 
 def m_step(expected: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -51,7 +51,8 @@ class EmStep:
     """One E-step + M-step. ``kept``: indices of the pieces the M-step kept (expected count >= 0.5),
     in order; ``scores``: their new scores (Digamma update). ``objective``: SentencePiece's ``obj``
     (minus the corpus log-likelihood per sentence, under the model before the step);
-    ``num_tokens``: tokens of the Viterbi segmentation of all words under that model."""
+    ``num_tokens``: tokens of the Viterbi segmentation of the distinct words under that model (each
+    word once: SentencePiece's figure); ``corpus_tokens``: of the corpus (each word times its count)."""
 
     index: int
     round: int
@@ -60,6 +61,7 @@ class EmStep:
     vocab_size: int
     objective: float
     num_tokens: int
+    corpus_tokens: int
     kept_bytes: bytes
     score_bytes: bytes
     why: str

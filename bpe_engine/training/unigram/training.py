@@ -140,12 +140,12 @@ class UnigramTraining:
         while True:
             for sub in range(cfg.num_sub_iterations):
                 lattices, ids = _narrowed(lattices, alive, len(pieces))
-                expected, obj, ntokens = e_step(lattices, ids, scores, counts)
+                expected, obj, ntokens, corpus_tokens = e_step(lattices, ids, scores, counts)
                 keep, scores = m_step(expected)
                 before = len(alive)
                 alive = alive[keep]
                 yield EmStep(
-                    self._next_index(), rnd, sub, before, len(alive), obj, ntokens, i32_bytes(keep), f32_bytes(scores),
+                    self._next_index(), rnd, sub, before, len(alive), obj, ntokens, corpus_tokens, i32_bytes(keep), f32_bytes(scores),
                     f"E-step: objective {obj:.4f}, {ntokens:,} tokens in the best segmentation; M-step: "
                     f"{before - len(alive):,} pieces expected fewer than 0.5 times removed, scores = "
                     "Digamma(expected count) - Digamma(total)",
