@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from bpe_engine.bpe.byte_table import token_str_to_bytes
-from bpe_engine.display import token_label, token_str_label, visible_text
+from bpe_engine.display import visible_text
+from bpe_engine.explore.surfaces import token_label
 from bpe_engine.explore.regularization import WordSamples
 from bpe_engine.inspect.why import Stage, Why
 
@@ -97,15 +97,6 @@ def sparkline(values: list[float]) -> str:
     return "".join(SPARKS[round((v - lo) / (hi - lo) * (len(SPARKS) - 1))] for v in values)
 
 
-def _piece_label(piece: str, byte_level: bool) -> str:
-    if byte_level:
-        try:
-            return token_label(token_str_to_bytes(piece), byte_level=True)
-        except KeyError:  # not in the byte alphabet (an added token): as it is
-            pass
-    return token_str_label(piece)
-
-
 def samples_text(drawn: WordSamples, *, byte_level: bool, width: int = 12) -> Text:
     """The word's segmentations under regularization: probability, share of the samples, a bar
     scaled to the most drawn one; the tokenizer's own segmentation is reversed."""
@@ -125,7 +116,7 @@ def samples_text(drawn: WordSamples, *, byte_level: bool, width: int = 12) -> Te
         for k, piece in enumerate(seg.pieces):
             if k:
                 out.append(" ", "dim")
-            out.append(_piece_label(piece, byte_level), "reverse" if plain else "underline")
+            out.append(token_label(piece, byte_level=byte_level), "reverse" if plain else "underline")
         if plain:
             out.append("  ← unregularized", "green")
         out.append("\n")
