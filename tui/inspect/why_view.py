@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from bpe_engine.display import visible_text
-from bpe_engine.explore.surfaces import token_label
 from bpe_engine.explore.regularization import WordSamples
+from bpe_engine.explore.surfaces import token_label
 from bpe_engine.inspect.why import Stage, Why
 
 from .render import tree_text
