@@ -128,9 +128,15 @@ class Tokenizer(Protocol):
     @property
     def vocab_size(self) -> int: ...
 
-    def encode(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE) -> list[int]: ...
+    def encode(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = True) -> list[int]:
+        """``add_special_tokens``: the tokens the tokenizer adds of its own (``[CLS]``/``[SEP]``, a
+        ``<s>``), on by default as in Hugging Face; a tokenizer that adds none ignores it
+        (``capabilities.adds_specials`` says which)."""
+        ...
 
-    def encode_detailed(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE) -> Encoding:
+    def encode_detailed(
+        self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = True
+    ) -> Encoding:
         """Never raises for unknown symbols (see :class:`Encoding`); may raise for ``refuse``."""
         ...
 

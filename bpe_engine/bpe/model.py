@@ -302,6 +302,7 @@ class BpeTokenizer:
         special_mode: SpecialMode | None = None,
         allowed_special: Literal["all"] | Collection[str] | None = None,
         disallowed_special: Literal["all"] | Collection[str] | None = None,
+        add_special_tokens: bool = True,  # noqa: ARG002 - a rank table adds no tokens of its own
     ) -> list[int]:
         """Token ids of ``text``.
 
@@ -340,6 +341,7 @@ class BpeTokenizer:
         special_mode: SpecialMode | None = None,
         allowed_special: Literal["all"] | Collection[str] | None = None,
         disallowed_special: Literal["all"] | Collection[str] | None = None,
+        add_special_tokens: bool = True,  # noqa: ARG002 - a rank table adds no tokens of its own
     ) -> Encoding:
         """Ids with tokens, byte spans in ``Encoding.text`` (UTF-8) and special flags.
 

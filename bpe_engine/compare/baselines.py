@@ -49,10 +49,10 @@ class CharacterTokenizer:
     def vocab_size(self) -> int:
         return _MAX_CODEPOINT + 1
 
-    def encode(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE) -> list[int]:
+    def encode(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = True) -> list[int]:
         return [ord(c) for c in clean_text(text).text]
 
-    def encode_detailed(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE) -> Encoding:
+    def encode_detailed(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = True) -> Encoding:
         text = clean_text(text).text
         starts = index_of(text).char_byte_starts
         n = len(text)
@@ -101,10 +101,10 @@ class WhitespaceWordTokenizer:
     def vocab_size(self) -> int:
         return len(self._words)
 
-    def encode(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE) -> list[int]:
+    def encode(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = True) -> list[int]:
         return list(self.encode_detailed(text).ids)
 
-    def encode_detailed(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE) -> Encoding:
+    def encode_detailed(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = True) -> Encoding:
         text = clean_text(text).text
         matches = [m.span() for m in _WORD.finditer(text)]
         words = [text[s:e] for s, e in matches]

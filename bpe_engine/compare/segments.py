@@ -14,7 +14,9 @@ and no whitespace run continues across it), whitespace-split models (words, Word
 split there anyway, and no special token contains a newline. Each tokenizer declares whether this
 holds for it (``capabilities.line_safe``, from its pre-tokenizer's ``line_safe``); the others (the
 ``▁`` style, which prepends a marker to the text; no pre-tokenizer; custom regexes) are always
-encoded whole. ``tests/test_compare_segments.py`` checks stitched == whole.
+encoded whole, as are tokenizers that add tokens of their own around the text (BERT's ``[CLS]``
+... ``[SEP]``: ``capabilities.adds_specials``). ``tests/engine/test_compare_segments.py`` checks
+stitched == whole.
 
 >>> cut_points("ab\\ncd\\n\\nef\\n gh\\nij")
 [0, 3, 14]
@@ -157,7 +159,8 @@ class SegmentCache:
     def _segments(self, tokenizer: Any, text: str, mode: SpecialMode, encode: Callable[[Any, str, SpecialMode], Encoding]) -> list[tuple[_Entry, int, int]] | None:
         """Each segment's entry with its character and byte start; None when not cut."""
         points = self._cut(text)
-        if len(points) == 1 or not tokenizer.capabilities.line_safe:
+        caps = tokenizer.capabilities
+        if len(points) == 1 or not caps.line_safe or caps.adds_specials:  # [CLS] ... [SEP] wraps the whole
             return None
         with self._lock:
             self._tokenizers[id(tokenizer)] = None

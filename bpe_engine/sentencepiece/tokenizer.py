@@ -152,9 +152,13 @@ class SentencePieceTokenizer:
         return merge_ranks(list(self._pieces), list(self.model.scores), mergeable)
 
     def encode(
-        self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_bos: bool | None = None, add_eos: bool | None = None
+        self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_bos: bool | None = None, add_eos: bool | None = None,
+        add_special_tokens: bool = True,
     ) -> list[int]:
-        """Token ids of ``text``, equal to ``sentencepiece``'s ``encode`` (see the module docstring)."""
+        """Token ids of ``text``, equal to ``sentencepiece``'s ``encode`` (see the module docstring).
+        ``add_special_tokens=False`` leaves out the BOS/EOS the model adds by default."""
+        if not add_special_tokens:
+            add_bos, add_eos = add_bos or False, add_eos or False
         if special_mode == "text" and _SURROGATE.search(text) is None:
             out = self._ids(self.normalizer.normalize(text))  # the common case, without detours
         else:
@@ -170,7 +174,8 @@ class SentencePieceTokenizer:
         return out
 
     def encode_detailed(
-        self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_bos: bool | None = None, add_eos: bool | None = None
+        self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_bos: bool | None = None, add_eos: bool | None = None,
+        add_special_tokens: bool = True,
     ) -> Encoding:
         """Ids with byte spans into ``text`` through normalization, as SentencePiece maps them.
 
@@ -178,6 +183,8 @@ class SentencePieceTokenizer:
         changed the character, the last of its byte tokens covers it and the others are empty
         (SentencePiece's own convention). ``Encoding.text`` has lone surrogates as U+FFFD.
         """
+        if not add_special_tokens:
+            add_bos, add_eos = add_bos or False, add_eos or False
         text = clean_text(text).text
         ids: list[int] = []
         spans: list[Span] = []

@@ -22,7 +22,6 @@ from .bert_normalizer import BertNormalizer
 from .bert_pretokenizer import bert_pieces, bert_words
 from .hf_json import hf_json_text, load_hf_json, save_hf_json, save_wordpiece_dir
 from .model import BERT_SPECIALS, WordPieceTokenizer
-from .stats import TextStats, text_stats, tokens_per_word, unk_rate
 from .vocab_files import (
     BERT_BASE_UNCASED,
     BERT_VOCAB_SHA256,
@@ -37,7 +36,6 @@ __all__ = [
     "BERT_SPECIALS",
     "BERT_VOCAB_SHA256",
     "BertNormalizer",
-    "TextStats",
     "WordPieceTokenizer",
     "bert_base_uncased",
     "bert_pieces",
@@ -49,7 +47,4 @@ __all__ = [
     "save_vocab_txt",
     "vocab_txt_problem",
     "save_wordpiece_dir",
-    "text_stats",
-    "tokens_per_word",
-    "unk_rate",
 ]

@@ -89,6 +89,7 @@ class WordPieceTokenizer:
             family="wordpiece",
             explains="longest-match",
             line_safe=pre_tokenizer is None or pre_tokenizer.line_safe,  # BERT's split: whitespace and punctuation
+            adds_specials=cls_token in self._vocab and sep_token in self._vocab,  # BERT's [CLS] ... [SEP]
         )
         self._max_piece = max((len(t) - len(continuing_prefix) if t.startswith(continuing_prefix) else len(t)
                                for t in self._vocab), default=1)
@@ -104,12 +105,13 @@ class WordPieceTokenizer:
         """Token -> id (a copy)."""
         return dict(self._vocab)
 
-    def encode(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = False) -> list[int]:
-        """Token ids of ``text``; ``add_special_tokens`` wraps them as ``[CLS] ... [SEP]``."""
+    def encode(self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = True) -> list[int]:
+        """Token ids of ``text``; ``add_special_tokens`` (the default, as HF's BERT tokenizer)
+        wraps them as ``[CLS] ... [SEP]``."""
         return [tid for tid, _, _, _ in self._encode(text, special_mode, add_special_tokens)]
 
     def encode_detailed(
-        self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = False
+        self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = True
     ) -> Encoding:
         """Ids, token strings and each token's byte span in ``text.encode("utf-8")``.
 
@@ -138,7 +140,7 @@ class WordPieceTokenizer:
         )
 
     def encode_offsets(
-        self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = False
+        self, text: str, *, special_mode: SpecialMode = DEFAULT_SPECIAL_MODE, add_special_tokens: bool = True
     ) -> list[tuple[int, int, int]]:
         """``(id, start, end)`` per token, with ``[start, end)`` a *character* span of ``text``
         (what HF reports as ``Encoding.offsets``)."""
@@ -149,11 +151,12 @@ class WordPieceTokenizer:
         ids: Sequence[int],
         *,
         errors: Literal["replace", "strict"] = "replace",
-        skip_special_tokens: bool = False,
+        skip_special_tokens: bool = True,
         cleanup: bool = True,
     ) -> str:
         """Join pieces: ``##`` pieces glue to the one before, others get a space (HF's WordPiece
-        decoder, ``cleanup`` removing spaces before punctuation). Accents and case lost by the
+        decoder, ``cleanup`` removing spaces before punctuation); special tokens are left out unless
+        ``skip_special_tokens=False`` (HF's default, so ``decode(encode(s))`` gives ``s`` back). Accents and case lost by the
         normaliser stay lost. An unknown id is U+FFFD, or an error with ``errors="strict"``."""
         prefix = self.continuing_prefix
         parts: list[str] = []
@@ -208,8 +211,9 @@ class WordPieceTokenizer:
         specials = self.special_tokens
         segments = special_segments(text, specials, mode, self.name)
         out: list[tuple[int, int, int, bool]] = []
-        if add_special_tokens:
-            out.append((self._special_id(self.cls_token), 0, 0, True))
+        wrap = add_special_tokens and self.capabilities.adds_specials  # as HF: nothing to add, nothing added
+        if wrap:
+            out.append((self._vocab[self.cls_token], 0, 0, True))
         base = 0
         for segment, is_special in segments:
             if is_special:
@@ -217,8 +221,8 @@ class WordPieceTokenizer:
             else:
                 self._encode_segment(segment, base, out)
             base += len(segment)
-        if add_special_tokens:
-            out.append((self._special_id(self.sep_token), 0, 0, True))
+        if wrap:
+            out.append((self._vocab[self.sep_token], 0, 0, True))
         return out
 
     def _encode_segment(self, segment: str, base: int, out: list[tuple[int, int, int, bool]]) -> None:
@@ -270,11 +274,6 @@ class WordPieceTokenizer:
             self._cache[word] = result
         return result
 
-    def _special_id(self, token: str) -> int:
-        tid = self._vocab.get(token)
-        if tid is None:
-            raise ConfigError(f"add_special_tokens needs {token!r} in the vocabulary; encode with add_special_tokens=False")
-        return tid
 
 
 def _char_to_byte(text: str) -> list[int]:

@@ -242,8 +242,8 @@ def test_encode_stdin_not_utf8(capsys, monkeypatch):
 def test_wordpiece_through_the_same_commands(capsys):
     _, out, _ = run(capsys, "encode", "-t", "bert-base-uncased", "--json", "--backend", "python", "unaffable")
     data = json.loads(out)
-    assert data["ids"] == [14477, 20961, 3468]
-    assert [(t["token"], t["text"]) for t in data["tokens"]] == [("una", "una"), ("##ffa", "ffa"), ("##ble", "ble")]
+    assert data["ids"] == [101, 14477, 20961, 3468, 102]  # [CLS] ... [SEP], as HF's BERT tokenizer by default
+    assert [(t["token"], t["text"]) for t in data["tokens"]] == [("[CLS]", "[CLS]"), ("una", "una"), ("##ffa", "ffa"), ("##ble", "ble"), ("[SEP]", "[SEP]")]
     code, _, err = run(capsys, "encode", "-t", "bert-base-uncased", "--backend", "tiktoken", "x")
     assert code == 2 and "no tiktoken backend" in err
     _, out, _ = run(capsys, "decode", "-t", "bert-base-uncased", "7592", "2088")

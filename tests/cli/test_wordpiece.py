@@ -37,7 +37,7 @@ def test_wordpiece_rejects_bpe_only_options(tmp_path, capsys):
 
 @pytest.mark.parametrize(
     ("text", "ids"),
-    [("unaffable", [14477, 20961, 3468]), ("hello", [7592]), ("한", [1469, 30006, 30021])],
+    [("unaffable", [101, 14477, 20961, 3468, 102]), ("hello", [101, 7592, 102]), ("한", [101, 1469, 30006, 30021, 102])],
 )
 def test_encode_bert_base_uncased_json(text, ids, capsys):
     assert main(["encode", "--tokenizer", "bert-base-uncased", "--json", text]) == 0

@@ -123,7 +123,7 @@ def test_load_spec(tmp_path):
 def test_wordpiece_forms():
     pytest.importorskip("bpe_engine.wordpiece")
     assert "bert-base-uncased" in available_tokenizers()
-    assert load_tokenizer("bert-base-uncased").encode("hello") == [7592]
+    assert load_tokenizer("bert-base-uncased").encode("hello") == [101, 7592, 102]  # HF's default: [CLS] ... [SEP]
 
 
 def test_wordpiece_files_dispatch(tmp_path):
@@ -131,12 +131,12 @@ def test_wordpiece_files_dispatch(tmp_path):
     bert = wordpiece.bert_base_uncased()
     wordpiece.save_hf_json(bert, tmp_path / "tokenizer.json")
     loaded = load_tokenizer(tmp_path / "tokenizer.json")  # read as Hugging Face reads it: [CLS] ... [SEP]
-    assert loaded.encode("unaffable") == bert.encode("unaffable", add_special_tokens=True)
-    assert loaded.encode("unaffable", add_special_tokens=False) == bert.encode("unaffable")
+    assert loaded.encode("unaffable") == bert.encode("unaffable")  # [CLS] ... [SEP] on both, by default
+    assert loaded.encode("unaffable", add_special_tokens=False) == bert.encode("unaffable", add_special_tokens=False)
     only_txt = tmp_path / "txt"
     only_txt.mkdir()
     wordpiece.save_vocab_txt(bert, only_txt / "vocab.txt")
-    assert load_tokenizer(only_txt).encode("unaffable") == [14477, 20961, 3468]
+    assert load_tokenizer(only_txt).encode("unaffable") == [101, 14477, 20961, 3468, 102]
 
 
 def test_random_text_file_is_not_guessed(tmp_path):

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bpe_engine.compare import row_stats
 from bpe_engine.errors import ConfigError, SpecialTokenError
 from bpe_engine.types import Tokenizer
-from bpe_engine.wordpiece import WordPieceTokenizer, bert_base_uncased, text_stats, tokens_per_word, unk_rate
-from tests.fakes import TokenizerDouble
+from bpe_engine.wordpiece import WordPieceTokenizer, bert_base_uncased
 
 tokenizers = pytest.importorskip("tokenizers")
 VOCAB = Path(__file__).parents[2] / "bpe_engine" / "data" / "bert-base-uncased-vocab.txt"
@@ -48,9 +48,10 @@ def assert_same(bert: WordPieceTokenizer, hf, text: str) -> None:
 
 
 def test_known_pieces(bert: WordPieceTokenizer) -> None:
-    assert [bert.token_str(i) for i in bert.encode("unaffable")] == ["una", "##ffa", "##ble"]
-    assert [bert.token_str(i) for i in bert.encode("한")] == ["ᄒ", "##ᅡ", "##ᆫ"]
-    assert bert.encode("hello", add_special_tokens=True) == [101, 7592, 102]
+    assert [bert.token_str(i) for i in bert.encode("unaffable", add_special_tokens=False)] == ["una", "##ffa", "##ble"]
+    assert [bert.token_str(i) for i in bert.encode("한", add_special_tokens=False)] == ["ᄒ", "##ᅡ", "##ᆫ"]
+    assert bert.encode("hello") == [101, 7592, 102], "[CLS] ... [SEP] by default, as HF's BERT tokenizer"
+    assert bert.capabilities.adds_specials
     assert bert.vocab_size == 30522 and bert.unk_id == 100
     assert isinstance(bert, Tokenizer)
 
@@ -59,7 +60,7 @@ def test_english_corpus_matches_hf(bert, hf, alice_text: str) -> None:
     lines = [line for line in alice_text.splitlines() if line.strip()]
     for line in lines[:1500]:
         assert_same(bert, hf, line)
-    assert bert.encode(alice_text[:20000], special_mode="special") == hf.encode(alice_text[:20000], add_special_tokens=False).ids
+    assert bert.encode(alice_text[:20000], special_mode="special") == hf.encode(alice_text[:20000]).ids  # both defaults
 
 
 def test_korean_corpus_matches_hf(bert, hf, korean_text: str) -> None:
@@ -78,18 +79,18 @@ def test_any_text_matches_hf(bert, hf, text: str) -> None:
 def test_special_tokens_and_accents_match_hf(bert, hf, hf_plain, parts: list[str]) -> None:
     text = "".join(parts)
     assert_same(bert, hf, text)
-    assert bert.encode(text, special_mode="text") == hf_plain.encode(text, add_special_tokens=False).ids
+    assert bert.encode(text, special_mode="text", add_special_tokens=False) == hf_plain.encode(text, add_special_tokens=False).ids
 
 
 def test_long_word_and_unknown_piece_become_one_unk(bert) -> None:
-    assert bert.encode("a" * 101) == [bert.unk_id]
-    assert bert.encode("a" * 100) != [bert.unk_id]
-    assert bert.encode("hello \U0001F9D9world") == [7592, bert.unk_id]
+    assert bert.encode("a" * 101, add_special_tokens=False) == [bert.unk_id]
+    assert bert.encode("a" * 100, add_special_tokens=False) != [bert.unk_id]
+    assert bert.encode("hello \U0001F9D9world", add_special_tokens=False) == [7592, bert.unk_id]
 
 
 def test_special_modes(bert) -> None:
-    assert bert.encode("[CLS] hi", special_mode="special") == [101, 7632]
-    assert 101 not in bert.encode("[CLS] hi", special_mode="text")
+    assert bert.encode("[CLS] hi", special_mode="special", add_special_tokens=False) == [101, 7632]
+    assert 101 not in bert.encode("[CLS] hi", special_mode="text", add_special_tokens=False)
     assert bert.encode("[CLS] hi") == bert.encode("[CLS] hi", special_mode="text")  # DEFAULT_SPECIAL_MODE
     with pytest.raises(SpecialTokenError, match="mode 'special'"):
         bert.encode("[CLS] hi", special_mode="refuse")
@@ -110,8 +111,8 @@ def test_byte_spans_are_in_the_original_utf8(bert) -> None:
 def test_decode_matches_hf(bert, hf, alice_text: str) -> None:
     for line in alice_text.splitlines()[100:400]:
         ids = hf.encode(line).ids
-        assert bert.decode(ids) == hf.decode(ids, skip_special_tokens=False)
-        assert bert.decode(ids, skip_special_tokens=True) == hf.decode(ids)
+        assert bert.decode(ids) == hf.decode(ids)  # both leave the special tokens out by default
+        assert bert.decode(ids, skip_special_tokens=False) == hf.decode(ids, skip_special_tokens=False)
     assert bert.decode(bert.encode("unaffable")) == "unaffable"
     assert bert.decode([10**6]) == "\ufffd"
     with pytest.raises(ConfigError):
@@ -125,22 +126,14 @@ def test_token_bytes_drop_the_prefix(bert) -> None:
 
 
 def test_stats_show_korean_falling_apart(bert, korean_text: str, alice_text: str) -> None:
-    ko = text_stats(bert, korean_text[:3000])
-    en = text_stats(bert, alice_text[:3000])
-    assert ko.tokens_per_word > 2 * en.tokens_per_word
-    assert unk_rate(bert, "hello \U0001F9D9 world") == pytest.approx(1 / 3)
-    assert tokens_per_word(bert, "unaffable") == 3.0
-    assert text_stats(bert, "").as_dict()["tokens_per_word"] == 0.0
+    def stats(text: str):  # noqa: ANN202 - the text's own tokens, without [CLS] and [SEP]
+        return row_stats(bert.encode_detailed(text, add_special_tokens=False))
 
+    assert stats(korean_text[:3000]).tokens_per_word > 2 * stats(alice_text[:3000]).tokens_per_word
+    assert stats("hello \U0001F9D9 world").unk_rate == pytest.approx(1 / 3)
+    assert stats("unaffable").tokens_per_word == 3.0
+    assert row_stats(bert.encode_detailed("unaffable")).special_tokens == 2, "[CLS] and [SEP] are counted as special"
 
-class _NoUnk(TokenizerDouble):
-    def encode(self, text: str, *, special_mode: str = "refuse") -> list[int]:
-        return list(text.encode())
-
-
-def test_stats_of_a_tokenizer_without_unk() -> None:
-    assert unk_rate(_NoUnk(), "한국") == 0.0
-    assert tokens_per_word(_NoUnk(), "한국 ab") == 4.5  # 9 bytes, 2 words
 
 
 def test_constructor_rejects_a_vocab_without_unk() -> None:

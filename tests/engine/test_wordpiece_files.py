@@ -132,8 +132,8 @@ def test_save_directory_reloads_through_the_registry(tmp_path: Path, trained) ->
     written = save_wordpiece_dir(trained, tmp_path / "wp")
     assert [p.name for p in written] == ["vocab.txt", "tokenizer.json"]
     again = load_tokenizer(tmp_path / "wp")
-    assert again.encode(SAMPLE, special_mode="special", add_special_tokens=False) == trained.encode(SAMPLE, special_mode="special")
-    assert again.encode(SAMPLE, special_mode="special") == trained.encode(SAMPLE, special_mode="special", add_special_tokens=True)
-    assert load_tokenizer("bert-base-uncased").encode("unaffable") == [14477, 20961, 3468]
+    assert again.encode(SAMPLE, special_mode="special") == trained.encode(SAMPLE, special_mode="special")
+    assert again.encode(SAMPLE, special_mode="special", add_special_tokens=False) == trained.encode(SAMPLE, special_mode="special", add_special_tokens=False)
+    assert load_tokenizer("bert-base-uncased").encode("unaffable") == [101, 14477, 20961, 3468, 102]
     marker = train_wordpiece(["a b"], WordPieceTrainerConfig(vocab_size=20, pre_tokenizer=WHITESPACE))
     assert [p.name for p in save_wordpiece_dir(marker, tmp_path / "m")] == ["vocab.txt"]
