@@ -157,6 +157,7 @@ class BpeTokenizer:
             merge_order="ranks" if isinstance(table, RankTable) else "merge-list",
             replays_merges=True,
             line_safe=pre_tokenizer.line_safe,
+            space_safe=pre_tokenizer.safe_to_cut,  # special text split first, then pieces: no normaliser
             fast_backend=True,
         )
         self._limit = table.limit_for(merge_count)
