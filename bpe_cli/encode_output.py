@@ -210,24 +210,24 @@ class JsonlSink(Sink):
 
     def write(self, blocks: Iterable[Block]) -> None:
         token_json = TokenJson(self.tokenizer)
+        middle = f', "tokenizer": {json_text(self.tokenizer.name)}, "tokens": ['
         number = 0
-        for text, offset in blocks:
+        for text, _ in blocks:
             lines = text.split("\n")
             if text.endswith("\n"):
                 lines.pop()  # a block ends after a line break, not with an empty line
+            rows: list[str] = []  # written in batches: a write and a flush per line cost 1.5 s in 2 MB of short lines
             for line in lines:
+                if len(rows) == LINE_PIECE:
+                    sys.stdout.write("".join(rows))
+                    rows.clear()
                 number += 1
-                encoding = self._detailed(line)
-                ids = ", ".join("null" if i == UNKNOWN_ID else str(i) for i in encoding.ids)
-                print_json_stream(
-                    [
-                        ("line", number),
-                        ("tokenizer", self.tokenizer.name),
-                        ("tokens", token_json.items(encoding, 0)),
-                        ("ids", iter([RawJson(ids)])),
-                        ("notes", list(encoding.notes)),
-                    ]
-                )
+                enc = self._detailed(line)
+                ids = ", ".join(map(str, enc.ids) if UNKNOWN_ID not in enc.ids else ("null" if i < 0 else str(i) for i in enc.ids))
+                notes = json_text(list(dict.fromkeys(enc.notes)))
+                rows.append(f'{{"line": {number}{middle}{", ".join(token_json.items(enc, 0))}], "ids": [{ids}], "notes": {notes}}}\n')
+            sys.stdout.write("".join(rows))
+            sys.stdout.flush()
 
 
 class ReadableSink(Sink):
