@@ -37,6 +37,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
+from itertools import accumulate
+from operator import le
 from typing import Any, NamedTuple
 
 from .corpus.blocks import CutRule
@@ -44,8 +46,9 @@ from .encode_stream import TextBlock, encode_ids
 from .errors import ConfigError
 from .types import SpecialMode
 
-_WINDOW = 256
-"""Bytes looked back from a chunk's furthest end for a cut point, at first (then 4x, 16x, ...)."""
+_WINDOW = 64
+"""Bytes looked back from a chunk's furthest end for a cut point, at first (then 4x, 16x, ...):
+each cut point in the window costs a search, and one is nearly always within a word or two."""
 _SPACE_BYTES = frozenset(b" \t\n\r\x0b\x0c")
 
 
@@ -83,12 +86,18 @@ class _Pending:
         return len(self.ids) - self.lo
 
     def add(self, block: TextBlock, ids: tuple[int, ...], spans: tuple[tuple[int, int], ...]) -> None:
+        """The block's tokens, in bulk (a loop over 500,000 tokens took 1 s of 4): a chunk may end
+        before a token that starts after every earlier token's end, between two characters."""
         data, offset = block.data, block.offset
-        for tid, (s, e) in zip(ids, spans, strict=True):
-            self.ids.append(tid)
-            self.starts.append(s + offset)
-            self.valid.append(self.last_end <= s + offset and (s >= len(data) or not 0x80 <= data[s] < 0xC0))
-            self.last_end = max(self.last_end, e + offset)
+        starts = [s for s, _ in spans]
+        ends = list(accumulate((e for _, e in spans), max, initial=self.last_end - offset))  # the furthest end so far
+        valid = list(map(le, ends, starts))
+        if not data.isascii():
+            valid = [v and (s >= len(data) or not 0x80 <= data[s] < 0xC0) for v, s in zip(valid, starts)]
+        self.ids += ids
+        self.starts += [s + offset for s in starts]
+        self.valid += valid
+        self.last_end = ends[-1] + offset
         self.data += data
         if not block.at_end:
             self.block_ends.append(self.end)
