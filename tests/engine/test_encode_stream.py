@@ -81,13 +81,15 @@ def test_the_cut_points_each_tokenizer_declares(tokenizers: dict[str, Any]) -> N
     """Space cuts for the pre-tokenizers that declare them with no normaliser before; line starts
     for BERT too; none for SentencePiece, tokenizer.json pipelines and the ▁ style."""
     kinds = {name: (rule.spaces, rule.line_starts) for name, rule in ((n, encode_cut_rule(t)) for n, t in tokenizers.items())}
-    assert kinds["cl100k_base"] == kinds["gpt2"] == kinds["whisper"] == kinds["trained-eow"] == (True, True)
+    assert kinds["cl100k_base"] == kinds["gpt2"] == kinds["whisper"] == kinds["tekken"] == kinds["trained-eow"] == (True, True)
     assert kinds["bert-base-uncased"] == kinds["characters"] == (False, True)
     assert kinds["mistral-v1"] == kinds["sp-unigram-en"] == kinds["claude-legacy"] == kinds["trained-ws"] == (False, False)
     assert encode_cut_rule(tokenizers["trained-byte"]).specials == (b"end of text",)  # only specials a cut could split
 
 
-@pytest.mark.parametrize("name", ["cl100k_base", "gpt2", "o200k_base", "bert-base-uncased", "whisper", "trained-eow", "characters"])
+@pytest.mark.parametrize(
+    "name", ["cl100k_base", "gpt2", "o200k_base", "bert-base-uncased", "whisper", "tekken", "trained-eow", "characters"]
+)
 def test_the_test_corpora_stream_to_the_whole_texts_ids(tokenizers: dict[str, Any], name: str) -> None:
     tokenizer = tokenizers[name]
     for file in ("alice29.txt", "constitution.txt"):
