@@ -23,12 +23,18 @@ from collections.abc import Iterator
 from typing import Any
 
 from bpe_engine.chunking import Chunk, chunk_text
-from bpe_engine.corpus.table_size import available_memory
 from bpe_engine.encode_stream import encode_cut_rule, text_blocks
 from bpe_engine.errors import ConfigError
 
 from .arg_types import positive
-from .cmd_encode import STDIN_NAME, STDIN_PURPOSE, add_memory_limit_argument, add_special_mode_argument, add_tokenizer_argument
+from .cmd_encode import (
+    STDIN_NAME,
+    STDIN_PURPOSE,
+    add_memory_limit_argument,
+    add_special_mode_argument,
+    add_tokenizer_argument,
+    memory_budget,
+)
 from .output import note, open_tokenizer, print_json, stdin_stream
 
 EXIT_OVER = 1
@@ -55,8 +61,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     tokenizer = open_tokenizer(args.tokenizer)
-    budget = available_memory() if args.memory_limit is None else args.memory_limit
-    rule = encode_cut_rule(tokenizer, budget=budget)
+    rule = encode_cut_rule(tokenizer, budget=memory_budget(args.memory_limit))
     if args.file == "-":
         blocks = text_blocks(STDIN_NAME, stdin_stream(STDIN_PURPOSE), rule)
         return _write(chunk_text(tokenizer, blocks, rule, args.max_tokens, args.special_mode), args)

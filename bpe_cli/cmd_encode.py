@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import Any
 
 from bpe_engine.choices import SPECIAL_MODES, values
+from bpe_engine.corpus.blocks import CutRule
 from bpe_engine.corpus.table_size import available_memory
 from bpe_engine.encode_stream import encode_cut_rule, text_blocks
 from bpe_engine.errors import ConfigError
@@ -34,7 +35,7 @@ from bpe_engine.types import DEFAULT_SPECIAL_MODE
 
 from .corpus_input import parse_size
 from .encode_output import CountSink, IdsSink, JsonlSink, JsonSink, ReadableSink, Sink
-from .output import note, open_tokenizer, read_stdin_bytes, stdin_stream
+from .output import note, open_tokenizer, stdin_stream
 
 BACKENDS = ("auto", "python", "tiktoken")
 EXIT_UNKNOWN_PIECES = 1
@@ -112,32 +113,28 @@ def add_memory_limit_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def read_input(value: str) -> str:
-    """TEXT itself, or all of standard input for ``-`` (kept exactly, trailing newline included)."""
+    """TEXT itself, or all of standard input for ``-`` (kept exactly, trailing newline included):
+    what inspect and compare take whole."""
     if value != "-":
         return value
-    data = read_stdin_bytes(STDIN_PURPOSE)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(
-            f"standard input is not valid UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start}); "
-            "encode takes text -- convert it first, e.g. with iconv"
-        ) from None
+    whole = CutRule(lines=False, spaces=False)  # no cut point: one block
+    return "".join(block.text for block in text_blocks(STDIN_NAME, stdin_stream(STDIN_PURPOSE), whole))
 
 
-def input_blocks(
-    tokenizer: Any, value: str, *, memory_limit: int | None, lines: bool = False, handle: IO[bytes] | None = None
-) -> Iterator[tuple[str, int]]:
+def memory_budget(limit: int | None) -> int | None:
+    """``--memory-limit``, or the memory available now."""
+    return available_memory() if limit is None else limit
+
+
+def input_blocks(tokenizer: Any, value: str, *, memory_limit: int | None, lines: bool = False) -> Iterator[tuple[str, int]]:
     """The text to encode as ``(text, byte offset)`` blocks: TEXT as one block, standard input
-    (or ``handle``) streamed in blocks cut where ``tokenizer`` allows (after every ``\\n`` with
-    ``lines``), bounded by ``memory_limit`` (default: the memory available now)."""
-    if value != "-" and handle is None:
+    streamed in blocks cut where ``tokenizer`` allows (after every ``\\n`` with ``lines``),
+    bounded by ``memory_limit`` (default: the memory available now)."""
+    if value != "-":
         yield value, 0
         return
-    budget = available_memory() if memory_limit is None else memory_limit
-    rule = encode_cut_rule(tokenizer, budget=budget, lines=lines)
-    source = stdin_stream(STDIN_PURPOSE) if handle is None else handle
-    for block in text_blocks(STDIN_NAME if handle is None else value, source, rule):
+    rule = encode_cut_rule(tokenizer, budget=memory_budget(memory_limit), lines=lines)
+    for block in text_blocks(STDIN_NAME, stdin_stream(STDIN_PURPOSE), rule):
         yield block.text, block.offset
 
 
