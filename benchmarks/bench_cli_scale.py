@@ -143,11 +143,12 @@ def digest(path: Path) -> str:
     return sha.hexdigest()
 
 
-def run_process(argv: list[str], corpus: Path, out: Path, env: dict[str, str]) -> tuple[float, int]:
-    """Wall seconds and maximum resident KB of one process, stdin the corpus, stdout ``out``."""
+def run_process(argv: list[str], corpus: Path, out: Path, env: dict[str, str], cwd: Path) -> tuple[float, int]:
+    """Wall seconds and maximum resident KB of one process, stdin the corpus, stdout ``out``;
+    run in ``cwd``, which ``python -m`` puts first on the path (before PYTHONPATH)."""
     with open(corpus, "rb") as stdin, open(out, "wb") as stdout:
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL, env=env)
+        proc = subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) not in (0, 1):
@@ -176,7 +177,7 @@ ours = timed(lambda: main({ours_argv(job, name)!r}))
 theirs = timed(lambda: exec(peer, {{"e": e, "sys": sys}}))
 print(ours, theirs)
 """
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True, cwd=root)
     ours, theirs = map(float, done.stdout.split())
     return ours, theirs
 
@@ -201,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
             best: dict[str, tuple[float, int]] = {}
             for _ in range(args.repeat):
                 for who, cmd in (("ours", ours_cmd), ("peer", peer_cmd)):
-                    wall, rss = run_process(cmd, corpus, Path(tmp) / who, env)
+                    wall, rss = run_process(cmd, corpus, Path(tmp) / who, env, args.root)
                     old = best.get(who, (float("inf"), 0))
                     best[who] = (min(old[0], wall), max(old[1], rss))
             same = digest(Path(tmp) / "ours") == digest(Path(tmp) / "peer")
