@@ -1,42 +1,47 @@
-"""``bpe-explorer encode``: text -> token ids, as readable coloured tokens or as JSON.
+"""``bpe-explorer encode``: text -> token ids, as readable coloured tokens, ids, a count or JSON.
 
-``--json`` prints one object: ``tokenizer`` (its name), ``ids`` (``null`` for an unknown piece
-without an id), ``tokens`` (per token: ``id``, ``token`` in the model's alphabet, ``text`` -- the
-token's exact text, or ``null`` when its bytes are not whole UTF-8 --, ``bytes`` in hex,
-``byte_span`` in the input's UTF-8, ``special``, ``unknown``) and ``notes``. ``--backend python``
-forces the pure-Python encoder; ``tiktoken`` asks for tiktoken's core built from the same ranks.
+Output modes (one at a time): readable tokens + ids + counts (default); ``--ids`` (the ids alone,
+space separated: cl100k on ``hello world\\n`` gives ``15339 1917 198``); ``--count`` (the number
+alone); ``--json`` (one object: ``tokenizer``, ``tokens`` -- per token ``id`` (``null`` for an
+unknown piece without an id), ``token`` in the model's alphabet, ``text`` (the token's exact text,
+or ``null`` when its bytes are not whole UTF-8), ``bytes`` in hex, ``byte_span`` in the input's
+UTF-8, ``special``, ``unknown`` --, ``ids`` and ``notes``); ``--jsonl`` (that object for each input
+line encoded alone, without its ``\\n``, with its ``line`` number first).
 
-Special-token text is encoded as ordinary text by default (``--special-mode text``, the default
-everywhere); a note on stderr says when the text holds some. A symbol the vocabulary cannot spell
-is shown as an unknown piece with a note saying why; when it has no id, the exit status is 1.
+Standard input is read in blocks cut where the tokenizer allows (:mod:`bpe_engine.encode_stream`),
+and each block's output is written before the next is read: memory does not grow with the
+input, and the ids are those of the whole text. A tokenizer that cannot be cut holds its input
+whole, up to what ``--memory-limit`` (default: the memory available) allows.
+
+``--backend python`` forces the pure-Python encoder; ``tiktoken`` asks for tiktoken's core built
+from the same ranks. Special-token text is encoded as ordinary text by default (``--special-mode
+text``); a note on stderr says when the text holds some. A symbol the vocabulary cannot spell is
+an unknown piece with a note saying why; when it has no id, the exit status is 1.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from typing import Any
 
 from bpe_engine.choices import SPECIAL_MODES, values
-from bpe_engine.display import counted
+from bpe_engine.corpus.blocks import CutRule
+from bpe_engine.corpus.table_size import available_memory
+from bpe_engine.encode_stream import encode_cut_rule, text_blocks
 from bpe_engine.errors import ConfigError
-from bpe_engine.types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Encoding
+from bpe_engine.special_text import find_special_text, special_text_note
+from bpe_engine.types import DEFAULT_SPECIAL_MODE
 
-from .output import (
-    label_for,
-    note,
-    note_special_text,
-    open_tokenizer,
-    print_id_line,
-    print_json,
-    print_token_line,
-    read_stdin_bytes,
-    say,
-    stdout_console,
-    token_json_fields,
-)
+from .corpus_input import parse_size
+from .encode_output import CountSink, IdsSink, JsonlSink, JsonSink, ReadableSink, Sink
+from .output import note, open_tokenizer, stdin_stream
 
 BACKENDS = ("auto", "python", "tiktoken")
 EXIT_UNKNOWN_PIECES = 1
+STDIN_NAME = "standard input"
+STDIN_PURPOSE = "pass the text as an argument or pipe it in"
+SINKS: dict[str, type[Sink]] = {"ids": IdsSink, "count": CountSink, "json": JsonSink, "jsonl": JsonlSink}
 
 
 def register(subparsers: Any) -> None:
@@ -53,12 +58,23 @@ def register(subparsers: Any) -> None:
         help="auto: the tokenizer's fastest exact path; python: the pure-Python encoder; "
         "tiktoken: tiktoken's core built from the same ranks (byte-level only)",
     )
-    parser.add_argument(
-        "--json", action="store_true", help='print {"tokenizer", "ids", "tokens": [{id, token, text, bytes, ...}], "notes"}'
+    modes = parser.add_mutually_exclusive_group()
+    modes.add_argument("--ids", dest="mode", action="store_const", const="ids", help="print the ids alone, space separated")
+    modes.add_argument("--count", dest="mode", action="store_const", const="count", help="print the number of tokens alone")
+    modes.add_argument(
+        "--json",
+        dest="mode",
+        action="store_const",
+        const="json",
+        help='print {"tokenizer", "tokens": [{id, token, text, bytes, byte_span, special, unknown}], "ids", "notes"}',
+    )
+    modes.add_argument(
+        "--jsonl", dest="mode", action="store_const", const="jsonl", help="one --json object per input line, with its line number"
     )
     add_special_mode_argument(parser)
+    add_memory_limit_argument(parser)
     parser.add_argument("text", nargs="?", default="-", metavar="TEXT", help="text to encode, or '-' for stdin")
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, mode=None)
 
 
 def add_tokenizer_argument(parser: argparse.ArgumentParser) -> None:
@@ -85,18 +101,41 @@ def add_special_mode_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_memory_limit_argument(parser: argparse.ArgumentParser) -> None:
+    """``--memory-limit`` as encode and chunk share it: what bounds a stretch that cannot be cut."""
+    parser.add_argument(
+        "--memory-limit",
+        type=parse_size,
+        default=None,
+        metavar="SIZE",
+        help="memory a stretch of text with no place to cut it may take to encode, e.g. 2G (default: what is available now)",
+    )
+
+
 def read_input(value: str) -> str:
-    """TEXT itself, or all of standard input for ``-`` (kept exactly, trailing newline included)."""
+    """TEXT itself, or all of standard input for ``-`` (kept exactly, trailing newline included):
+    what inspect and compare take whole."""
     if value != "-":
         return value
-    data = read_stdin_bytes("pass the text as an argument or pipe it in")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(
-            f"standard input is not valid UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start}); "
-            "encode takes text -- convert it first, e.g. with iconv"
-        ) from None
+    whole = CutRule(lines=False, spaces=False)  # no cut point: one block
+    return "".join(block.text for block in text_blocks(STDIN_NAME, stdin_stream(STDIN_PURPOSE), whole))
+
+
+def memory_budget(limit: int | None) -> int | None:
+    """``--memory-limit``, or the memory available now."""
+    return available_memory() if limit is None else limit
+
+
+def input_blocks(tokenizer: Any, value: str, *, memory_limit: int | None, lines: bool = False) -> Iterator[tuple[str, int]]:
+    """The text to encode as ``(text, byte offset)`` blocks: TEXT as one block, standard input
+    streamed in blocks cut where ``tokenizer`` allows (after every ``\\n`` with ``lines``),
+    bounded by ``memory_limit`` (default: the memory available now)."""
+    if value != "-":
+        yield value, 0
+        return
+    rule = encode_cut_rule(tokenizer, budget=memory_budget(memory_limit), lines=lines)
+    for block in text_blocks(STDIN_NAME, stdin_stream(STDIN_PURPOSE), rule):
+        yield block.text, block.offset
 
 
 def with_backend(tokenizer: Any, backend: str) -> Any:
@@ -110,50 +149,27 @@ def with_backend(tokenizer: Any, backend: str) -> Any:
     return tokenizer
 
 
-def encoding_json(tokenizer: Any, encoding: Encoding) -> dict[str, Any]:
-    """The ``--json`` object (fields in the module docstring and the README)."""
-    raw = encoding.text.encode("utf-8", "surrogatepass")
-    tokens = []
-    for tid, token, (s, e), special, unknown in zip(
-        encoding.ids, encoding.tokens, encoding.byte_spans, encoding.special, encoding.unknown, strict=True
-    ):
-        data = raw[s:e] if tid == UNKNOWN_ID else tokenizer.token_bytes(tid)
-        tokens.append(
-            {
-                "id": None if tid == UNKNOWN_ID else tid,
-                "token": token,
-                **token_json_fields(data),
-                "byte_span": [s, e],
-                "special": special,
-                "unknown": unknown,
-            }
-        )
-    return {
-        "tokenizer": tokenizer.name,
-        "ids": [t["id"] for t in tokens],
-        "tokens": tokens,
-        "notes": list(encoding.notes),
-    }
+class SpecialTextSeen:
+    """The special-token texts met in the blocks passing through, for the one note at the end."""
+
+    def __init__(self, tokenizer: Any, mode: str) -> None:
+        self.specials = tokenizer.special_tokens if mode != "refuse" else {}  # refusing says so, as an error
+        self.found: dict[str, None] = {}
+
+    def watch(self, blocks: Iterator[tuple[str, int]]) -> Iterator[tuple[str, int]]:
+        for text, offset in blocks:
+            if self.specials:
+                self.found.update(dict.fromkeys(find_special_text(text, self.specials)))
+            yield text, offset
 
 
 def run(args: argparse.Namespace) -> int:
-    tokenizer = open_tokenizer(args.tokenizer)
-    text = read_input(args.text)
-    encoding = with_backend(tokenizer, args.backend).encode_detailed(text, special_mode=args.special_mode)
-    status = EXIT_UNKNOWN_PIECES if UNKNOWN_ID in encoding.ids else 0
-    note_special_text([tokenizer], text, args.special_mode)
-    for message in encoding.notes:
-        note(message)
-    if args.json:
-        print_json(encoding_json(tokenizer, encoding))
-        return status
-    console = stdout_console()
-    labels = [label_for(tokenizer, i, token) for i, token in zip(encoding.ids, encoding.tokens)]
-    print_token_line(console, labels, encoding.special, encoding.unknown)
-    print_id_line(console, encoding.ids)
-    n_ids, n_bytes = len(encoding.ids), len(text.encode("utf-8", "surrogatepass"))
-    ratio = f", {n_bytes / n_ids:.2f} bytes/token" if n_ids else ""
-    unknown = f", {sum(encoding.unknown):,} unknown" if any(encoding.unknown) else ""
-    counts = f"{counted(n_ids, 'token')}{unknown}, {counted(len(text), 'character')}, {counted(n_bytes, 'byte')}"
-    say(console, f"{counts}{ratio} ({tokenizer.name})", "dim")
-    return status
+    tokenizer = with_backend(open_tokenizer(args.tokenizer), args.backend)
+    blocks = input_blocks(tokenizer, args.text, memory_limit=args.memory_limit, lines=args.mode == "jsonl")
+    seen = SpecialTextSeen(tokenizer, args.special_mode)
+    sink = SINKS.get(args.mode, ReadableSink)(tokenizer, args.special_mode)
+    sink.write(seen.watch(blocks))
+    message = special_text_note(seen.found, args.special_mode, tokenizer.name, option="--special-mode")
+    for text in ([message] if message else []) + list(sink.notes):
+        note(text)
+    return EXIT_UNKNOWN_PIECES if sink.unknown else 0

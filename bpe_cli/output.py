@@ -16,7 +16,7 @@ import sys
 import time
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import IO, Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
@@ -25,7 +25,6 @@ from rich.text import Text
 from bpe_engine.bpe.byte_table import token_str_to_bytes
 from bpe_engine.display import token_label, token_str_label, visible_text
 from bpe_engine.errors import ConfigError
-from bpe_engine.types import UNKNOWN_ID
 
 # Alternating backgrounds make token boundaries visible without separators that could be
 # mistaken for token text; specials get their own style.
@@ -99,15 +98,31 @@ def token_json_fields(data: bytes) -> dict[str, Any]:
     return {"text": text, "bytes": data.hex()}
 
 
-def read_stdin_bytes(purpose: str) -> bytes:
-    """All of standard input; a closed stdin (``<&-``) is one clear error, not a traceback."""
+class _StdinReader:
+    """Standard input's bytes, read as asked; a descriptor that fails mid-way is one clear error."""
+
+    def __init__(self, raw: IO[bytes], purpose: str) -> None:
+        self._raw, self._purpose = raw, purpose
+
+    def read(self, size: int = -1) -> bytes:
+        try:
+            return self._raw.read(size)
+        except (OSError, ValueError) as exc:  # a closed or unreadable descriptor
+            why = getattr(exc, "strerror", None) or exc
+            raise ConfigError(f"standard input cannot be read ({why}); {self._purpose}") from None
+
+
+def stdin_stream(purpose: str) -> IO[bytes]:
+    """Standard input as a byte stream; a closed stdin (``<&-``) is one clear error, not a traceback."""
     stream = sys.stdin
     if stream is None or getattr(stream, "buffer", None) is None:
         raise ConfigError(f"standard input is closed; {purpose}")
-    try:
-        return stream.buffer.read()
-    except (OSError, ValueError) as exc:  # a closed or unreadable descriptor
-        raise ConfigError(f"standard input cannot be read ({getattr(exc, 'strerror', None) or exc}); {purpose}") from None
+    return _StdinReader(stream.buffer, purpose)  # type: ignore[return-value]  # read() is all its readers use
+
+
+def read_stdin_bytes(purpose: str) -> bytes:
+    """All of standard input (:func:`stdin_stream`)."""
+    return stdin_stream(purpose).read()
 
 
 def say(console: Console, message: str, style: str = "") -> None:
@@ -181,24 +196,24 @@ bounded -- one Text of 1,250,000 tokens (``encode`` of 5 MB) peaked at 1.6 GB.""
 
 
 def print_token_line(
-    console: Console, labels: Sequence[str], special: Sequence[bool], unknown: Sequence[bool]
+    console: Console,
+    labels: Sequence[str],
+    special: Sequence[bool],
+    unknown: Sequence[bool],
+    *,
+    start: int = 0,
+    end: str = "\n",
 ) -> None:
-    """:func:`token_line` of every token, printed piece by piece (the same characters), then a newline."""
+    """:func:`token_line` of every token, printed piece by piece (the same characters), then
+    ``end``; ``start``: the index of ``labels[0]`` in a line printed over several calls."""
     color = has_color(console)
-    for start in range(0, len(labels), LINE_PIECE):
-        end = start + LINE_PIECE
-        piece = token_line(labels[start:end], special[start:end], color=color, unknown=unknown[start:end], start=start)
+    for first in range(0, len(labels), LINE_PIECE):
+        last = first + LINE_PIECE
+        piece = token_line(
+            labels[first:last], special[first:last], color=color, unknown=unknown[first:last], start=start + first
+        )
         console.print(piece, end="")
-    console.print()
-
-
-def print_id_line(console: Console, ids: Sequence[int]) -> None:
-    """The ids as plain digits, space separated (copy-pasteable into ``decode``; ``?`` for an
-    unknown piece), printed piece by piece."""
-    for start in range(0, len(ids), LINE_PIECE):
-        piece = " ".join(UNKNOWN_MARK if i == UNKNOWN_ID else str(i) for i in ids[start : start + LINE_PIECE])
-        console.print(piece if not start else " " + piece, style="cyan", markup=False, end="")
-    console.print()
+    console.print(end=end)
 
 
 def has_color(console: Console) -> bool:
@@ -286,18 +301,33 @@ def note_special_text(tokenizers: Sequence[Any], text: str, mode: str) -> None:
             note(message)
 
 
+class RawJson(str):
+    """Items of a JSON array already written as JSON text (one, or several joined by ``", "``):
+    :func:`print_json_stream` writes them as they are. ``encode --json`` lays out a block's
+    250,000 tokens at once this way, instead of one ``json_text`` call per token."""
+
+
 def print_json_stream(fields: Iterable[tuple[str, Any]]) -> None:
     """One JSON object on one line, written as it is produced: a field whose value is an
     iterator (not a list) is streamed as an array, so a 600,000-token inspection never holds its
-    whole JSON text (or all its dicts) in memory. Same text as ``print_json`` of the finished dict."""
+    whole JSON text (or all its dicts) in memory. Same text as ``print_json`` of the finished dict.
+    ``fields`` may be a generator: each field is asked for once the one before it is written."""
     write = sys.stdout.write
     write("{")
     for n, (key, value) in enumerate(fields):
         write(("" if n == 0 else ", ") + json.dumps(key) + ": ")
         if isinstance(value, Iterator):
             write("[")
-            for i, item in enumerate(value):
-                write(("" if i == 0 else ", ") + json_text(item))
+            separator = ""
+            for item in value:
+                if isinstance(item, RawJson):
+                    if item:
+                        write(separator)
+                        write(item)  # no concatenation: a copy of a large item
+                        separator = ", "
+                else:
+                    write(separator + json_text(item))
+                    separator = ", "
             write("]")
         else:
             write(json_text(value))

@@ -86,6 +86,9 @@ class Capabilities:
     * ``line_safe``: no token crosses a line start (a newline after a non-space, before a
       non-space), so a text can be encoded line by line and the pieces laid end to end
       (Compare re-encodes only the line a key changed).
+    * ``space_safe``: no token crosses a plain space that follows a letter or digit (its
+      pre-tokenizer's ``safe_to_cut``, with nothing before it that looks across: no normaliser), so
+      a long text can be encoded in blocks cut there (:mod:`bpe_engine.encode_stream`).
     * ``adds_specials``: ``encode`` adds tokens of its own by default (BERT's ``[CLS]``/``[SEP]``,
       a post-processor's ``<s>``), as Hugging Face's ``add_special_tokens=True`` does;
       ``add_special_tokens=False`` turns them off.
@@ -99,6 +102,7 @@ class Capabilities:
     replays_merges: bool = False
     traces_stages: bool = False
     line_safe: bool = False
+    space_safe: bool = False
     adds_specials: bool = False
     fast_backend: bool = False
 

@@ -8,7 +8,11 @@ text would give. Two kinds of *cut points* guarantee that:
 - before a plain space that follows a letter or digit, when the pre-tokenizer declares it
   (``PreTokenizer.safe_to_cut``): no piece of the GPT-2, cl100k, o200k or end-of-word patterns crosses
   that point -- a space may only *start* a non-whitespace piece, and whitespace pieces never hold
-  a letter or digit -- unless a special token spans it, which is checked.
+  a letter or digit -- unless a special token spans it, which is checked;
+- at a line start -- after a ``\\n`` that follows a non-space and precedes a non-space -- when the
+  tokenizer declares no token crosses one (``line_starts``, from ``Capabilities.line_safe``; the rule of
+  :func:`bpe_engine.compare.segments.cut_points`, on bytes): streamed encoding
+  (:mod:`bpe_engine.encode_stream`) cuts BERT's WordPiece there, which has no space cut.
 
 A stretch with no cut point is held whole while it is counted; ``CutRule.max_span`` bounds it
 (:func:`.table_size.uncut_limit`): reading stops with one line as soon as a block would run that far
@@ -52,15 +56,17 @@ _WINDOW = 1 << 16
 class CutRule:
     """Which cut points a corpus has (picklable: workers get it with every job).
 
-    ``specials``: the special tokens as UTF-8 bytes; no space cut falls inside one of them.
+    ``specials``: the special tokens as UTF-8 bytes; no space or line-start cut falls inside one of them.
     ``max_span``: bytes a block may run past its nominal end (or a file counted whole may hold)
     without a cut point before reading stops (0: no bound).
+    ``line_starts``: cut at line starts (see the module docstring); ``lines`` cuts after every ``\\n``.
     """
 
     lines: bool
     spaces: bool
     specials: tuple[bytes, ...] = ()
     max_span: int = 0
+    line_starts: bool = False
 
     @classmethod
     def for_job(cls, pre_tokenizer: PreTokenizer, specials: tuple[str, ...], *, lines: bool, max_span: int = 0) -> CutRule:
@@ -74,13 +80,16 @@ class CutRule:
     @property
     def why_uncut(self) -> str:
         """Why a stretch has no cut point, in the user's words."""
-        if self.lines and self.spaces:
-            return "no line break, no space after a letter or digit"
-        if self.lines:
-            return "no line break"
-        if self.spaces:
-            return "no space after a letter or digit"
-        return "this pre-tokenizer cannot cut inside a document without --lines"
+        missing = [
+            what
+            for what, kind in (
+                ("no line break", self.lines),
+                ("no line start", self.line_starts and not self.lines),
+                ("no space after a letter or digit", self.spaces),
+            )
+            if kind
+        ]
+        return ", ".join(missing) or "this pre-tokenizer cannot cut inside a document without --lines"
 
     @property
     def ways_to_cut(self) -> str:
@@ -97,7 +106,7 @@ class CutRule:
 
     @property
     def can_cut(self) -> bool:
-        return self.lines or self.spaces
+        return self.lines or self.spaces or self.line_starts
 
     @property
     def lookaround(self) -> int:
@@ -111,13 +120,17 @@ class CutRule:
         caller holding only part of the file passes ``len(data) - lookaround`` so every candidate
         can be decided on the bytes at hand.
         """
-        end = len(data) if end is None else end
+        end = len(data) if end is None else min(end, len(data))
         start = max(start, 1)
+        if end < start:  # a caller short of lookaround bytes (a special longer than what was read): nothing to decide yet
+            return -1
         best = -1
         if self.lines:
             newline = data.find(b"\n", start - 1, end)
             if newline != -1:
                 best = newline + 1
+        elif self.line_starts:
+            best = self._line_start(data, start, end)
         if self.spaces:
             stop = end if best == -1 else best
             p = data.find(b" ", start, stop)
@@ -126,6 +139,17 @@ class CutRule:
                     return p
                 p = data.find(b" ", p + 1, stop)
         return best
+
+    def _line_start(self, data: bytes, start: int, end: int) -> int:
+        """The first line start ``c`` with ``start <= c <= end`` and ``c < len(data)``, or -1."""
+        newline = data.find(b"\n", max(start - 1, 1), end)
+        while newline != -1:
+            c = newline + 1
+            before, after = _char_before(data, newline), _char_at(data, c)
+            if before and after and not before.isspace() and not after.isspace() and not self._inside_special(data, c):
+                return c
+            newline = data.find(b"\n", c, end)
+        return -1
 
     def _inside_special(self, data: bytes, c: int) -> bool:
         for special in self.specials:
@@ -136,21 +160,38 @@ class CutRule:
 
 
 def _letter_or_digit_before(data: bytes, c: int) -> bool:
-    """Whether the character ending at byte ``c`` is a letter or digit (``str.isalnum``).
-
-    UTF-8 resynchronises at every lead byte, so decoding from the nearest lead byte gives the
-    character a whole-text decode gives there; anything invalid counts as "no" (no cut).
-    """
+    """Whether the character ending at byte ``c`` is a letter or digit (``str.isalnum``)."""
     last = data[c - 1]
     if last < 0x80:
         return data[c - 1 : c].isalnum()
+    return _char_before(data, c).isalnum()
+
+
+def _char_before(data: bytes, c: int) -> str:
+    """The character ending at byte ``c`` ("" if none or not valid UTF-8: no cut there).
+
+    UTF-8 resynchronises at every lead byte, so decoding from the nearest lead byte gives the
+    character a whole-text decode gives there.
+    """
     j = c - 1
     while j > 0 and j > c - 4 and 0x80 <= data[j] < 0xC0:
         j -= 1
     try:
-        return data[j:c].decode("utf-8").isalnum()
+        return data[j:c].decode("utf-8") if c > 0 else ""
     except UnicodeDecodeError:
-        return False
+        return ""
+
+
+def _char_at(data: bytes, c: int) -> str:
+    """The character starting at byte ``c`` ("" if none, cut short or not valid UTF-8)."""
+    if c >= len(data):
+        return ""
+    lead = data[c]
+    width = 1 if lead < 0x80 else 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+    try:
+        return data[c : c + width].decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
 
 
 class FileBlock(NamedTuple):

@@ -65,22 +65,35 @@ class UncutTooLarge(CorpusError):
     """A stretch of a corpus that cannot be cut into blocks would not fit in memory counted whole."""
 
 
-def uncut_limit(budget: int | None) -> int:
-    """Bytes a stretch without a cut point may span within ``budget`` (0: no bound known)."""
-    return 0 if budget is None else max(1, budget // HELD_BYTES_PER_BYTE)
+def uncut_limit(budget: int | None, per_byte: int = HELD_BYTES_PER_BYTE) -> int:
+    """Bytes a stretch without a cut point may span within ``budget`` (0: no bound known), when
+    holding it costs ``per_byte`` bytes of memory per byte."""
+    return 0 if budget is None else max(1, budget // per_byte)
 
 
-def uncut_too_large(name: str, offset: int, span: int, limit: int, *, why: str, ways: str, exact: bool = False) -> UncutTooLarge:
+def uncut_too_large(
+    name: str,
+    offset: int,
+    span: int,
+    limit: int,
+    *,
+    why: str,
+    ways: str,
+    exact: bool = False,
+    per_byte: int = HELD_BYTES_PER_BYTE,
+    held: str = "counted whole",
+) -> UncutTooLarge:
     """The one message for a stretch past :func:`uncut_limit`: where, how big (``exact``, or at
-    least), why it has no cut point, the ways out.
+    least), why it has no cut point, the ways out. ``per_byte`` and ``held``: what holding it
+    whole costs and means for the caller (streamed encoding holds a block to encode it).
 
     >>> print(uncut_too_large("z", 0, 2**23, 2**22, why="no line break", ways="--lines"))
     z: 8.0 MiB or more from byte offset 0 with no place to cut it into blocks (no line break): counted whole it needs ~512.0 MiB or more, more than the 256.0 MiB available; ways out: --lines, or --memory-limit SIZE if more memory is free
     """
     more = "" if exact else " or more"
     return UncutTooLarge(
-        f"{name}: {_size(span)}{more} from byte offset {offset:,} with no place to cut it into blocks ({why}): counted whole "
-        f"it needs ~{_size(span * HELD_BYTES_PER_BYTE)}{more}, more than the {_size(limit * HELD_BYTES_PER_BYTE)} available; "
+        f"{name}: {_size(span)}{more} from byte offset {offset:,} with no place to cut it into blocks ({why}): {held} "
+        f"it needs ~{_size(span * per_byte)}{more}, more than the {_size(limit * per_byte)} available; "
         f"ways out: {ways + ', or ' if ways else ''}--memory-limit SIZE if more memory is free"
     )
 

@@ -43,9 +43,11 @@ TEKKEN_PATTERN = (
 )
 # Like tiktoken, text the regex does not match is dropped (keeps_unmatched=False; this pattern matches
 # every character anyway); it is linear like o200k's, so it runs without run_regex's time budget.
+# Its pieces meet spaces and line breaks as o200k's do (only digits differ), so it is safe to cut at
+# the same places (a space after a letter or digit, a line start): tests/engine/test_encode_stream.py.
 TEKKEN = PreTokenizer(
     "tekken", TEKKEN_PATTERN, keeps_unmatched=False, trusted=True, tiktoken_compatible=True,
-    description="Mistral Tekken regex (o200k-like, one digit per piece)",
+    safe_to_cut=True, line_safe=True, description="Mistral Tekken regex (o200k-like, one digit per piece)",
 )  # fmt: skip
 
 # mistral_common's Tekkenizer.DEPRECATED_SPECIAL_TOKENS (ids 0..19), used by files of version <= v7
