@@ -1,0 +1,1 @@
+"""Numbers people judge tokenizers by (placeholder, filled below)."""
