@@ -310,7 +310,10 @@ class SentencePieceTokenizer:
             tid, s, e = reported[k]
             begin, end = origin[s], origin[e]
             if self._byte_ids is not None and tid in self._byte_set and s != e:
-                group = [r for r in reported[k:] if (r[1], r[2]) == (s, e)]
+                stop = k + 1  # the byte pieces of one character stand together: scan only them (linear)
+                while stop < len(reported) and (reported[stop][1], reported[stop][2]) == (s, e):
+                    stop += 1
+                group = reported[k:stop]
                 data = normalized[s:e].encode("utf-8")
                 if raw[begin:end] == data and len(group) == len(data):
                     out += [(r[0], (begin + j, begin + j + 1)) for j, r in enumerate(group)]
