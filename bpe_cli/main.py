@@ -23,7 +23,7 @@ from typing import NoReturn
 from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError, SpecialTokenError
 
-COMMANDS = ("train", "count", "encode", "decode", "merges", "compare", "inspect", "models", "audit", "metrics", "overlap")
+COMMANDS = ("train", "count", "encode", "decode", "merges", "compare", "inspect", "models", "audit", "metrics", "overlap", "serve")
 EXIT_USER_ERROR = 2
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a process killed by SIGPIPE
 
