@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from .audit import open_audit
+
 if TYPE_CHECKING:
     from .app import ExplorerApp
 
 
 class ExplorerCommands(Provider):
-    """Train, cancel, step, jump, play, open, load, save, help."""
+    """Train, cancel, step, jump, play, open, load, save, help, audit."""
 
     def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         app: ExplorerApp = self.app  # type: ignore[assignment]
@@ -27,6 +29,7 @@ class ExplorerCommands(Provider):
             ("Load tokenizer file…", "explore the merges of a saved or reference tokenizer", app.action_load_tokenizer),
             ("Save tokenizer…", "write the trained tokenizer (all formats) to a directory", app.action_save),
             ("Help: keys", "list every key", app.action_help),
+            ("Audit vocabulary", "which tokens of Inspect's tokenizer it never produces, and why (pick one to inspect it)", lambda: open_audit(app)),
         ]
         if pane.training:
             commands.append(("Cancel training", "stop the running training (steps so far stay)", app.action_cancel))
