@@ -12,6 +12,7 @@ gives each one's tokens against the first's (the language premium, Petrov et al.
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
 from rich.table import Table
@@ -137,7 +138,7 @@ def _alpha(value: str) -> float:
         alpha = float(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {value!r}") from None
-    if not alpha > 0 or alpha != alpha or alpha == float("inf"):
+    if not (alpha > 0 and math.isfinite(alpha)):
         raise argparse.ArgumentTypeError(f"the Rényi order must be a positive number, got {value!r}")
     return alpha
 

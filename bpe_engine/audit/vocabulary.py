@@ -109,11 +109,13 @@ def audit_vocabulary(
         encodes_to[token_id] = tuple(again)
     if progress is not None:
         progress(len(ids), len(ids))
-    notes = ()
+    notes: tuple[str, ...] = ()
     if not tokenizer.capabilities.byte_level:
         notes = (
-            "a token that only occurs inside a word (WordPiece's ##ing, a SentencePiece piece without ▁) cannot start "
-            "a text, so decoded alone it encodes otherwise: the unreachable counts include such tokens",
+            (
+                "a token that only occurs inside a word (WordPiece's ##ing, a SentencePiece piece without ▁) cannot start "
+                "a text, so decoded alone it encodes otherwise: the unreachable counts include such tokens"
+            ),
         )
     return VocabularyAudit(tokenizer.name, len(ids), {c: tuple(v) for c, v in found.items()}, encodes_to, notes)
 

@@ -8,8 +8,11 @@ those characters.
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import unicodedata
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +27,12 @@ PIECES = [
     "\u212b", "\u2126", "\uf900", "\U0002f800", "\U0001d15e", "<", ">", "=", "é", "한", "\ud83d", "\ude00", "\udc00",
 ]  # fmt: skip
 texts = st.lists(st.sampled_from(PIECES), max_size=24).map("".join)
+
+
+@pytest.mark.parametrize("module", ["bpe.normalizer", "formats.llama", "formats.qwen"])
+def test_module_doctests(module: str) -> None:
+    failures, tried = doctest.testmod(importlib.import_module(f"bpe_engine.{module}"), verbose=False)
+    assert tried > 0 and failures == 0
 
 
 def fix(text: str) -> str:

@@ -10,7 +10,15 @@ from typing import Any
 
 import pytest
 
-from bpe_engine.audit import CATEGORIES, PARTITION, AuditCancelled, audit_vocabulary, corpus_use, explain_unreachable, vocabulary_ids
+from bpe_engine.audit import (
+    CATEGORIES,
+    PARTITION,
+    AuditCancelled,
+    audit_vocabulary,
+    corpus_use,
+    explain_unreachable,
+    vocabulary_ids,
+)
 from bpe_engine.bpe.model import BpeTokenizer
 from bpe_engine.catalog.openai import load_reference
 from bpe_engine.metrics.encoded import plain_ids
