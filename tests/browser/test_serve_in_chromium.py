@@ -101,5 +101,8 @@ async def test_the_app_in_a_browser_counts_typed_tokens(server: int, tmp_path: P
                 assert page.errors == []
             finally:
                 await page.close()
+    except AssertionError as exc:  # say what the server and the browser said, too
+        logs = "\n".join(f"--- {p.name} (tail) ---\n{p.read_text(errors='replace')[-2000:]}" for p in (tmp_path / "serve.log", browser.log))
+        raise AssertionError(f"{exc}\n{logs}") from None
     finally:
         browser.close()

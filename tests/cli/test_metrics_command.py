@@ -7,10 +7,10 @@ import math
 from pathlib import Path
 
 import pytest
-import tokenization_scorer
 
 from bpe_cli.main import main
 from bpe_engine.catalog.openai import load_reference
+from tests.engine.test_metrics import scorer
 
 EN = "The constitution protects the freedom of speech and of the press.\nEveryone is equal before the law.\n"
 KO = "헌법은 언론과 출판의 자유를 보장한다.\n모든 국민은 법 앞에 평등하다.\n"
@@ -40,8 +40,8 @@ def test_json_per_file_and_totals(files: tuple[Path, Path], capsys: pytest.Captu
     ids = load_reference("gpt2").encode(EN)
     assert first["tokens"] == len(ids) and data["totals"]["tokens"] == len(ids) + len(load_reference("gpt2").encode(KO))
     spelled = " ".join(f"t{i}" for i in ids)
-    assert math.isclose(first["shannon_efficiency"], tokenization_scorer.score(spelled, metric="shannon_efficiency"), rel_tol=1e-12)
-    assert math.isclose(first["renyi_efficiency"], tokenization_scorer.score(spelled, metric="renyi", power=2.5), rel_tol=1e-12)
+    assert math.isclose(first["shannon_efficiency"], scorer(spelled, "shannon_efficiency"), rel_tol=1e-12)
+    assert math.isclose(first["renyi_efficiency"], scorer(spelled, "renyi", power=2.5), rel_tol=1e-12)
 
 
 def test_alpha_parallel_and_several_tokenizers(files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:

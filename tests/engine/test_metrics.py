@@ -3,14 +3,17 @@ words, exact slicing, the language premium, and vocabulary overlap."""
 
 from __future__ import annotations
 
+import contextlib
 import doctest
 import importlib
+import io
 import math
 from collections import Counter
 from typing import Any
 
 import pytest
 import tokenization_scorer
+import tqdm
 
 from bpe_engine.catalog.openai import load_reference
 from bpe_engine.compare.stats import row_stats
@@ -38,7 +41,11 @@ PACKAGE_VALUES = {
 
 
 def scorer(text: str, metric: str, **kwargs: float) -> float:
-    return float(tokenization_scorer.score(text, metric=metric, **kwargs))
+    """``tokenization_scorer.score``, without the monitor thread its progress bars (tqdm) would leave
+    running: a live thread makes later tests' corpus counting refuse to fork (``can_fork``)."""
+    tqdm.tqdm.monitor_interval = 0
+    with contextlib.redirect_stderr(io.StringIO()):  # its progress bars and "Vocabulary size" lines
+        return float(tokenization_scorer.score(text, metric=metric, **kwargs))
 
 
 @pytest.mark.parametrize("module", ["metrics.efficiency", "metrics.text_metrics", "metrics.overlap", "compare.stats"])
