@@ -1,4 +1,5 @@
-"""Llama 3/4 and Qwen 2.5/3.6 in the explorer's views: Compare rows, line-by-line stitching, "why".
+"""Llama 3/4 and Qwen 2.5/3.6 in the explorer's views: Compare's line-by-line stitching, "why"
+(Compare's rows in the app: tests/tui/test_compare_llama_qwen.py).
 
 They are ``BpeTokenizer`` rank tables, so every view works for them as for cl100k; what is new is
 Qwen's NFC stage, so the texts here include characters NFC rewrites at line starts and ends.
@@ -13,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_engine.compare import align_row, compare
+from bpe_engine.compare import align_row
 from bpe_engine.compare.rows import _encode
 from bpe_engine.compare.segments import SegmentCache
 from bpe_engine.inspect.partial import partial_flags
@@ -21,7 +22,6 @@ from bpe_engine.inspect.why import explain
 from bpe_engine.registry import load_tokenizer
 
 NAMES = ("llama3", "llama4", "qwen2.5", "qwen3.6")
-KOREAN = "대한민국은 민주공화국이다. 한국어 tokenization 👩\u200d👩\u200d👧\nCafe\u0301 e\u0301te\u0301"
 
 
 @cache
@@ -33,17 +33,6 @@ def tokenizer(name: str) -> Any:
 def fetched(builtin_model_path: Any) -> None:
     for name in NAMES:
         builtin_model_path(name)  # fetched before the suite; fails with the command otherwise
-
-
-def test_compare_rows_on_korean_text() -> None:
-    toks = [load_tokenizer("o200k_base"), *map(tokenizer, NAMES)]
-    result = compare(KOREAN, toks, special_mode="text")
-    assert [r.error for r in result.rows] == [None] * 5
-    counts = {r.name: r.stats.tokens for r in result.rows if r.stats is not None}
-    assert set(counts) == {"o200k_base", *NAMES}
-    assert counts["llama3"] > counts["llama4"]  # Llama 4's 200k vocabulary holds more Korean than Llama 3's 128k
-    for row in result.rows:
-        assert row.encoding is not None and row.encoding.text == result.text
 
 
 pieces = st.sampled_from(["a", "Hello", " ", "\n", "\n\n", "!", "'s", "12345", "한국", "e\u0301", "\u0301", "\u1100\u1161", "\u212b", "é", "<|endoftext|>", "<think>"])
