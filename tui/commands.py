@@ -33,7 +33,7 @@ textual.command.CommandInput = SafeCommandInput  # type: ignore[misc]  # see the
 
 
 class ExplorerCommands(Provider):
-    """Train, cancel, step, jump, play, open, load, save, help."""
+    """Train, cancel, step, jump, play, open, load, save, help, audit."""
 
     def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         app: ExplorerApp = self.app  # type: ignore[assignment]
@@ -44,6 +44,7 @@ class ExplorerCommands(Provider):
             ("Load tokenizer file…", "explore the merges of a saved or reference tokenizer", app.action_load_tokenizer),
             ("Save tokenizer…", "write the trained tokenizer (all formats) to a directory", app.action_save),
             ("Help: keys", "list every key", app.action_help),
+            ("Audit vocabulary", "which tokens of Inspect's tokenizer it never produces, and why (pick one to inspect it)", lambda: _audit(app)),
         ]
         if pane.training:
             commands.append(("Cancel training", "stop the running training (steps so far stay)", app.action_cancel))
@@ -68,3 +69,11 @@ class ExplorerCommands(Provider):
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, matcher.highlight(name), callback, help=help_text)
+
+
+def _audit(app: ExplorerApp) -> None:
+    """Open the audit; imported when asked for (the audit's engine brings numpy, which the app's
+    first screens do without)."""
+    from .audit import open_audit
+
+    open_audit(app)

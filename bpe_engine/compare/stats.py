@@ -93,6 +93,15 @@ def count_words(text: str) -> int:
     return sum(1 for _ in _WORD.finditer(text))
 
 
+def word_spans(text: str) -> list[tuple[int, int]]:
+    """The ``[start, end)`` character spans of the words :func:`count_words` counts.
+
+    >>> word_spans(" 한국어 text  ")
+    [(1, 4), (5, 9)]
+    """
+    return [m.span() for m in _WORD.finditer(text)]
+
+
 def count_graphemes(index: TextIndex) -> int:
     """Extended grapheme clusters (Unicode's user-perceived characters, the ``regex`` module's
     ``\\X``): ``👩‍👩‍👧`` and ``e`` + combining accent are one each, ``\\r\\n`` is one."""

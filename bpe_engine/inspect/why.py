@@ -118,7 +118,23 @@ def _explain(tokenizer: Tokenizer, encoding: Encoding, index: int) -> Why:
         note = _no_story(tokenizer)
     elif tree is not None and tree.children:
         note = _score_story(tokenizer, encoding.ids[index])
+    note = " ".join(filter(None, (_normalizer_story(tokenizer, encoding, index), note)))
     return Why(tree, unigram, stages, note, focus)
+
+
+def _normalizer_story(tokenizer: Tokenizer, encoding: Encoding, index: int) -> str:
+    """For a model with a normalizer stage (Qwen's NFC): what it made of the token's text, when it
+    changed it ("" otherwise)."""
+    form = tokenizer.capabilities.normalizer
+    if form is None:
+        return ""
+    import unicodedata
+
+    start, end = encoding.byte_spans[index]
+    text = encoding.text.encode("utf-8", "surrogatepass")[start:end].decode("utf-8", "replace")
+    if not text or unicodedata.is_normalized(form, text):  # type: ignore[arg-type]
+        return ""
+    return f"{visible_text(tokenizer.name)} puts text in {form} first: {visible_text(text)!r} became {visible_text(unicodedata.normalize(form, text))!r}."  # type: ignore[arg-type]
 
 
 def _score_story(tokenizer: Tokenizer, token_id: int) -> str:

