@@ -210,7 +210,7 @@ def test_tokenizer_from_the_merges_so_far(alice_text: str) -> None:
 
 @pytest.mark.skipif(not HAVE_MODEL, reason="bpe_engine.bpe.model not available yet")
 def test_char_level_tokenizer_with_unk_token() -> None:
-    # Issue 8.7: the unk_token option; the trained tokenizer carries it and marks unseen symbols.
+    # The unk_token option: the trained tokenizer carries it and marks unseen symbols.
     result = train(["low lower lowest"], chars(30, pre_tokenizer=GPT2, unk_token="<unk>"), workers=1)
     tok = result.tokenizer
     assert tok.unk_token == "<unk>" and result.tokenizer.vocab["<unk>"] == 0  # a special: first ids

@@ -1,4 +1,4 @@
-"""Engine data behind the explorer's Compare/Inspect features (issue 8 §4, issue 11 in the app):
+"""Engine data behind the explorer's Compare/Inspect features:
 graphemes beside code points, a row against a baseline row, one token's span across every row,
 the pointer's column -> character map, the plain coloured text view, and "why this token" for
 BPE, SentencePiece BPE (byte fallback), Unigram (n-best) and HF pipelines."""

@@ -37,7 +37,7 @@ def test_run_regex_runs_iterators_to_the_end() -> None:
 
 
 def test_training_on_a_catastrophic_user_regex_fails_cleanly() -> None:
-    # Issue 9: this used to hang training on 2 KB of text.
+    # This used to hang training on 2 KB of text.
     text = "a" * 2_000 + "b"
     with pytest.raises(ConfigError, match="time budget"):
         BpeTraining([text], BpeTrainerConfig(vocab_size=300, pre_tokenizer=custom(CATASTROPHIC)), workers=1)

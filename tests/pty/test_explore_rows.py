@@ -1,5 +1,5 @@
-"""The explorer in a real terminal: Compare rows picked by typing into the picker (the twelve
-tokenizers of issue 11 side by side with the baselines and ours), a real mouse click lighting one
+"""The explorer in a real terminal: Compare rows picked by typing into the picker (twelve
+real-world tokenizers side by side with the baselines and ours), a real mouse click lighting one
 token's characters in every row, ``c`` putting the ids on the clipboard through OSC 52, and both
 tabs at 80x24.
 

@@ -1,4 +1,4 @@
-"""Compare as an explorer (issue 8 §4, issue 11 "In the explorer"), driven through Pilot.
+"""Compare as an explorer, driven through Pilot.
 
 A token under the pointer (or clicked, or reached with the arrows) lights its characters in every
 row; the coloured text view shows text, ids or bytes on demand; ``c`` copies the ids through

@@ -1,4 +1,4 @@
-"""Inspect as an explorer (issue 8 §4, 8.7 app side, issue 11 "In the explorer"), through Pilot.
+"""Inspect as an explorer, through Pilot.
 
 The coloured text above the chips (pointing at either lights both), copying ids, graphemes beside
 code points, unknown pieces marked on the chips, and "why this token" for SentencePiece BPE (its

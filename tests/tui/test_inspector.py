@@ -83,7 +83,7 @@ async def test_special_token_mode_changes_counts() -> None:
     async with app.run_test(size=(150, 40)) as pilot:
         await settle(pilot)
         pane = app.query_one(InspectorPane)
-        # one special-token default everywhere (issue 8.2.16): "text", and the pane says so
+        # one special-token default everywhere: "text", and the pane says so
         assert pane.result is not None and len(pane.result.details) > 3 and not any(d.special for d in pane.result.details)
         assert "encoded as ordinary text" in shown(app, "#inspect-status")
         app.query_one("#inspect-special", Select).value = "special"
