@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explore_pilot import settle
+from tests.tui.pilot import settle_panes
 from tui.app import ExplorerApp
 from tui.train.corpus_pane import EDIT_LIMIT
 from tui.widgets.safe_text import SafeTextArea
@@ -30,7 +30,7 @@ async def test_a_wrapped_line_with_marks_loses_no_character(big: bool) -> None:
     corpus = LINE + "\n" + ("filler line\n" * (EDIT_LIMIT // 12 + 10) if big else "")
     app = ExplorerApp(corpus)
     async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         area = app.query_one("#corpus-text", SafeTextArea)
         assert area.read_only == big
         rows = len(area.wrapped_document.get_offsets(0)) + 1  # the rows the first line wraps to
