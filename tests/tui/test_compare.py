@@ -1,4 +1,5 @@
-"""Compare pane: Pilot tests (typing, k slider, special modes, rows) and a Korean snapshot."""
+"""Compare pane: Pilot tests (typing, k slider, special modes, rows, unknown pieces, the curve) and
+a Korean snapshot; in the app, a hidden Compare tab does no work until shown."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 from textual.widgets import DataTable, Select, TextArea
 
 from bpe_engine.pretokenizers import GPT2
-from tests.tui.pilot import CompareHost, hand_bpe, settle_panes
+from tests.tui.pilot import SMALL, CompareHost, hand_bpe, set_input, settle, settle_panes, shown, train_to_end
+from tui.app import ExplorerApp
 from tui.compare import ComparePane
 from tui.compare.aligned import AlignedRows
 from tui.compare.pane import Compared
@@ -234,3 +236,73 @@ async def test_the_legend_fits_the_view_whole() -> None:
             assert len(legend) <= aligned.size.width and legend.endswith("token"), (width, legend)
             assert (legend == LEGEND) == (width >= len(LEGEND) + 2)
 
+
+async def test_an_unseen_symbol_is_a_marked_unknown_piece_never_a_row_error() -> None:
+    """A character-level </w> model has 어 only inside words: a word-final 어 is unknown to it."""
+    from bpe_engine.compare import block, compare
+    from bpe_engine.pretokenizers import END_OF_WORD
+    from bpe_engine.training.bpe import BpeTrainerConfig, train
+    from tui.state import ExplorerState
+
+    tok = train(["어가 어나 가어가 " * 10], BpeTrainerConfig(vocab_size=40, byte_level=False, pre_tokenizer=END_OF_WORD)).tokenizer
+    result = compare("가어 새", [tok])
+    row = result.rows[0]
+    assert row.error is None and row.encoding is not None and any(row.encoding.unknown)
+    styles = {style for segs in block(result, 0, len(result.text)).rows for _, style in (segs or ())}
+    assert "unknown" in styles
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("f4")
+        await settle(app, pilot)
+        pane = app.query_one(ComparePane)
+        pane.rows = ["ours"]
+        pane.state = ExplorerState(tokenizer=tok, step=tok.n_merges)
+        pane.query_one("#compare-text").load_text("가어 새")
+        await settle(app, pilot)
+        await pilot.pause(0.3)
+        assert pane.result is not None and pane.result.comparison.rows[0].error is None
+        assert "error" not in shown(app, "#compare-status").lower().split("unknown")[0]
+
+
+async def test_a_hidden_compare_does_no_work_until_shown() -> None:
+    """The first release re-encoded every Compare row on each step while the tab was hidden."""
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await set_input(pilot, app, "#vocab", "290")
+        await train_to_end(app, pilot)
+        await pilot.press("f4")
+        await settle(app, pilot)
+        pane = app.query_one(ComparePane)
+        before = pane._generation
+        await pilot.press("f2")
+        await pilot.pause()
+        for _ in range(5):
+            await pilot.press("n")
+        await pilot.pause(0.5)
+        assert pane._generation == before and pane.state.step == 0, "a hidden pane gets no state and encodes nothing"
+        await pilot.press("f4")
+        await settle(app, pilot)
+        assert pane.state.step == 5 and pane._generation > before and pane.k == 5
+
+
+async def test_a_short_curve_gives_its_rows_to_the_lines() -> None:
+    """At 80x24 the plot had two rows for its lines: its axis titles and the blank rows around
+    them took the rest. A short chart drops them (its title line names both axes), and gets them
+    back when the window grows."""
+    from textual_plot import PlotWidget
+
+    app = ExplorerApp(SMALL * 20)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await set_input(pilot, app, "#vocab", "300")
+        await train_to_end(app, pilot)
+        await pilot.press("f4")
+        await settle(app, pilot)
+        app.query_one(ComparePane).show_view("compare-curve")
+        await settle(app, pilot)
+        plot = app.query_one(PlotWidget)
+        assert plot.query_one("#plot").size.height >= 7, plot.query_one("#plot").size  # 5 rows of lines and the axes
+        assert (plot.margin_top, plot.margin_bottom) == (0, 1)
+        await pilot.resize_terminal(120, 40)
+        await settle(app, pilot)
+        assert (plot.margin_top, plot.margin_bottom) == (2, 3)
+        assert "tokens/char" in "".join(s.text for s in plot.query_one("#margin-top").render_line(0))
