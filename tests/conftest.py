@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.oracles import under_ci
 
 # Property tests judge correctness, never speed: no per-example deadline (a loaded 2-core CI
 # machine would turn the default 200 ms into flakes). Under CI the examples are derandomized so a
@@ -15,7 +16,7 @@ settings.register_profile(
     "bpe-explorer",
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
-    derandomize=bool(os.environ.get("CI")),
+    derandomize=under_ci(),
     print_blob=True,
 )
 settings.load_profile("bpe-explorer")

@@ -17,6 +17,7 @@ from bpe_engine.pretokenizers import (
 )
 from bpe_engine.training.bpe import BpeTrainerConfig, BpeTraining, train
 from bpe_engine.training.naive_bpe import train_naive
+from tests.oracles import require
 
 LOW = ["low low low lower"]
 
@@ -71,7 +72,7 @@ def test_every_sentencepiece_whitespace_is_a_word_boundary() -> None:
 
 
 def test_the_boundaries_are_sentencepieces_own() -> None:
-    spm = pytest.importorskip("sentencepiece")
+    spm = require("sentencepiece")
     normalizer = spm.SentencePieceNormalizer(rule_name="nmt_nfkc")
     probe = [chr(c) for c in (*range(0x3100), 0xFEFF, 0xFFFD, 0xFF01, 0x1F600)]
     spaces = {ch for ch in probe if ch != "\u2581" and normalizer.normalize(f"a{ch}b") == "a b"}
