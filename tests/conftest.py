@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from _pytest.doctest import DoctestModule
 from hypothesis import HealthCheck, settings
 
 from tests.oracles import under_ci
@@ -22,6 +23,15 @@ settings.register_profile(
 settings.load_profile("bpe-explorer")
 
 DATA = Path(__file__).parent / "data"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> list[pytest.Collector]:
+    """``--doctest-modules`` (in the project's addopts) is for the examples in ``bpe_engine``: the
+    test modules hold none, and their helpers import the optional oracles (``tests/hf_oracle.py``
+    imports ``tokenizers``), so no file under ``tests/`` is collected a second time as a doctest module."""
+    collected = yield
+    return [collector for collector in collected if not isinstance(collector, DoctestModule)]
 
 
 @pytest.fixture(scope="session")
