@@ -15,7 +15,7 @@ Three figures, medians over ``--repeat`` runs, measured in the same process:
 
     python benchmarks/bench_compare.py [--repeat 15] [--size 5000] [FILE]
 
-Goal (issue 5): median key-to-redraw <= 50 ms for 5 KB.
+Goal: median key-to-redraw <= 50 ms for 5 KB.
 """
 
 from __future__ import annotations

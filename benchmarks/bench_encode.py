@@ -7,7 +7,7 @@ and ratios against tiktoken and checks that every variant returns identical ids.
 
     python benchmarks/bench_encode.py [--tokenizer cl100k_base] [--repeat 5] [FILE ...]
 
-Goals (issue 2): pure Python <= 2.5x tiktoken's time on English, <= 3x on Korean; fast path
+Goals: pure Python <= 2.5x tiktoken's time on English, <= 3x on Korean; fast path
 >= 0.9x tiktoken's throughput. The machine is shared, so the variants run interleaved in each
 round and each keeps its best CPU time (``time.process_time``) over ``--repeat`` rounds.
 """

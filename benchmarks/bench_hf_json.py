@@ -8,7 +8,7 @@ printed). Then load time of both (best of ``--repeat``).
     python benchmarks/bench_hf_json.py --tokenizer PATH/tokenizer.json [--repeat 3] [FILE ...]
 
 Without ``--tokenizer`` the ``claude-legacy`` file from the built-in catalogue is used when it has
-been fetched (``bpe-explorer models fetch claude-legacy``). Goals (issue 11): encode <= 3x HF's time
+been fetched (``bpe-explorer models fetch claude-legacy``). Goals: encode <= 3x HF's time
 on en_10mb and ko_all, load <= 1 s. The machine is shared: the load average is printed.
 """
 

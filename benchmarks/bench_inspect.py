@@ -1,6 +1,6 @@
 """``bpe-explorer inspect`` on growing prefixes of a corpus: time and peak memory per megabyte.
 
-Issue 9 §3: ``inspect -t gpt2 - < 2.4 MB`` ran for more than nine minutes at 4 GB (one rich table of
+``inspect -t gpt2 - < 2.4 MB`` used to run for more than nine minutes at 4 GB (one rich table of
 600,000 rows); it must be linear in its input and bounded in memory. Each size runs in a fresh
 process (``bpe-explorer inspect ... > /dev/null``, as a user runs it) and is reported next to its
 peer measured in the same run: ``bpe-explorer encode --json`` of the same text, which encodes the

@@ -1,4 +1,4 @@
-"""Catastrophically repetitive pieces: time grows ~n log n, not n^2 (issue 2: doubling <= ~2.3x).
+"""Catastrophically repetitive pieces: time grows ~n log n, not n^2 (the goal: doubling <= ~2.3x).
 
 Each row encodes one giant pre-tokenized piece (``"x" * n`` is a single letter run for every
 pattern, ``"^" * n`` a single punctuation run) with the pure-Python encoder and prints the time

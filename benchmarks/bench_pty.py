@@ -9,7 +9,7 @@ bpe-explorer adds to Textual itself), the CLI's ``train`` for training time.
     python benchmarks/bench_pty.py [CORPUS] [--vocab 4000] [--rounds 15]
 
 CORPUS defaults to the first 5 MB of ``../shared/corpora/bench/en_10mb.txt`` (or a mixed corpus
-built from ``tests/data`` when that is absent). Goals (issue 8 §5): key -> screen <= 50 ms median
+built from ``tests/data`` when that is absent). Goals: key -> screen <= 50 ms median
 idle and <= 100 ms while training, first paint <= 1 s, esc stops training <= 0.5 s, training in
 the app <= 1.3x the CLI.
 

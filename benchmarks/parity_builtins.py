@@ -1,6 +1,6 @@
 """Every built-in tokenizer against its reference library on every shared corpus: id mismatches.
 
-The parity figure the issues ask for, in one table: for each built-in, each corpus of
+The parity figure, in one table: for each built-in, each corpus of
 ``../shared/corpora`` (every file: English, the Korean constitution, the Korean bills, the bench files)
 is encoded line by line and whole by our pure-Python encoder and by the reference library, and the
 lines whose ids differ are counted (0 is the only good answer), as is ``decode`` of the reference ids.

@@ -4,7 +4,7 @@ that takes a text file all go through :func:`read_text_file`.
 Same bytes everywhere: the file is decoded as UTF-8 exactly as stored -- CRLF stays CRLF (as
 Hugging Face's trainers read files, and as ``bpe-explorer train`` counts them), a BOM stays a
 BOM (the app shows it as ``<BOM>``). Python's ``read_text`` translates newlines; that made ctrl+o
-train different merges than the command line on the same file (issue 8.2.4).
+train different merges than the command line on the same file.
 
 A file that is not UTF-8 text gets one message that says what to do, in the wording the training
 reader uses (:func:`bpe_engine.corpus.documents.utf8_error`): which byte, where, and the way out.

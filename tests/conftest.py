@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from _pytest.doctest import DoctestModule
 from hypothesis import HealthCheck, settings
+
+from tests.oracles import under_ci
 
 # Property tests judge correctness, never speed: no per-example deadline (a loaded 2-core CI
 # machine would turn the default 200 ms into flakes). Under CI the examples are derandomized so a
@@ -15,12 +17,21 @@ settings.register_profile(
     "bpe-explorer",
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
-    derandomize=bool(os.environ.get("CI")),
+    derandomize=under_ci(),
     print_blob=True,
 )
 settings.load_profile("bpe-explorer")
 
 DATA = Path(__file__).parent / "data"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> list[pytest.Collector]:
+    """``--doctest-modules`` (in the project's addopts) is for the examples in ``bpe_engine``: the
+    test modules hold none, and their helpers import the optional oracles (``tests/hf_oracle.py``
+    imports ``tokenizers``), so no file under ``tests/`` is collected a second time as a doctest module."""
+    collected = yield
+    return [collector for collector in collected if not isinstance(collector, DoctestModule)]
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""A reusable fuzz harness for tokenizer loaders (shared test helper; issue 9 §5).
+"""A reusable fuzz harness for tokenizer loaders (a shared test helper).
 
 Every loader must answer random bytes and random JSON shapes with either a clean
 :class:`~bpe_engine.errors.BpeEngineError` or a tokenizer that works -- never a traceback, a hang or

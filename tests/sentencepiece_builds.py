@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-spm = pytest.importorskip("sentencepiece")
+from tests.oracles import require
+
+spm = require("sentencepiece")
 
 DATA = Path(__file__).parent / "data"
 

@@ -1,4 +1,4 @@
-"""Issue 9 §3 (audit): a reader that goes away ends every command the same quiet way.
+"""A reader that goes away ends every command the same quiet way.
 
 The commands that print through Rich (the encode line, the merges table, compare) exited 1 on a
 closed pipe -- Rich's own handler raises ``SystemExit(1)`` -- while ``--json`` and ``inspect``

@@ -54,7 +54,7 @@ def test_special_modes_change_counts_and_refuse_names_the_fix(capsys: pytest.Cap
     code, out, _ = _run(["compare", "--special-mode", "refuse", "--tokenizers", "gpt2,characters", "--width", "80", text], capsys)
     assert code == 0 and "mode 'special'" in out and "--special-mode special" in out and "special_mode=" not in out
     code, out, _ = _run(["compare", "--special-mode", "refuse", "--tokenizers", "gpt2", text], capsys)
-    assert code == 1 and "every tokenizer failed" in out  # issue 9 §4: every row failed -> non-zero
+    assert code == 1 and "every tokenizer failed" in out  # every row failed -> non-zero
 
 
 def test_table_and_aligned_rows_are_inert_on_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,10 +12,10 @@ import subprocess
 import sys
 import textwrap
 
-import pytest
+from tests.oracles import require
 
-pytest.importorskip("dask.bag")
-pytest.importorskip("distributed")
+require("dask.bag")
+require("distributed")
 
 SCRIPT = textwrap.dedent(
     """

@@ -20,8 +20,9 @@ import pytest
 
 from bpe_cli.main import main
 from tests.cli.test_subprocess import ROOT, cli
+from tests.oracles import require
 
-pytest.importorskip("distributed")
+require("distributed")
 
 TEXT = "the cat sat on the mat, 한국어 텍스트는 바이트로 쪼개진다.\n" * 50
 

@@ -1,4 +1,4 @@
-"""Issue 9 §3 (audit): ``encode`` of a long text prints its token and id lines in pieces.
+"""``encode`` of a long text prints its token and id lines in pieces.
 
 One rich ``Text`` of every token was built and rendered at once: ``encode -t gpt2`` of 5 MB
 (1,250,000 tokens) took 31 s and peaked at 1.6 GB, most of it in that one Text (measured by hand).

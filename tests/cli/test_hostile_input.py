@@ -1,4 +1,4 @@
-"""Issue 9 §1 (CLI): escape sequences, C1 controls, bidi overrides, zero-width characters and markup
+"""CLI: escape sequences, C1 controls, bidi overrides, zero-width characters and markup
 in file names, directory names and text never reach the terminal raw -- in ``wrote`` lines, the
 encode summary, the merges footer, inspect and compare output, or any error naming a path.
 

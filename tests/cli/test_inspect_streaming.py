@@ -1,4 +1,4 @@
-"""Issue 9 §3: ``inspect`` is linear in its input and bounded in memory: it prints page by page
+"""``inspect`` is linear in its input and bounded in memory: it prints page by page
 while it computes, instead of building one table of every token (a 2.4 MB text ran for more than
 nine minutes at 4 GB). Proved without a clock: output starts long before the last detail exists."""
 

@@ -1,4 +1,4 @@
-"""Issue 9 §3 (audit): ``merges`` prints a merge list of any length page by page.
+"""``merges`` prints a merge list of any length page by page.
 
 It built one rich ``Table`` of every merge before printing a line: ``merges gpt2`` took 66 s and
 309 MB, ``merges cl100k_base`` 144 s and 577 MB (measured by hand, load ~5); page by page they

@@ -1,4 +1,4 @@
-"""Issue 9 §3: closed and broken standard streams, as a shell hands them to the CLI.
+"""Closed and broken standard streams, as a shell hands them to the CLI.
 
 A closed stdin (``<&-``) is one clear line, not an AttributeError traceback; a reader that goes
 away (``merges --json | head``) ends the command quietly, as other CLIs do; a closed or full

@@ -1,4 +1,4 @@
-"""Issue 9 §2 (audit): ``train --lines empty.txt other.txt`` reads every later file as lines.
+"""``train --lines empty.txt other.txt`` reads every later file as lines.
 
 An empty first file used to turn every later file into one document (a loop variable shadowed
 ``lines`` in ``read_documents``). Checked through the CLI for both models, with no pre-tokenizer so

@@ -1,4 +1,4 @@
-"""Issue 9 §4 (audit): what ``train`` prints names options the CLI has, never engine fields.
+"""What ``train`` prints names options the CLI has, never engine fields.
 
 The training notes said "below min_frequency 5", "no pair occurs at least min_frequency=2 times",
 "reached vocab_size 60": names of Python config fields, not of ``--min-frequency`` or

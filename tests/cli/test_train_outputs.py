@@ -1,4 +1,4 @@
-"""Issue 8.12 and 9 §4: what character-level ``train`` writes, and how its merges table shows spaces.
+"""What character-level ``train`` writes, and how its merges table shows spaces.
 
 The README said every BPE save holds vocab.json + merges.txt; a character-level model over raw
 spaces cannot (merges.txt is space-separated), so train now says which merge kept them out. Space

@@ -13,13 +13,6 @@ from bpe_engine.pretokenizers import END_OF_WORD, GPT2, NONE, WHITESPACE
 from bpe_engine.training.bpe import BpeTrainerConfig, BpeTraining, train
 from bpe_engine.training.naive_bpe import train_naive
 
-try:
-    import bpe_engine.bpe.model  # noqa: F401
-
-    HAVE_MODEL = True
-except ImportError:  # pragma: no cover - the model lands in a sibling module
-    HAVE_MODEL = False
-
 
 def chars(vocab_size: int, **kw) -> BpeTrainerConfig:
     return BpeTrainerConfig(vocab_size=vocab_size, byte_level=False, pre_tokenizer=kw.pop("pre_tokenizer", NONE), **kw)
@@ -172,8 +165,8 @@ def test_one_enormous_word() -> None:
     steps = list(training.steps())
     assert len(steps) == 40
     assert all(a.count >= b.count for a, b in zip(steps, steps[1:]))  # the best count never grows
-    if HAVE_MODEL:  # re-encoding the word by the merges undoes exactly the fused occurrences
-        assert len(word) - len(training.tokenizer().encode(word)) == sum(s.occurrences for s in steps)
+    # re-encoding the word by the merges undoes exactly the fused occurrences
+    assert len(word) - len(training.tokenizer().encode(word)) == sum(s.occurrences for s in steps)
     small = WordCounts({word[:20_000]: 1}, byte_level=False)
     assert list(BpeTraining(small, chars(4 + 40)).steps()) == train_naive(small, chars(4 + 40))
     periodic = WordCounts({"ab" * 100_000: 1}, byte_level=False)
@@ -193,7 +186,6 @@ def test_invalid_utf8_char_level_names_the_offset() -> None:
 
 
 # -- tokenizer ----------------------------------------------------------------------------------
-@pytest.mark.skipif(not HAVE_MODEL, reason="bpe_engine.bpe.model not available yet")
 def test_tokenizer_from_the_merges_so_far(alice_text: str) -> None:
     training = BpeTraining([alice_text[:20_000]], BpeTrainerConfig(vocab_size=400), workers=1)
     it = training.steps()
@@ -208,9 +200,8 @@ def test_tokenizer_from_the_merges_so_far(alice_text: str) -> None:
     assert full.vocab_size == 400
 
 
-@pytest.mark.skipif(not HAVE_MODEL, reason="bpe_engine.bpe.model not available yet")
 def test_char_level_tokenizer_with_unk_token() -> None:
-    # Issue 8.7: the unk_token option; the trained tokenizer carries it and marks unseen symbols.
+    # The unk_token option: the trained tokenizer carries it and marks unseen symbols.
     result = train(["low lower lowest"], chars(30, pre_tokenizer=GPT2, unk_token="<unk>"), workers=1)
     tok = result.tokenizer
     assert tok.unk_token == "<unk>" and result.tokenizer.vocab["<unk>"] == 0  # a special: first ids

@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,8 +14,9 @@ from bpe_engine.corpus import count_words
 from bpe_engine.pretokenizers import END_OF_WORD, END_OF_WORD_SEPARATE, GPT2, NONE, WHITESPACE
 from bpe_engine.training.bpe import BpeTrainerConfig, BpeTraining
 from bpe_engine.training.naive_bpe import train_naive
+from tests.oracles import require
 
-tokenizers = pytest.importorskip("tokenizers")
+tokenizers = require("tokenizers")
 
 TIE_BREAKS = ("hf", "lexicographic", "first-seen")
 PRE_TOKENIZERS = {

@@ -25,8 +25,9 @@ from bpe_engine.corpus import count_words
 from bpe_engine.explore.stepper import Stepper
 from bpe_engine.pretokenizers import END_OF_WORD, GPT2, HF_GPT2
 from bpe_engine.training.bpe import DEFAULT_MAX_TOKEN_LENGTH, BpeTrainerConfig, BpeTraining
+from tests.oracles import require
 
-tokenizers = pytest.importorskip("tokenizers")
+tokenizers = require("tokenizers")
 
 DATA = Path(__file__).parents[1] / "data"
 CORPORA = ("alice29.txt", "constitution.txt")

@@ -17,6 +17,7 @@ from bpe_engine.pretokenizers import (
 )
 from bpe_engine.training.bpe import BpeTrainerConfig, BpeTraining, train
 from bpe_engine.training.naive_bpe import train_naive
+from tests.oracles import require
 
 LOW = ["low low low lower"]
 
@@ -28,7 +29,7 @@ def merges_of(pre, vocab_size: int = 30, tie_break: str = "hf") -> list[tuple[st
 
 @pytest.mark.parametrize("tie_break", ["hf", "lexicographic", "first-seen"])
 def test_textbook_low_lower_in_both_end_of_word_conventions(tie_break: str) -> None:
-    # Sennrich et al. 2016's listing (separate) and subword-nmt / HF (attached), as issue 10 §4 prints them.
+    # Sennrich et al. 2016's listing (separate) and subword-nmt / HF (attached), as tutorials print them.
     assert merges_of(END_OF_WORD_SEPARATE, tie_break=tie_break)[:3] == [("l", "o"), ("lo", "w"), ("low", "</w>")]
     assert merges_of(END_OF_WORD, tie_break=tie_break)[:2] == [("l", "o"), ("lo", "w</w>")]
     for pre in (END_OF_WORD, END_OF_WORD_SEPARATE):  # the naive oracle prints the same
@@ -71,7 +72,7 @@ def test_every_sentencepiece_whitespace_is_a_word_boundary() -> None:
 
 
 def test_the_boundaries_are_sentencepieces_own() -> None:
-    spm = pytest.importorskip("sentencepiece")
+    spm = require("sentencepiece")
     normalizer = spm.SentencePieceNormalizer(rule_name="nmt_nfkc")
     probe = [chr(c) for c in (*range(0x3100), 0xFEFF, 0xFFFD, 0xFF01, 0x1F600)]
     spaces = {ch for ch in probe if ch != "\u2581" and normalizer.normalize(f"a{ch}b") == "a b"}
@@ -79,7 +80,7 @@ def test_the_boundaries_are_sentencepieces_own() -> None:
 
 
 def test_a_corpus_of_lines_trains_no_newline_into_its_words(tmp_path) -> None:
-    # Issue 10 §4: lines trained merges like 다 + \n and words like ▁공부한다\n우리.
+    # Lines used to train merges like 다 + \n and words like ▁공부한다\n우리.
     corpus = tmp_path / "ko.txt"
     corpus.write_text("나는 공부한다\n우리는 공부한다\n\t너도 공부한다\n" * 20, encoding="utf-8")
     for lines in (False, True):

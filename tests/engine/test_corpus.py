@@ -31,7 +31,7 @@ def test_read_documents_files_and_lines(tmp_path) -> None:
 
 
 def test_lines_after_an_empty_file_are_still_lines(tmp_path) -> None:
-    """Issue 9: an empty first file used to turn every later file into one document."""
+    """An empty first file used to turn every later file into one document."""
     empty = tmp_path / "empty.txt"
     empty.write_bytes(b"")
     other = tmp_path / "other.txt"

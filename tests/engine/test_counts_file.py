@@ -20,6 +20,7 @@ from bpe_engine.corpus.counts_file import (
 from bpe_engine.errors import CorpusError
 from bpe_engine.pretokenizers import GPT2, NONE
 from bpe_engine.training.bpe import BpeTrainerConfig, BpeTraining
+from tests.oracles import require
 
 
 @given(st.binary(max_size=40))
@@ -117,7 +118,7 @@ def test_counts_are_64_bit_and_exact_where_hf_wraps(tmp_path) -> None:
 
 
 def test_sentencepiece_trains_on_our_counts_file_as_it_is(tmp_path, alice_text) -> None:
-    spm = pytest.importorskip("sentencepiece")
+    spm = require("sentencepiece")
     counts = count_words([alice_text[:60_000]], GPT2, byte_level=False, workers=1)
     path = tmp_path / "alice.tsv"
     write_counts(path, counts, CountsHeader(level="char", unique=True))

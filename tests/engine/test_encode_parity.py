@@ -21,6 +21,7 @@ from bpe_engine.catalog.openai import (
     reference_ranks,
     reference_special_tokens,
 )
+from tests.oracles import require
 
 NAMES = ["gpt2", "p50k_base", "cl100k_base", "o200k_base"]
 
@@ -126,7 +127,7 @@ def test_catastrophically_repetitive_pieces_finish(name: str, text: str) -> None
 
 def test_trained_merge_list_equals_hf_tokenizers(alice_text: str, korean_text: str) -> None:
     """A merge list trained by Hugging Face encodes with HF's exact ids (lowest merge first)."""
-    tokenizers = pytest.importorskip("tokenizers")
+    tokenizers = require("tokenizers")
     import json
 
     from bpe_engine.pretokenizers import HF_GPT2

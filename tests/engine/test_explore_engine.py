@@ -1,12 +1,10 @@
-"""Engine data behind the explorer's Compare/Inspect features (issue 8 §4, issue 11 in the app):
+"""Engine data behind the explorer's Compare/Inspect features:
 graphemes beside code points, a row against a baseline row, one token's span across every row,
 the pointer's column -> character map, the plain coloured text view, and "why this token" for
 BPE, SentencePiece BPE (byte fallback), Unigram (n-best) and HF pipelines."""
 
 from __future__ import annotations
 
-import doctest
-import importlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,12 +21,6 @@ from bpe_engine.inspect.why import N_BEST, explain
 from bpe_engine.registry import load_tokenizer
 
 FAMILY = "👩\u200d👩\u200d👧"
-
-
-@pytest.mark.parametrize("name", ["compare.candidates", "compare.layout", "compare.spans", "compare.stats", "compare.text_view"])
-def test_module_doctests(name: str) -> None:
-    failures, tried = doctest.testmod(importlib.import_module(f"bpe_engine.{name}"), verbose=False)
-    assert failures == 0 and tried > 0
 
 
 def test_graphemes_are_counted_beside_code_points() -> None:

@@ -6,7 +6,9 @@ import json
 
 import pytest
 
-tokenizers = pytest.importorskip("tokenizers")
+from tests.oracles import require
+
+tokenizers = require("tokenizers")
 from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers  # noqa: E402
 
 from bpe_engine.errors import TokenizerFileError  # noqa: E402

@@ -1,4 +1,4 @@
-"""Issue 9 §5: random bytes and random JSON shapes into every loader [harden] owns -- vocab.json +
+"""Random bytes and random JSON shapes into every file loader -- vocab.json +
 merges.txt, .tiktoken, a saved bpe-explorer directory, vocab.txt -- give a clean BpeEngineError or
 a working tokenizer, within a time and memory budget (the harness is ``fuzz_loaders``)."""
 

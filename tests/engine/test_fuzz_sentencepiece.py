@@ -11,15 +11,15 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_engine.registry import load_tokenizer
 from tests.fuzz_loaders import check_load, random_bytes
+from tests.oracles import require
 
-spm = pytest.importorskip("sentencepiece")
-pb = pytest.importorskip("sentencepiece.sentencepiece_model_pb2")
+spm = require("sentencepiece")
+pb = require("sentencepiece.sentencepiece_model_pb2")
 
 FUZZ = settings(max_examples=40)
 _TEXT = ["low lower lowest newer newest wider widest", "한국어 텍스트 한국 국어", "ｆｕｌｌ ① ﬁ e\u0301 12345"] * 30

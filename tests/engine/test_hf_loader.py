@@ -151,7 +151,7 @@ VALID_DOCUMENTS = _valid_documents()
 @settings(max_examples=60)
 @given(st.integers(0, len(VALID_DOCUMENTS) - 1).flatmap(lambda i: mutated_json(VALID_DOCUMENTS[i])))
 def test_fuzzed_tokenizer_json_through_the_shared_harness(doc: str) -> None:
-    """issue 9 §5: mutated tokenizer.json files give a clean error or a working tokenizer, in budget."""
+    """Mutated tokenizer.json files give a clean error or a working tokenizer, in budget."""
     import tempfile
 
     path = Path(tempfile.mkdtemp(prefix="fuzz-hf-")) / "tokenizer.json"

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers
 
 from tests.hf_oracle import TRICKY, assert_parity, ours, texts
+from tests.oracles import require
 
-pytest.importorskip("bpe_engine.sentencepiece.unigram")
-spm = pytest.importorskip("sentencepiece")
+spm = require("sentencepiece")
 
 
 @pytest.fixture(scope="module")

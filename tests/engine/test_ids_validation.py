@@ -1,4 +1,4 @@
-"""Issue 9 §2: ids are validated at load (non-negative, below a sane bound, unique, no gaps where
+"""Ids are validated at load (non-negative, below a sane bound, unique, no gaps where
 the format forbids them) and at decode -- one clear line naming file and id, and fast."""
 
 from __future__ import annotations

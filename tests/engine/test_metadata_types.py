@@ -1,4 +1,4 @@
-"""Issue 9 §3: wrong JSON types in the files [harden] reads -- bpe-explorer.json and vocab.json -- are
+"""Wrong JSON types in the files the loaders read -- bpe-explorer.json and vocab.json -- are
 one clear line naming the file and the field, never a traceback."""
 
 from __future__ import annotations

@@ -121,13 +121,13 @@ def test_load_spec(tmp_path):
 
 
 def test_wordpiece_forms():
-    pytest.importorskip("bpe_engine.wordpiece")
     assert "bert-base-uncased" in available_tokenizers()
     assert load_tokenizer("bert-base-uncased").encode("hello") == [101, 7592, 102]  # HF's default: [CLS] ... [SEP]
 
 
 def test_wordpiece_files_dispatch(tmp_path):
-    wordpiece = pytest.importorskip("bpe_engine.wordpiece")
+    from bpe_engine import wordpiece
+
     bert = wordpiece.bert_base_uncased()
     wordpiece.save_hf_json(bert, tmp_path / "tokenizer.json")
     loaded = load_tokenizer(tmp_path / "tokenizer.json")  # read as Hugging Face reads it: [CLS] ... [SEP]
@@ -146,7 +146,8 @@ def test_random_text_file_is_not_guessed(tmp_path):
 
 
 def test_save_tokenizer_hands_wordpiece_to_its_package(tmp_path):
-    wordpiece = pytest.importorskip("bpe_engine.wordpiece")
+    from bpe_engine import wordpiece
+
     bert = wordpiece.bert_base_uncased()
     written = save_tokenizer(bert, tmp_path / "bert")
     assert sorted(p.name for p in written) == ["bpe-explorer.json", "tokenizer.json", "vocab.txt"]

@@ -11,9 +11,10 @@ import pytest
 from bpe_engine.explore.regularization import bpe_dropout, unigram_sampling
 from bpe_engine.formats import save_spec, spec_from_tokenizer
 from bpe_engine.training.bpe import BpeTrainerConfig, train
+from tests.oracles import require
 
-tokenizers = pytest.importorskip("tokenizers")
-spm = pytest.importorskip("sentencepiece")
+tokenizers = require("tokenizers")
+spm = require("sentencepiece")
 
 SAMPLES = 3000
 Z_999 = 3.090  # the standard normal's 0.999 quantile: a false alarm once in a thousand runs of a fixed seed

@@ -1,4 +1,4 @@
-"""Issue 9 §2 and 8.12: a saved directory is one atomic unit with a manifest, and files keep the umask.
+"""A saved directory is one atomic unit with a manifest, and files keep the umask.
 
 Re-saving another model type leaves no stale files; a reader racing a save never sees a mix;
 kill -9 mid-save leaves the previous save intact and its temp directory is cleaned up; the user's

@@ -1,4 +1,4 @@
-"""Issue 9 §2 (audit): a saved directory read while saves race it, and the modes a re-save keeps.
+"""A saved directory read while saves race it, and the modes a re-save keeps.
 
 The racing case is made deterministic: the loader's own read of ``tokenizer.json`` is where two
 whole saves (B, then A again) land. Before each save carried a ``save_id``, the record of the

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from bpe_engine.registry import load_tokenizer
 from bpe_engine.sentencepiece import SentencePieceTokenizer
+from tests.oracles import require
 
-spm = pytest.importorskip("sentencepiece")
+spm = require("sentencepiece")
 
 BUILTINS = ("mistral-v1", "mistral-v3", "sp-unigram-en", "sp-unigram-ja")
 

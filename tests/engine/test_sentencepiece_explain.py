@@ -9,9 +9,10 @@ import pytest
 from bpe_engine.explore.merge_tree import MergeNode, merge_tree_for, render_tree
 from bpe_engine.sentencepiece import PieceType, load_model
 from bpe_engine.sentencepiece.explain import unigram_choice_at, word_around
+from tests.oracles import require
 from tests.sentencepiece_builds import sp_builds  # noqa: F401 - the fixture
 
-spm = pytest.importorskip("sentencepiece")
+spm = require("sentencepiece")
 
 
 def _check_tree(node: MergeNode) -> None:

@@ -15,9 +15,10 @@ from bpe_engine.sentencepiece import load_model
 from bpe_engine.sentencepiece._descriptor import PROTO_SHA256
 from bpe_engine.sentencepiece.model_proto import _model_proto_class
 from bpe_engine.types import Tokenizer
+from tests.oracles import require
 from tests.sentencepiece_builds import sp_builds  # noqa: F401 - the fixture
 
-pb = pytest.importorskip("sentencepiece.sentencepiece_model_pb2")
+pb = require("sentencepiece.sentencepiece_model_pb2")
 PROTO = Path(__file__).parents[2] / "bpe_engine" / "sentencepiece" / "proto" / "sentencepiece_model.proto"
 
 

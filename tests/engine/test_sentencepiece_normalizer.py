@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from bpe_engine.errors import ConfigError
 from bpe_engine.sentencepiece import PrecompiledCharsmap, parse_model_bytes
+from tests.oracles import require
 
-spm = pytest.importorskip("sentencepiece")
+spm = require("sentencepiece")
 
 RULES = ("nmt_nfkc", "nfkc", "nmt_nfkc_cf", "nfkc_cf", "identity")
 
@@ -88,7 +89,7 @@ def test_units_are_longest_matches_and_cover_the_input():
 
 
 def test_transform_is_the_shortest_prefix_rule_as_hugging_face_looks_it_up():
-    tokenizers = pytest.importorskip("tokenizers")
+    tokenizers = require("tokenizers")
     blob = charsmap_blob("nmt_nfkc")
     ours = PrecompiledCharsmap.from_bytes(blob)
     hf = tokenizers.normalizers.Precompiled(blob)

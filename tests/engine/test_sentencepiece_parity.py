@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_engine.sentencepiece import load_model
+from tests.oracles import require
 from tests.sentencepiece_builds import CONFIGS, corpus_slice, sp_builds  # noqa: F401 - the fixture
 
-spm = pytest.importorskip("sentencepiece")
+spm = require("sentencepiece")
 
 
 @cache

@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 from bpe_engine.errors import ConfigError
 from bpe_engine.sentencepiece import UnigramModel, read_model_file
 from bpe_engine.sentencepiece.model_proto import byte_piece
+from tests.oracles import require
 from tests.sentencepiece_builds import sp_builds  # noqa: F401 - the fixture
 
-spm = pytest.importorskip("sentencepiece")
-tokenizers = pytest.importorskip("tokenizers")
+spm = require("sentencepiece")
+tokenizers = require("tokenizers")
 
 
 @cache

@@ -1,4 +1,4 @@
-"""Issue 8.16 (engine and CLI): one special-token default everywhere -- ``text`` -- and the CLI says
+"""Engine and CLI: one special-token default everywhere -- ``text`` -- and the CLI says
 when a text holds special-token text, naming ``--special-mode``."""
 
 from __future__ import annotations

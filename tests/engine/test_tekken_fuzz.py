@@ -1,4 +1,4 @@
-"""Issue 9 §5 (audit): the Tekken loader joins the fuzz harness every other loader is under.
+"""The Tekken loader joins the fuzz harness every other loader is under.
 
 Random JSON in each field of a small valid Tekken file (``config``, ``vocab`` ranks and bytes,
 ``special_tokens``) must give a clean error or a working tokenizer, within the harness's time and

@@ -1,4 +1,4 @@
-"""Issue 9 §3: the tiktoken-equivalence proof (merge_list_problem) is linear in the vocabulary's
+"""The tiktoken-equivalence proof (merge_list_problem) is linear in the vocabulary's
 bytes. It sliced every cut of every token, so a 5,000,000-byte token (what a 5 MB file of one
 repeated character trains) made ``encode`` hang; now long tokens keep the Python encoder and the
 proof's work is bounded by a budget proportional to the vocabulary."""

@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
-import bpe_engine.special_text
-import bpe_engine.token_ids
-import bpe_engine.types
 from bpe_engine.display import visible_text
 from bpe_engine.errors import ConfigError, TokenizerFileError
 from bpe_engine.token_ids import MAX_TOKEN_ID, check_decode_ids, check_file_id, check_unique
 from tests.hostile_text import HOSTILE, assert_inert, assert_literal_markup
-
-
-@pytest.mark.parametrize("module", [bpe_engine.token_ids, bpe_engine.special_text, bpe_engine.types])
-def test_docstring_examples(module: object) -> None:
-    failures, tried = doctest.testmod(module, verbose=False)  # type: ignore[arg-type]
-    assert tried > 0 and failures == 0
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Training options from issues 8.7 and 9: unk_token, a default max_token_length, lone surrogates,
+"""Training options: unk_token, a default max_token_length, lone surrogates,
 and their CLI switches (--unk-token, --max-token-length, --end-of-word)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from bpe_engine.training.wordpiece import WordPieceTrainerConfig, train_wordpiec
 
 
 def test_one_repeated_character_trains_no_token_longer_than_the_default() -> None:
-    # Issue 9 §3: a file of one repeated character trained a token as long as the file.
+    # A file of one repeated character used to train a token as long as the file.
     result = train(["a" * 200_000], BpeTrainerConfig(vocab_size=300, pre_tokenizer=GPT2), workers=1)
     longest = max(len(s.new) for s in result.steps)
     assert longest == 8  # a a -> aa -> aaaa -> a*8; a*8 + a*8 would reach 16 (HF: the limit is excluded)
@@ -25,7 +25,7 @@ def test_one_repeated_character_trains_no_token_longer_than_the_default() -> Non
 
 @pytest.mark.parametrize("corpus", [["a\ud800b ab"], ["x\udc80"]])
 def test_character_level_training_refuses_lone_surrogates_up_front(corpus: list[str]) -> None:
-    # Issue 9 §2: it trained, then tokenizer() raised UnicodeEncodeError.
+    # It used to train, then tokenizer() raised UnicodeEncodeError.
     with pytest.raises(CorpusError, match=r"lone surrogate U\+D[8C]"):
         train(corpus, BpeTrainerConfig(vocab_size=50, byte_level=False, pre_tokenizer=NONE), workers=1)
     with pytest.raises(CorpusError, match="lone surrogate"):

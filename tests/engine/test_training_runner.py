@@ -175,7 +175,7 @@ def test_a_catastrophic_regex_is_killed_on_cancel() -> None:
 
 
 def test_wordpiece_progress_ends_at_its_target(alice_text: str) -> None:
-    """Issue 8.2.11: the progress target, the last batch and the finish agree (no off-by-one)."""
+    """The progress target, the last batch and the finish agree (no off-by-one)."""
     config = WordPieceTrainerConfig(pre_tokenizer=GPT2, vocab_size=1500, min_frequency=0)
     events = list(run_training(TrainingRequest(alice_text[:60000], config)))
     started, finished = events[0], events[-1]

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from bpe_engine.training.unigram import UnigramTrainerConfig, UnigramTraining
+from tests.oracles import require
 
-spm = pytest.importorskip("sentencepiece")
+spm = require("sentencepiece")
 EN_10MB = Path(os.environ.get("BPE_EXPLORER_EN_10MB", Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "bench" / "en_10mb.txt"))
 
 

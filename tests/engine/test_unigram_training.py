@@ -20,8 +20,9 @@ from bpe_engine.training.unigram.pieces import is_valid_piece
 from bpe_engine.training.unigram.reference import train_reference
 from bpe_engine.training.unigram.seeds import seed_candidates
 from bpe_engine.training.unigram.sentences import load_corpus
+from tests.oracles import require
 
-spm = pytest.importorskip("sentencepiece")
+spm = require("sentencepiece")
 DATA = Path(__file__).parents[1] / "data"
 ALICE = (DATA / "alice29.txt").read_text(encoding="utf-8").splitlines()[:400]
 KOREAN = (DATA / "constitution.txt").read_text(encoding="utf-8").splitlines()
@@ -156,7 +157,7 @@ def test_a_corpus_too_large_for_the_memory_limit_stops_while_reading_with_one_li
 
 
 def test_model_file_loads_in_sentencepiece_and_tokenizer_json_in_hf(tmp_path):
-    tokenizers = pytest.importorskip("tokenizers")
+    tokenizers = require("tokenizers")
     t = UnigramTraining(ALICE, C(vocab_size=300))
     t.run()
     written = t.save(tmp_path / "out", "alice")

@@ -1,4 +1,4 @@
-"""Issue 8.7 (engine and CLI): a symbol the vocabulary cannot spell is an unknown piece -- marked,
+"""Engine and CLI: a symbol the vocabulary cannot spell is an unknown piece -- marked,
 with the unk id when there is one, explained -- never an error that kills a Compare row or inspect."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from bpe_engine.types import UNKNOWN_ID
 
 
 def end_of_word_tokenizer(unk: str | None = None) -> BpeTokenizer:
-    """어 is known inside words only: the word-final 어</w> is missing (the case of issue 8.7)."""
+    """어 is known inside words only: the word-final 어</w> is missing (a character-level ``</w>`` model's gap)."""
     vocab = {"a": 0, "b": 1, "어": 2, "a</w>": 3, "b</w>": 4, "ab</w>": 5}
     if unk:
         vocab[unk] = 6

@@ -12,8 +12,9 @@ from bpe_engine.compare import row_stats
 from bpe_engine.errors import ConfigError, SpecialTokenError
 from bpe_engine.types import Tokenizer
 from bpe_engine.wordpiece import WordPieceTokenizer, bert_base_uncased
+from tests.oracles import require
 
-tokenizers = pytest.importorskip("tokenizers")
+tokenizers = require("tokenizers")
 VOCAB = Path(__file__).parents[2] / "bpe_engine" / "data" / "bert-base-uncased-vocab.txt"
 
 

@@ -18,8 +18,9 @@ from bpe_engine.wordpiece import (
     save_wordpiece_dir,
     vocab_files,
 )
+from tests.oracles import require
 
-tokenizers = pytest.importorskip("tokenizers")
+tokenizers = require("tokenizers")
 SAMPLE = "Alice was beginning to get very tired of sitting by her sister on the bank. 대한민국은 민주공화국이다. Café [CLS] x"
 
 

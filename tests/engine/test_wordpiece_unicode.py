@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from bpe_engine.wordpiece import unicode_tables as tables
 from bpe_engine.wordpiece.bert_normalizer import BertNormalizer
 from bpe_engine.wordpiece.bert_pretokenizer import bert_pieces, bert_words, bert_words_spaced
+from tests.oracles import require
 
-tokenizers = pytest.importorskip("tokenizers")
+tokenizers = require("tokenizers")
 CONFIGS = [
     {"lowercase": True},
     {"lowercase": False},

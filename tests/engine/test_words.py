@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-import doctest
-
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from bpe_engine.explore import segmentation, stepper
-from bpe_engine.training import naive_bpe as reference_trainer
-from bpe_engine.training import word_table as words
 from bpe_engine.training.naive_bpe import fuse
 from bpe_engine.training.word_table import Words
-
-
-def test_module_doctests() -> None:
-    for module in (words, segmentation, stepper, reference_trainer):
-        failures, tried = doctest.testmod(module)
-        assert tried and not failures, module.__name__
 
 
 def test_merging_l_l_in_hello() -> None:

@@ -1,5 +1,5 @@
 """Hostile text in a real terminal: nothing a file name, a corpus, a paste or a selection holds
-may drive the terminal (issue 9 §1). Checked on the raw bytes the app wrote, not only on the
+may drive the terminal. Checked on the raw bytes the app wrote, not only on the
 emulated screen: an OSC that retitles the terminal or a CSI that clears it leaves no mark on a
 pyte screen but does its damage in the user's terminal."""
 

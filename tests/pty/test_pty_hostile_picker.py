@@ -1,5 +1,5 @@
 """The file picker (ctrl+o, ctrl+l) in a real terminal: file and directory names are shown in the
-visible form and never drive the terminal (issue 9 §1). A directory named with an OSC title, a
+visible form and never drive the terminal. A directory named with an OSC title, a
 clear-screen and a bidi override once retitled the user's terminal and cleared it when the picker
 listed it: Textual's DirectoryTree paints names as they are."""
 

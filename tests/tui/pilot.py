@@ -2,9 +2,11 @@
 
 * :func:`make_app` builds the app as the CLI does, with a training runner of the test's choosing
   (:func:`runner`: a backend forced, every step slowed, a run left unfinished after N steps, a
-  fixed clock) -- dependency injection, not hooks in the product.
-* :func:`settle` waits until every worker finished (a cancelled one counts) and what they posted
-  was handled; :func:`train_to_end` presses ctrl+t and settles.
+  fixed clock) -- dependency injection, not hooks in the product. :class:`InspectorHost` and
+  :class:`CompareHost` run one pane alone, given the state the app would set on it.
+* :func:`settle` waits until every worker finished (a cancelled or failed one counts) and what they
+  posted was handled; :func:`train_to_end` presses ctrl+t and settles. :func:`settle_panes` also
+  waits past the panes' typing debounce, for tests that type into Inspect or Compare.
 * :func:`shown` is the plain text a text widget shows now.
 """
 
@@ -17,12 +19,21 @@ from typing import Any
 
 from rich.console import Console
 from rich.text import Text
+from textual.app import App, ComposeResult
 from textual.content import Content
-from textual.widgets import Input
+from textual.widgets import Input, TextArea
 from textual.worker import WorkerCancelled, WorkerFailed
 
+from bpe_engine.bpe.model import BpeTokenizer
+from bpe_engine.pretokenizers import GPT2
 from bpe_engine.training.runner import Backend, Event, TrainingRequest, run_training
+from tests.engine.test_inspect_fixtures import hand_ranks
 from tui.app import ExplorerApp
+from tui.compare import STYLESHEET as COMPARE_STYLESHEET
+from tui.compare import ComparePane
+from tui.inspect import STYLESHEET as INSPECT_STYLESHEET
+from tui.inspect import InspectorPane
+from tui.state import ExplorerState
 from tui.train.pane import TrainPane
 
 SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n한국어 한국 한글 😀👍🏽\n"
@@ -52,6 +63,48 @@ def make_app(corpus: str = SMALL, **options: Any) -> ExplorerApp:
     return ExplorerApp(corpus, **options)
 
 
+def hand_bpe() -> BpeTokenizer:
+    """A tiny byte-level BPE from a hand-made rank table (:mod:`tests.engine.test_inspect_fixtures`)."""
+    return BpeTokenizer.from_ranks(name="hand", mergeable_ranks=hand_ranks(), pre_tokenizer=GPT2)
+
+
+class InspectorHost(App[None]):
+    """The Inspect pane alone, on ``text`` with the tokenizer ``spec``."""
+
+    CSS_PATH = [INSPECT_STYLESHEET]
+    TITLE = "Host"  # the title the snapshots were drawn with
+
+    def __init__(self, text: str, spec: str = "gpt2", tokenizer: Any = None) -> None:
+        super().__init__()
+        self._text, self._spec = text, spec
+        self.state = ExplorerState(tokenizer=tokenizer, step=0)
+
+    def compose(self) -> ComposeResult:
+        yield InspectorPane(id="inspector", text=self._text, spec=self._spec, state=self.state)
+
+    def on_mount(self) -> None:
+        self.query_one(Input).cursor_blink = False
+
+
+class CompareHost(App[None]):
+    """The Compare pane alone, given the state the explorer app would set on it."""
+
+    CSS_PATH = [COMPARE_STYLESHEET]
+    TITLE = "Host"  # the title the snapshots were drawn with
+
+    def __init__(self, text: str, rows: tuple[str, ...], tokenizer: Any = None, state: ExplorerState | None = None) -> None:
+        super().__init__()
+        self._text, self._rows = text, rows
+        step = tokenizer.n_merges if tokenizer is not None else 0
+        self.state = state if state is not None else ExplorerState(tokenizer=tokenizer, step=step)
+
+    def compose(self) -> ComposeResult:
+        yield ComparePane(id="compare", text=self._text, rows=self._rows, state=self.state)
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).cursor_blink = False
+
+
 def pane(app: ExplorerApp) -> TrainPane:
     return app.train_pane
 
@@ -78,6 +131,31 @@ async def settle(app: ExplorerApp, pilot: Any) -> None:
         await pilot.pause()
 
 
+async def settle_panes(pilot: Any) -> None:
+    """Wait until the panes' runs and what they posted are done.
+
+    The panes debounce typing by at most 0.12 s and run everything else at once, so two rounds of
+    "past the debounce, then every worker finished" see each chain through (a run, then the "why"
+    it asks for).
+    """
+    for _ in range(2):
+        await pilot.pause(0.13)
+        await workers_done(pilot)
+    await pilot.pause()
+
+
+async def workers_done(pilot: Any) -> None:
+    """Every worker finished or cancelled. A run may be cancelled by the newer run that replaces it
+    (exclusive workers): waiting then raises WorkerCancelled, which only means "wait again" (a
+    loaded CI machine hit it)."""
+    for _attempt in range(50):
+        try:
+            await pilot.app.workers.wait_for_complete()
+            return
+        except WorkerCancelled:
+            await pilot.pause(0.05)
+
+
 async def train_to_end(app: ExplorerApp, pilot: Any) -> None:
     await pilot.press("ctrl+t")
     await settle(app, pilot)
@@ -96,4 +174,19 @@ async def set_select(pilot: Any, app: ExplorerApp, selector: str, value: str) ->
     await pilot.pause()
 
 
-__all__ = ["SMALL", "make_app", "pane", "runner", "set_input", "set_select", "settle", "shown", "train_to_end"]
+__all__ = [
+    "SMALL",
+    "CompareHost",
+    "InspectorHost",
+    "hand_bpe",
+    "make_app",
+    "pane",
+    "runner",
+    "set_input",
+    "set_select",
+    "settle",
+    "settle_panes",
+    "shown",
+    "train_to_end",
+    "workers_done",
+]

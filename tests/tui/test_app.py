@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from textual.widgets import Input, Static, TabbedContent, TextArea
+from textual.widgets._toast import Toast
 
 from bpe_engine.training.runner import Steps
 from tests.tui.pilot import SMALL, runner, set_input, settle, shown, train_to_end  # noqa: F401 - re-exported for other tests
@@ -190,23 +191,30 @@ async def test_character_level_end_of_word_and_help_screen() -> None:
         assert app.screen.__class__.__name__ != "HelpScreen"
 
 
-async def test_save_then_load_the_tokenizer_to_explore_it(tmp_path) -> None:  # noqa: ANN001
-    from bpe_engine.registry import load_tokenizer
+async def test_escapes_and_markup_in_the_title_inputs_and_toasts_are_shown_inert(tmp_path) -> None:  # noqa: ANN001
+    from tests.hostile_text import HOSTILE, assert_inert
 
-    app = ExplorerApp(SMALL)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await set_input(pilot, app, "#vocab", "280")
-        await train_to_end(app, pilot)
-        out = tmp_path / "saved"
-        app.files._save_to(str(out))  # saving runs in a worker: the UI thread never waits for the disk
-        await settle(app, pilot)
-        assert (out / "merges.txt").exists() and (out / "vocab.json").exists()
-        app.train_pane.explore(load_tokenizer(str(out)), "saved")
-        await settle(app, pilot)
-        await pilot.pause(0.5)  # the merge list's flush timer
-        assert app.train_pane.stepper is not None and app.train_pane.stepper.available == 24
-        assert app.query_one(StepTable).row_count == 25
-        assert "exploring saved: 24 merges" in shown(app, "#progress-status")
-        await pilot.press("G")
-        assert app.train_pane.current_step == 24
-        assert app.train_pane.state.tokenizer_at() is not None
+    payload = HOSTILE["osc-title"] + HOSTILE["csi-clear"] + HOSTILE["c1-csi"] + HOSTILE["bidi-rlo"] + HOSTILE["markup-click"]
+    app = ExplorerApp("plain corpus\n", source="[bold red]F\x1b]0;T\x07.txt")
+    async with app.run_test(size=(140, 40)) as pilot:
+        area = app.query_one("#corpus-text")
+        title = area.border_title
+        assert "[bold red]F␛]0;T␇.txt" in str(title)
+        await pilot.press("f3")
+        await pilot.pause()
+        field = app.query_one("#inspect-input", Input)
+        field.value = payload
+        await pilot.pause(0.3)
+        painted = field.render_line(0).text
+        assert_inert(painted, where="Inspect input")
+        assert "␛]0;PWNED-TITLE" in painted
+        await pilot.press("f4")
+        await pilot.pause()
+        text = app.query_one("#compare-text")
+        text.load_text(payload)
+        await pilot.pause(0.3)
+        assert_inert(text.render_line(0).text, where="Compare text")
+        app.notify(f"Opened {payload}")
+        await pilot.pause()
+        drawn = str(Toast(list(app._notifications)[-1]).render())
+        assert "[@click=app.quit]" in drawn

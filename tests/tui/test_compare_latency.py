@@ -14,9 +14,7 @@ from textual.geometry import Region
 from textual.widgets import Static, TextArea
 from textual.widgets._footer import FooterKey
 
-from tests.explore_pilot import settle
-from tests.tui.test_compare import Host, hand_bpe
-from tests.tui.test_compare import settle as compare_settle
+from tests.tui.pilot import CompareHost, hand_bpe, settle_panes
 from tui.app import ExplorerApp
 from tui.compare import ComparePane
 from tui.compare.aligned import AlignedRows
@@ -34,7 +32,7 @@ def footer_keys(app: ExplorerApp) -> list[FooterKey]:
 async def test_footer_is_rebuilt_only_when_its_keys_change() -> None:
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         before = footer_keys(app)
         assert any(k.action == "app.step_next" or k.key == "n" for k in before)
         # focus moves that show the same keys (the merge list, away, back) rebuild nothing
@@ -46,10 +44,10 @@ async def test_footer_is_rebuilt_only_when_its_keys_change() -> None:
         assert footer_keys(app) == before  # the same widgets: no rebuild
         # another tab shows other keys: the footer follows
         await pilot.press("f4")
-        await settle(pilot)
+        await settle_panes(pilot)
         assert not {k.key for k in footer_keys(app)} & {"n", "b"}  # Train's stepping keys are gone
         await pilot.press("f2")
-        await settle(pilot)
+        await settle_panes(pilot)
         assert "n" in {k.key for k in footer_keys(app)}
 
 
@@ -57,26 +55,26 @@ async def test_keys_seen_before_come_back_without_building_a_key() -> None:
     """Each tab shows its own keys: switching back shows the row already built, mounting nothing."""
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         await pilot.press("f4")
-        await settle(pilot)
+        await settle_panes(pilot)
         compare_keys = footer_keys(app)
         await pilot.press("f2")
-        await settle(pilot)
+        await settle_panes(pilot)
         train_keys = footer_keys(app)
         built = len(app.query(FooterKey))
         for key, keys in (("f4", compare_keys), ("f2", train_keys), ("f4", compare_keys)):
             await pilot.press(key)
-            await settle(pilot)
+            await settle_panes(pilot)
             assert footer_keys(app) == keys  # the same widgets
         assert len(app.query(FooterKey)) == built
 
 
 async def test_a_key_repaints_only_the_cells_that_changed() -> None:
     text = "the cat sat on the mat.\n" * 60 + "the end"  # a block per line, the last far below the screen
-    app = Host(text, ("characters", "words", "gpt2"))
+    app = CompareHost(text, ("characters", "words", "gpt2"))
     async with app.run_test(size=(120, 40)) as pilot:
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         pane = app.query_one(ComparePane)
         aligned = app.query_one(AlignedRows)
         repaints: list[tuple[Region, ...]] = []
@@ -91,7 +89,7 @@ async def test_a_key_repaints_only_the_cells_that_changed() -> None:
         area.focus()
         area.move_cursor(area.document.end)
         await pilot.press("x")
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         assert pane.result is not None and pane.result.comparison.text.endswith("x")
         assert repaints, "the new counts were never drawn"
         assert all(repaints), f"a whole repaint for one key: {repaints}"
@@ -101,16 +99,16 @@ async def test_a_key_repaints_only_the_cells_that_changed() -> None:
 
 async def test_a_state_that_leaves_our_row_alone_runs_nothing() -> None:
     tokenizer = hand_bpe()
-    app = Host("the cat sat", ("ours", "characters"), tokenizer=tokenizer)
+    app = CompareHost("the cat sat", ("ours", "characters"), tokenizer=tokenizer)
     async with app.run_test(size=(120, 40)) as pilot:
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         pane = app.query_one(ComparePane)
         runs = pane._generation  # noqa: SLF001 - each run takes a generation
         pane.state = replace(pane.state, merges=StepLog(), corpus="another corpus")  # e.g. a tab shown while training
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         assert pane._generation == runs  # noqa: SLF001
         pane.state = replace(pane.state, step=1)  # k follows the Train step: our row changes
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         assert pane._generation > runs and pane.k == 1  # noqa: SLF001
 
 
@@ -124,9 +122,9 @@ async def test_rows_still_encoding_say_they_are_of_the_previous_text(monkeypatch
         return real(*args, **kwargs)
 
     text = "the cat sat on the mat. " * 110  # above the size encoded on the UI thread
-    app = Host(text, ("characters", "words"))
+    app = CompareHost(text, ("characters", "words"))
     async with app.run_test(size=(120, 40)) as pilot:
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         before = f"{len(text):,} code points"
         monkeypatch.setattr(pane_module, "run_comparison", slow)
         area = app.query_one(TextArea)
@@ -136,15 +134,15 @@ async def test_rows_still_encoding_say_they_are_of_the_previous_text(monkeypatch
         await pilot.pause(0.4)
         status = str(app.query_one("#compare-status", Static).render())
         assert "before the last change" in status and before in status
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         status = str(app.query_one("#compare-status", Static).render())
         assert "before the last change" not in status and f"{len(text) + 1:,} code points" in status
 
 
 async def test_hidden_views_are_filled_when_shown_not_on_every_key() -> None:
-    app = Host("the cat sat", ("characters", "words"))
+    app = CompareHost("the cat sat", ("characters", "words"))
     async with app.run_test(size=(120, 40)) as pilot:
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         pane = app.query_one(ComparePane)
         table = app.query_one(StatsTable)
         fills: list[int] = []
@@ -159,10 +157,10 @@ async def test_hidden_views_are_filled_when_shown_not_on_every_key() -> None:
         area.focus()
         area.move_cursor(area.document.end)
         await pilot.press("x", "y", "z")
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         assert fills == [] and pane.view == "compare-aligned"  # the Stats view is hidden: no work
         pane.show_view("compare-rows")
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         assert fills == [1]
         assert str(table.get_row_at(0)[1]) == "14"  # characters of "the cat satxyz"
 
@@ -177,20 +175,20 @@ async def test_a_run_that_fails_says_so_and_the_next_one_clears_it(monkeypatch: 
         raise RuntimeError("boom \x1b[2J")
 
     text = "the cat sat on the mat. " * 110  # above the size encoded on the UI thread
-    app = Host(text, ("characters", "words"))
+    app = CompareHost(text, ("characters", "words"))
     async with app.run_test(size=(120, 40)) as pilot:
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         monkeypatch.setattr(pane_module, "run_comparison", broken)
         area = app.query_one(TextArea)
         area.focus()
         area.move_cursor(area.document.end)
         await pilot.press("x")
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         status = str(app.query_one("#compare-status", Static).render())
         assert "comparing failed (RuntimeError: boom ␛[2J)" in status and "earlier text" in status
         monkeypatch.setattr(pane_module, "run_comparison", real)
         await pilot.press("y")
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         status = str(app.query_one("#compare-status", Static).render())
         assert "failed" not in status and f"{len(text) + 2:,} code points" in status
 
@@ -200,9 +198,9 @@ async def test_showing_a_tab_again_at_the_same_size_rewraps_and_reruns_nothing()
     redo their wrapping when the width really changed (a resize of the terminal still does)."""
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         await pilot.press("f4")
-        await settle(pilot)
+        await settle_panes(pilot)
         pane = app.query_one(ComparePane)
         areas = [app.query_one("#corpus-text", TextArea), app.query_one("#compare-text", TextArea)]
         wraps: list[str] = []
@@ -217,10 +215,10 @@ async def test_showing_a_tab_again_at_the_same_size_rewraps_and_reruns_nothing()
         runs = pane._generation  # noqa: SLF001 - each run takes a generation
         for key in ("f2", "f4", "f2", "f4"):
             await pilot.press(key)
-            await settle(pilot)
+            await settle_panes(pilot)
         assert wraps == [] and pane._generation == runs  # noqa: SLF001
         await pilot.resize_terminal(100, 40)
-        await settle(pilot)
+        await settle_panes(pilot)
         assert "compare-text" in wraps and pane._generation > runs  # noqa: SLF001
 
 
@@ -228,9 +226,9 @@ async def test_a_tab_switch_never_repaints_the_whole_screen() -> None:
     """Focus moves twice per switch; each used to redraw every cell (a full frame written)."""
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         await pilot.press("f4")
-        await settle(pilot)
+        await settle_panes(pilot)
         screen = app.screen
         whole: list[bool] = []
         real = screen.refresh
@@ -242,6 +240,6 @@ async def test_a_tab_switch_never_repaints_the_whole_screen() -> None:
         screen.refresh = spy  # type: ignore[method-assign]
         for key in ("f2", "f3", "f4", "f2"):
             await pilot.press(key)
-            await settle(pilot)
+            await settle_panes(pilot)
         assert app.query_one("#steps").has_focus  # the switches happened, focus followed
         assert not any(whole)

@@ -14,8 +14,7 @@ from bpe_engine.compare import block, compare, wrap_axis
 from bpe_engine.compare.baselines import CharacterTokenizer, WhitespaceWordTokenizer
 from bpe_engine.compare.layout import all_cuts
 from bpe_engine.compare.segments import SegmentCache
-from tests.tui.test_compare import Host, hand_bpe
-from tests.tui.test_compare import settle as compare_settle
+from tests.tui.pilot import CompareHost, hand_bpe, settle_panes
 from tui.compare import ComparePane
 from tui.compare.unchanged import unchanged_before
 
@@ -48,9 +47,9 @@ def test_blocks_before_the_first_change_draw_the_same(lines: list[str], back: in
 
 async def test_a_key_below_the_screen_lays_out_no_block_on_it(monkeypatch: Any) -> None:
     text = "the cat sat on the mat.\n" * 60 + "the end"
-    app = Host(text, ("characters", "words", "gpt2"))
+    app = CompareHost(text, ("characters", "words", "gpt2"))
     async with app.run_test(size=(120, 40)) as pilot:
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         layouts: list[tuple[int, int]] = []
         real = aligned_module.block
 
@@ -63,11 +62,11 @@ async def test_a_key_below_the_screen_lays_out_no_block_on_it(monkeypatch: Any) 
         area.focus()
         area.move_cursor(area.document.end)
         await pilot.press("x")
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         pane = app.query_one(ComparePane)
         assert pane.result is not None and pane.result.comparison.text.endswith("x")
         assert layouts == []  # the blocks on screen are of the unchanged top of the text
         area.move_cursor((2, 0))  # the third line: the first block on screen stays as it was
         await pilot.press("y")
-        await compare_settle(pilot)
+        await settle_panes(pilot)
         assert layouts and min(start for start, _ in layouts) > 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from textual.widgets import Input, Tabs, TextArea
 
-from tests.explore_pilot import settle
+from tests.tui.pilot import settle_panes
 from tui.app import ExplorerApp
 from tui.compare import ComparePane
 from tui.compare.aligned import AlignedRows
@@ -19,16 +19,16 @@ async def test_esc_in_compares_text_box_leaves_it_for_the_shown_view() -> None:
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("f4")
-        await settle(pilot)
+        await settle_panes(pilot)
         area = app.query_one("#compare-text", TextArea)
         pane = app.query_one(ComparePane)
         assert area.has_focus
         await pilot.press("a", "b")
         await pilot.press("escape")
-        await settle(pilot)
+        await settle_panes(pilot)
         assert app.query_one(AlignedRows).has_focus  # the Rows view, shown, takes the keys
         await pilot.press("v")
-        await settle(pilot)
+        await settle_panes(pilot)
         assert area.text.endswith("ab") and pane.view == "compare-rows"  # v changed the view
         # from the Curve (a view that takes no keys) esc hands the keys to the views' tabs
         pane.show_view("compare-curve")
@@ -43,15 +43,15 @@ async def test_esc_in_inspects_text_box_leaves_it_for_the_tokens() -> None:
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("f3")
-        await settle(pilot)
+        await settle_panes(pilot)
         box = app.query_one("#inspect-input", Input)
         assert box.has_focus
         before = box.value
         await pilot.press("escape")
-        await settle(pilot)
+        await settle_panes(pilot)
         assert app.query_one("#inspect-chips").has_focus  # ←/→ now step through the tokens
         await pilot.press("c")  # copy ids: a key of the pane, not a letter typed
-        await settle(pilot)
+        await settle_panes(pilot)
         assert box.value == before
 
 
@@ -63,16 +63,16 @@ async def test_after_esc_inspects_view_keys_act_where_the_user_is() -> None:
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("f3")
-        await settle(pilot)
+        await settle_panes(pilot)
         box = app.query_one("#inspect-input", Input)
         text = box.value
         await pilot.press("escape")
-        await settle(pilot)
+        await settle_panes(pilot)
         view = app.query_one("#inspect-text", TokenText)
         assert not view.has_focus and not box.has_focus
         for key, mode in (("i", "ids"), ("b", "bytes"), ("t", "text")):
             await pilot.press(key)
-            await settle(pilot)
+            await settle_panes(pilot)
             assert view.mode == mode, key
         assert box.value == text
 
@@ -81,13 +81,13 @@ async def test_after_esc_compares_view_keys_show_the_text_view() -> None:
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("f4")
-        await settle(pilot)
+        await settle_panes(pilot)
         area = app.query_one("#compare-text", TextArea)
         text = area.text
         await pilot.press("escape")
-        await settle(pilot)
+        await settle_panes(pilot)
         await pilot.press("i")
-        await settle(pilot)
+        await settle_panes(pilot)
         pane = app.query_one(ComparePane)
         from tui.widgets.token_text import TokenText
 
@@ -101,11 +101,11 @@ async def test_tabbing_into_a_text_box_never_lets_a_key_replace_the_text() -> No
     async with app.run_test(size=(120, 40)) as pilot:
         for tab, box_id in (("f3", "#inspect-input"), ("f4", "#compare-text")):
             await pilot.press(tab)
-            await settle(pilot)
+            await settle_panes(pilot)
             box = app.query_one(box_id)
             text = box.value if isinstance(box, Input) else box.text
             await pilot.press("escape")
-            await settle(pilot)
+            await settle_panes(pilot)
             for _ in range(30):  # tab round until the box has the keyboard again
                 if box.has_focus:
                     break
@@ -113,6 +113,6 @@ async def test_tabbing_into_a_text_box_never_lets_a_key_replace_the_text() -> No
                 await pilot.pause()
             assert box.has_focus
             await pilot.press("z")
-            await settle(pilot)
+            await settle_panes(pilot)
             now = box.value if isinstance(box, Input) else box.text
             assert len(now) == len(text) + 1 and "z" in now, (text, now)

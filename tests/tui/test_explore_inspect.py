@@ -1,4 +1,4 @@
-"""Inspect as an explorer (issue 8 §4, 8.7 app side, issue 11 "In the explorer"), through Pilot.
+"""Inspect as an explorer, through Pilot.
 
 The coloured text above the chips (pointing at either lights both), copying ids, graphemes beside
 code points, unknown pieces marked on the chips, and "why this token" for SentencePiece BPE (its
@@ -15,8 +15,7 @@ from typing import Any
 from textual.widgets import Select
 
 from bpe_engine.compare.text_view import ids_text
-from tests.explore_pilot import settle
-from tests.tui.test_inspector import Host, shown
+from tests.tui.pilot import InspectorHost, settle_panes, shown
 from tui.inspect.chips import TokenChips
 from tui.inspect.pane import InspectorPane
 from tui.inspect.picker_bar import PickerBar
@@ -27,13 +26,13 @@ FAMILY = "👩\u200d👩\u200d👧"
 
 async def select(pilot: Any, index: int) -> None:
     pilot.app.query_one(TokenChips).action_select_token(index)
-    await settle(pilot)
+    await settle_panes(pilot)
 
 
 async def test_text_view_lights_the_chip_and_ids_are_copied() -> None:
-    app = Host(f"Hello {FAMILY}")
+    app = InspectorHost(f"Hello {FAMILY}")
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         pane = app.query_one(InspectorPane)
         assert pane.result is not None and pane.result.encoding is not None
         status = shown(app, "#inspect-status")
@@ -45,25 +44,25 @@ async def test_text_view_lights_the_chip_and_ids_are_copied() -> None:
         await pilot.pause(0.1)
         assert app.query_one(TokenChips)._lit == 0  # noqa: SLF001
         await pilot.click(TokenText, offset=(6, 0))  # the first woman (character 6): byte tokens in gpt2
-        await settle(pilot)
+        await settle_panes(pilot)
         assert pane.result.alignment is not None
         owner = pane.result.alignment.token_of_char[6]
         assert owner > 0 and app.query_one(TokenChips).selected == owner
         assert "F0" in shown(app, "#inspect-detail")  # 👩 starts with the byte F0
         view.focus()
         await pilot.press("i")
-        await settle(pilot)
+        await settle_panes(pilot)
         assert view.lines_text()[0].split() == [str(i) for i in pane.result.encoding.ids]
         await pilot.press("c")
-        await settle(pilot)
+        await settle_panes(pilot)
         assert app.clipboard == ids_text(pane.result.encoding)
 
 
 async def test_unknown_pieces_are_marked_on_the_chips(builtin_model_path: Any) -> None:
     builtin_model_path("sp-unigram-en")
-    app = Host("Hello 한국어", spec="sp-unigram-en")
+    app = InspectorHost("Hello 한국어", spec="sp-unigram-en")
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         pane = app.query_one(InspectorPane)
         assert pane.result is not None and [d.unknown for d in pane.result.details] == [False] * 4 + [True]
         chips = app.query_one(TokenChips).render()
@@ -77,9 +76,9 @@ async def test_unknown_pieces_are_marked_on_the_chips(builtin_model_path: Any) -
 
 async def test_unigram_why_shows_the_best_cut_against_the_n_best(builtin_model_path: Any) -> None:
     builtin_model_path("sp-unigram-en")
-    app = Host("Hello world", spec="sp-unigram-en")
+    app = InspectorHost("Hello world", spec="sp-unigram-en")
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         await select(pilot, 1)  # "ll" of ▁He|ll|o
         why = shown(app, "#inspect-tree")
         assert "Unigram" in why and "word ▁Hello" in why
@@ -90,9 +89,9 @@ async def test_unigram_why_shows_the_best_cut_against_the_n_best(builtin_model_p
 
 async def test_sentencepiece_bpe_why_is_a_merge_tree_from_piece_scores(builtin_model_path: Any) -> None:
     builtin_model_path("mistral-v1")
-    app = Host("Hello 𝄞", spec="mistral-v1")
+    app = InspectorHost("Hello 𝄞", spec="mistral-v1")
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         pane = app.query_one(InspectorPane)
         assert pane.result is not None
         assert [d.token for d in pane.result.details] == ["▁Hello", "▁", "<0xF0>", "<0x9D>", "<0x84>", "<0x9E>"]
@@ -108,9 +107,9 @@ async def test_sentencepiece_bpe_why_is_a_merge_tree_from_piece_scores(builtin_m
 
 async def test_hf_pipeline_stages_in_why(builtin_model_path: Any) -> None:
     builtin_model_path("claude-legacy")
-    app = Host("Hello ﬁne", spec="claude-legacy")
+    app = InspectorHost("Hello ﬁne", spec="claude-legacy")
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         await select(pilot, 1)
         why = shown(app, "#inspect-tree")
         assert "normalized: Hello fine" in why  # NFKC took the ligature apart
@@ -119,15 +118,15 @@ async def test_hf_pipeline_stages_in_why(builtin_model_path: Any) -> None:
 
 async def test_picker_chooses_the_tokenizer_to_inspect_with(builtin_model_path: Any) -> None:
     builtin_model_path("tekken")
-    app = Host("Hello")
+    app = InspectorHost("Hello")
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         pane = app.query_one(InspectorPane)
         pane.action_more()
-        await settle(pilot)
+        await settle_panes(pilot)
         await pilot.press(*"tekken", "enter")
         for _ in range(20):
-            await settle(pilot)
+            await settle_panes(pilot)
             if pane.result is not None and pane.result.spec == "tekken":
                 break
         assert app.query_one("#inspect-tokenizer", Select).value == "tekken"
@@ -135,23 +134,23 @@ async def test_picker_chooses_the_tokenizer_to_inspect_with(builtin_model_path: 
 
 
 async def test_small_terminal_shows_one_pane_below_the_chips_at_a_time() -> None:
-    app = Host("Hello")
+    app = InspectorHost("Hello")
     async with app.run_test(size=(80, 24)) as pilot:
         app.screen.add_class("narrow")  # what the explorer app sets below 110x30
-        await settle(pilot)
+        await settle_panes(pilot)
         pane = app.query_one(InspectorPane)
         visible = lambda: [w.id for w in pane.query("#inspect-lower > VerticalScroll") if w.display]  # noqa: E731
         assert visible() == ["lower-detail"]
         app.query_one(TokenChips).focus()
         await pilot.press("v")
-        await settle(pilot)
+        await settle_panes(pilot)
         assert visible() == ["lower-stream"]
         await pilot.press("v")
-        await settle(pilot)
+        await settle_panes(pilot)
         assert visible() == ["lower-why"] and pane.query_one("#lower-why").region.height >= 4
         assert re.search(r"  merge \d", shown(app, "#inspect-tree"))
         app.screen.remove_class("narrow")
-        await settle(pilot)
+        await settle_panes(pilot)
         assert len(visible()) == 3
 
 
@@ -159,10 +158,10 @@ def test_inspector_snapshot_unigram_why(snap_compare: Any, builtin_model_path: A
     builtin_model_path("sp-unigram-en")
 
     async def run_before(pilot: Any) -> None:
-        await settle(pilot)
+        await settle_panes(pilot)
         await select(pilot, 1)
 
-    assert snap_compare(Host("Hello 한국어", spec="sp-unigram-en"), terminal_size=(120, 40), run_before=run_before)
+    assert snap_compare(InspectorHost("Hello 한국어", spec="sp-unigram-en"), terminal_size=(120, 40), run_before=run_before)
 
 
 async def test_a_tokenizer_file_that_fails_to_load_leaves_the_one_in_use(tmp_path: Any, builtin_model_path: Any) -> None:
@@ -170,18 +169,18 @@ async def test_a_tokenizer_file_that_fails_to_load_leaves_the_one_in_use(tmp_pat
     replaced gpt2 with its error, and the user had to pick gpt2 again. It is loaded first now."""
     not_a_tokenizer = tmp_path / "notes.txt"
     not_a_tokenizer.write_text("just some text\n", encoding="utf-8")
-    app = Host("Hello 한국어")
+    app = InspectorHost("Hello 한국어")
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         pane = app.query_one(InspectorPane)
         app.query_one(PickerBar)._loaded_path(str(not_a_tokenizer))  # noqa: SLF001 - what the path dialog calls back
-        await settle(pilot)
+        await settle_panes(pilot)
         assert app.query_one("#inspect-tokenizer", Select).value == "gpt2"
         assert pane.result is not None and pane.result.spec == "gpt2" and pane.result.encoding is not None
         assert any("cannot tell the format" in n.message and "still inspecting with gpt2" in n.message for n in app._notifications)  # noqa: SLF001
         model = str(builtin_model_path("sp-unigram-en"))
         app.query_one(PickerBar)._loaded_path(model)  # noqa: SLF001 - a file that loads becomes the tokenizer
-        await settle(pilot)
+        await settle_panes(pilot)
         assert app.query_one("#inspect-tokenizer", Select).value == model
 
 
@@ -197,10 +196,10 @@ async def test_on_a_small_terminal_the_status_keeps_the_split_characters(alice_t
         await set_input(pilot, app, "#vocab", "400")
         await train_to_end(app, pilot)
         await pilot.press("f3")
-        await settle(pilot)
+        await settle_panes(pilot)
         pane = app.query_one(InspectorPane)
         pane.inspect("대한민국은 민주공화국이다. 모든 권력은 국민으로부터 나온다", "ours")
-        await settle(pilot)
+        await settle_panes(pilot)
         status = app.query_one("#inspect-status")
         lines = ["".join(s.text for s in status.render_line(y)) for y in range(status.size.height)]
         assert "k=" in lines[0] and any("split across tokens" in line for line in lines), lines

@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.widgets._footer import FooterKey
 
-from tests.explore_pilot import settle
+from tests.tui.pilot import settle_panes
 from tui.app import ExplorerApp
 from tui.widgets.keys_footer import KeysFooter
 
@@ -34,15 +34,15 @@ async def test_inspects_keys_after_esc_are_whole_and_come_back_when_there_is_roo
     app = ExplorerApp("low lower\n")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("f3")
-        await settle(pilot)
+        await settle_panes(pilot)
         await pilot.press("escape")
-        await settle(pilot)
+        await settle_panes(pilot)
         assert_whole(app)
         narrow = {k.key for k in shown_keys(app)}
         await pilot.resize_terminal(220, 40)
-        await settle(pilot)
+        await settle_panes(pilot)
         assert_whole(app)
         assert {k.key for k in shown_keys(app)} > narrow  # the dropped keys are back
         await pilot.resize_terminal(80, 24)
-        await settle(pilot)
+        await settle_panes(pilot)
         assert_whole(app)

@@ -7,7 +7,7 @@ import weakref
 
 import pytest
 
-from tests.explore_pilot import settle
+from tests.tui.pilot import settle_panes
 from tui.app import ExplorerApp
 from tui.gc_pause import collector_paused, freeze_what_lives
 
@@ -68,11 +68,11 @@ async def test_the_app_freezes_its_corpus_cut_and_a_mounted_pane() -> None:
     app = ExplorerApp("low lower lowest newer wider\nthe cat sat on the mat, the end.\n")
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await settle(pilot)
+            await settle_panes(pilot)
             assert app.train_pane.corpus_cut is not None  # noqa: SLF001
             assert not _tracked(app.train_pane.corpus_cut)  # noqa: SLF001
             await pilot.press("f3")
-            await settle(pilot)
+            await settle_panes(pilot)
             assert not _tracked(app.query_one("#inspector"))
     finally:
         gc.unfreeze()

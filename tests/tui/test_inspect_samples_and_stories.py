@@ -8,9 +8,7 @@ from typing import Any
 
 from textual.widgets import Static
 
-from tests.tui.pilot import make_app, runner, set_input, set_select, settle, shown, train_to_end
-from tests.tui.test_inspector import Host
-from tests.tui.test_inspector import settle as settle_host
+from tests.tui.pilot import InspectorHost, make_app, runner, set_input, set_select, settle, settle_panes, shown, train_to_end
 from tui.compare import sources
 from tui.inspect.chips import TokenChips
 from tui.inspect.pane import InspectorPane
@@ -23,16 +21,16 @@ def why_shown(app: Any) -> str:
 
 
 async def test_the_words_bpe_dropout_cuts_are_shown_and_r_changes_p() -> None:
-    app = Host("the unbelievable")
+    app = InspectorHost("the unbelievable")
     async with app.run_test(size=(150, 40)) as pilot:
-        await settle_host(pilot)
+        await settle_panes(pilot)
         app.query_one(TokenChips).action_select_token(1)
-        await settle_host(pilot)
+        await settle_panes(pilot)
         why = why_shown(app)
         assert "BPE-dropout (p = 0.1" in why and "' unbelievable'" in why and "← unregularized" in why
         app.query_one(TokenChips).focus()
         await pilot.press("r")
-        await settle_host(pilot)
+        await settle_panes(pilot)
         assert "BPE-dropout (p = 0.2" in why_shown(app)
 
 

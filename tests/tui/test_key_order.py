@@ -16,7 +16,7 @@ import pytest
 from textual import events
 from textual.widgets import Input
 
-from tests.explore_pilot import settle
+from tests.tui.pilot import settle_panes
 from tui.app import ExplorerApp
 
 
@@ -42,13 +42,13 @@ async def test_ctrl_t_right_after_typing_a_vocab_trains_that_vocab(slow_fields: 
     app = ExplorerApp(alice_text[:20_000], vocab_size=290)
     notes: list[str] = []
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         real_notify = app.notify
         app.notify = lambda message, **kw: (notes.append(message), real_notify(message, **kw))  # type: ignore[method-assign]
         app.query_one("#vocab", Input).focus()
         await pilot.pause()
         burst(app, [("end", None), *[("backspace", None)] * 4, ("3", "3"), ("0", "0"), ("5", "5"), ("ctrl+t", None)])
-        await settle(pilot)
+        await settle_panes(pilot)
         assert app.query_one("#vocab", Input).value == "305"
         assert "Fix the settings marked in red first." not in notes and app.train_pane.trained is not None
         assert app.train_pane.trained.config.vocab_size == 305  # the settings of the run that trained
@@ -60,15 +60,15 @@ async def test_bound_edit_keys_keep_their_order_with_typed_characters(slow_field
     left the field empty, as a path typed after ctrl+u in the save dialog was lost in tmux)."""
     app = ExplorerApp("low lower lowest newer wider\n")
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         field = app.query_one("#vocab", Input)
         field.focus()
         await pilot.pause()
         burst(app, [("ctrl+u", None), ("4", "4"), ("0", "0"), ("0", "0"), ("0", "0")])
-        await settle(pilot)
+        await settle_panes(pilot)
         assert field.value == "4000"
         burst(app, [("ctrl+a", None), ("1", "1"), ("ctrl+e", None), ("backspace", None), ("7", "7")])
-        await settle(pilot)
+        await settle_panes(pilot)
         assert field.value == "14007"
 
 
@@ -78,11 +78,11 @@ async def test_the_compare_text_keeps_the_order_of_a_burst() -> None:
     app = ExplorerApp("low lower lowest newer wider\n")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("f4")
-        await settle(pilot)
+        await settle_panes(pilot)
         box = app.query_one("#compare-text", TextArea)
         assert app.focused is box
         box.text = ""
         await pilot.pause()
         burst(app, [("t", "t"), ("e", "e"), ("h", "h"), ("backspace", None), ("backspace", None), ("h", "h"), ("e", "e")])
-        await settle(pilot)
+        await settle_panes(pilot)
         assert box.text == "the"

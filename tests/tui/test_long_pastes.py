@@ -12,7 +12,7 @@ from typing import Any
 from textual import events
 from textual.widgets import Input
 
-from tests.explore_pilot import settle
+from tests.tui.pilot import settle_panes
 from tui.app import ExplorerApp
 from tui.compare import ComparePane
 from tui.inspect import InspectorPane
@@ -32,12 +32,12 @@ async def test_a_long_paste_into_inspect_keeps_what_the_box_holds_and_says_so() 
     app = ExplorerApp("corpus\n")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("f3")
-        await settle(pilot)
+        await settle_panes(pilot)
         box = app.query_one("#inspect-input", SafeInput)
         box.focus()
         box.value = ""
         box.post_message(events.Paste(PASTED))
-        await settle(pilot)
+        await settle_panes(pilot)
         assert len(box.value) == FIELD_CAPACITY and box.value == PASTED[:FIELD_CAPACITY]
         pane = app.query_one(InspectorPane)
         assert pane.result is not None and pane.result.text == PASTED[:FIELD_CAPACITY]
@@ -48,12 +48,12 @@ async def test_a_long_paste_into_compare_keeps_what_the_box_holds_and_says_so() 
     app = ExplorerApp("corpus\n")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("f4")
-        await settle(pilot)
+        await settle_panes(pilot)
         area = app.query_one("#compare-text", SafeTextArea)
         area.focus()
         area.load_text("")
         area.post_message(events.Paste(PASTED))
-        await settle(pilot)
+        await settle_panes(pilot)
         assert len(area.text) == AREA_CAPACITY and area.text == PASTED[:AREA_CAPACITY]
         assert app.query_one(ComparePane).text == PASTED[:AREA_CAPACITY]
         assert f"this box holds {AREA_CAPACITY:,}, so the first {AREA_CAPACITY:,} were kept" in last_toast(app)
@@ -62,12 +62,12 @@ async def test_a_long_paste_into_compare_keeps_what_the_box_holds_and_says_so() 
 async def test_a_long_paste_into_the_corpus_is_kept_whole_for_training() -> None:
     app = ExplorerApp("start: ")
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         area = app.query_one("#corpus-text", SafeTextArea)
         area.focus()
         area.move_cursor(area.document.end)
         area.post_message(events.Paste(PASTED))
-        await settle(pilot)
+        await settle_panes(pilot)
         pane = app.query_one(CorpusPane)
         assert len(pane.text) == len("start: " + PASTED) and pane.text == "start: " + PASTED  # training uses all
         assert area.read_only and area.text == pane.text[:EDIT_LIMIT]

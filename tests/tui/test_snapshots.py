@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import TextArea
 from textual.worker import WorkerCancelled, WorkerFailed
 
-from tests.tui.pilot import runner
+from tests.tui.pilot import make_app, runner
 from tui.app import ExplorerApp
 from tui.widgets.keys_footer import KeysFooter
 
@@ -26,13 +26,13 @@ FOOTER_TRIES = 500
 FOOTER_STEADY = 3
 
 
-def make_app(stop_after: int | None = None) -> ExplorerApp:
+def snapshot_app(stop_after: int | None = None) -> ExplorerApp:
     ticks = itertools.count()
 
     def clock() -> float:
         return next(ticks) * 0.001  # 1 ms per clock read: fixed rates in the progress line
 
-    return ExplorerApp(CORPUS, source="snapshot corpus", clock=clock, runner=runner(backend="thread", stop_after=stop_after, clock=clock))
+    return make_app(CORPUS, source="snapshot corpus", clock=clock, runner=runner(backend="thread", stop_after=stop_after, clock=clock))
 
 
 async def quiet(pilot: Pilot) -> None:
@@ -64,7 +64,7 @@ async def set_vocab(pilot: Pilot, value: str) -> None:
 
 
 def test_fresh_start(snap_compare) -> None:  # noqa: ANN001
-    assert snap_compare(make_app(), terminal_size=SIZE, run_before=quiet)
+    assert snap_compare(snapshot_app(), terminal_size=SIZE, run_before=quiet)
 
 
 def test_mid_training(snap_compare) -> None:  # noqa: ANN001
@@ -75,7 +75,7 @@ def test_mid_training(snap_compare) -> None:  # noqa: ANN001
         await quiet(pilot)
         assert app.train_pane.training and app.train_pane.stepper is not None and app.train_pane.stepper.available == 12
 
-    assert snap_compare(make_app(stop_after=12), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(snapshot_app(stop_after=12), terminal_size=SIZE, run_before=run_before)
 
 
 def test_finished_with_step_selected(snap_compare) -> None:  # noqa: ANN001
@@ -88,4 +88,4 @@ def test_finished_with_step_selected(snap_compare) -> None:  # noqa: ANN001
         await quiet(pilot)
         assert app.train_pane.current_step == 9
 
-    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(snapshot_app(), terminal_size=SIZE, run_before=run_before)

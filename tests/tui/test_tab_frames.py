@@ -14,7 +14,7 @@ from typing import Any
 from textual import constants
 from textual.widgets import ContentSwitcher, ProgressBar, TabbedContent, TabPane
 
-from tests.explore_pilot import settle
+from tests.tui.pilot import settle_panes
 from tui.app import ExplorerApp
 from tui.train.progress_panel import ProgressPanel
 from tui.train.step_table import StepTable
@@ -56,20 +56,20 @@ async def visit_every_tab(pilot: Any) -> None:
     """Mount the lazy panes and build each tab's footer keys once, ending on Train."""
     for key in ("f3", "f4", "f2"):
         await pilot.press(key)
-        await settle(pilot)
+        await settle_panes(pilot)
 
 
 async def test_a_tab_key_lays_out_the_new_tab_with_its_keys_in_one_frame() -> None:
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         await visit_every_tab(pilot)
         frames = record_frames(app)
         footer = app.query_one(KeysFooter)
         for key, tab in (("f3", "inspect-tab"), ("f2", "train-tab"), ("f4", "compare-tab"), ("f2", "train-tab")):
             frames.clear()
             await pilot.press(key)
-            await settle(pilot)
+            await settle_panes(pilot)
             keys = repr(footer._drawn)  # noqa: SLF001 - the keys the footer settled on
             layouts = [frame for frame in frames if frame[0] == "layout"]
             assert frames and frames[0][0] == "layout", f"{key}: painted before laying out the tab: {frames}"
@@ -86,7 +86,7 @@ async def test_the_merge_list_shown_again_at_its_size_draws_nothing_again() -> N
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("ctrl+t")
-        await settle(pilot)
+        await settle_panes(pilot)
         merges = app.query_one(StepTable)
         assert merges.row_count > 1
         calls: list[int] = []
@@ -99,10 +99,10 @@ async def test_the_merge_list_shown_again_at_its_size_draws_nothing_again() -> N
         merges._resize = counting  # type: ignore[method-assign]  # noqa: SLF001
         for key in ("f3", "f2", "f4", "f2"):
             await pilot.press(key)
-            await settle(pilot)
+            await settle_panes(pilot)
         assert calls == []
         await pilot.resize_terminal(112, 40)
-        await settle(pilot)
+        await settle_panes(pilot)
         assert calls, "a new width must lay the rows out again"
 
 
@@ -113,10 +113,10 @@ async def test_the_merge_list_shown_again_draws_no_row_anew() -> None:
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("ctrl+t")
-        await settle(pilot)
+        await settle_panes(pilot)
         for key in ("f3", "f2"):  # both looks of the rows drawn once
             await pilot.press(key)
-            await settle(pilot)
+            await settle_panes(pilot)
         merges = app.query_one(StepTable)
         drawn: list[int] = []
         real = merges._line  # noqa: SLF001
@@ -128,11 +128,11 @@ async def test_the_merge_list_shown_again_draws_no_row_anew() -> None:
         merges._line = counting  # type: ignore[method-assign]  # noqa: SLF001
         for key in ("f3", "f2", "f4", "f2"):
             await pilot.press(key)
-            await settle(pilot)
+            await settle_panes(pilot)
         assert app.screen.focused is merges
         assert drawn == [], f"{len(drawn)} rows drawn again"
         await pilot.press("n")
-        await settle(pilot)
+        await settle_panes(pilot)
         assert drawn, "a step moves the cursor: its rows are drawn in the cursor's style"
 
 
@@ -143,7 +143,7 @@ async def test_a_tab_key_is_followed_by_no_train_of_frames() -> None:
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("ctrl+t")
-        await settle(pilot)
+        await settle_panes(pilot)
         await visit_every_tab(pilot)
         frames = record_frames(app)
         for key in ("f3", "f2", "f4", "f2"):
@@ -164,7 +164,7 @@ async def test_the_progress_bar_is_empty_while_nothing_is_counted() -> None:
     run must not look like a finished one."""
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         panel = app.query_one(ProgressPanel)
         bar = app.query_one("#progress-bar", ProgressBar)
         for show in (panel.show_counting, lambda: panel.show_failed("boom"), panel.show_idle):
@@ -181,7 +181,7 @@ async def test_the_containers_that_only_hold_the_tabs_draw_nothing() -> None:
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("ctrl+t")
-        await settle(pilot)
+        await settle_panes(pilot)
         await visit_every_tab(pilot)
         drawn: list[str] = []
         tabs = app.query_one("#tabs", TabbedContent)
@@ -197,7 +197,7 @@ async def test_the_containers_that_only_hold_the_tabs_draw_nothing() -> None:
             widget.render_lines = counting  # type: ignore[method-assign]
         for key in ("f3", "f2", "f4", "f2"):
             await pilot.press(key)
-            await settle(pilot)
+            await settle_panes(pilot)
         assert "StepTable" in drawn, "the tab's own widgets are drawn"
         assert [name for name in drawn if name != "StepTable"] == []
         assert app.screen.get_widget_at(*merges.region.center)[0] is merges

@@ -1,20 +1,22 @@
 """Tab switching from the keyboard: f2 / f3 / f4 show Train / Inspect / Compare, and the lazily
-mounted panes appear on the first key press just as on the first click."""
+mounted panes appear on the first key press just as on the first click. The tabs agree: Inspect
+and Compare say which Train step they use, and start with the one special-token default."""
 
 from __future__ import annotations
 
-from textual.widgets import TabbedContent
+from textual.widgets import Select, TabbedContent
 
+from tests.tui.pilot import SMALL, set_input, settle, shown, train_to_end
 from tui.app import ExplorerApp
 from tui.compare import ComparePane
 from tui.help_screen import HelpScreen
 from tui.inspect import InspectorPane
 
-SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n"
+TWO_LINES = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n"
 
 
 async def test_function_keys_switch_tabs_and_mount_the_lazy_panes() -> None:
-    app = ExplorerApp(SMALL)
+    app = ExplorerApp(TWO_LINES)
     async with app.run_test(size=(120, 36)) as pilot:
         tabs = app.query_one("#tabs", TabbedContent)
         assert tabs.active == "train-tab" and not app.query(InspectorPane)
@@ -43,7 +45,7 @@ async def test_function_keys_switch_tabs_and_mount_the_lazy_panes() -> None:
 
 
 async def test_tab_keys_are_in_the_help_screen() -> None:
-    app = ExplorerApp(SMALL)
+    app = ExplorerApp(TWO_LINES)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("f1")
         await pilot.pause()
@@ -58,7 +60,7 @@ async def test_switching_tabs_puts_the_keyboard_where_you_type() -> None:
     """f4 then typing edits the Compare text; f3 then typing edits the Inspect input; f2 then n steps."""
     from textual.widgets import Input, TextArea
 
-    app = ExplorerApp(SMALL)
+    app = ExplorerApp(TWO_LINES)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("f4")
         await pilot.pause()
@@ -84,7 +86,7 @@ async def test_switching_tabs_puts_the_keyboard_where_you_type() -> None:
 async def test_the_help_lists_the_keys_of_the_tab_on_screen() -> None:
     """The help once listed only the app's bindings: Compare's a/v/B/x/[/]/f and Inspect's m were
     nowhere in it."""
-    app = ExplorerApp(SMALL)
+    app = ExplorerApp(TWO_LINES)
     async with app.run_test(size=(120, 40)) as pilot:
         expected = {
             "f2": {"Train · the step list": {"↑", "pgdn"}},
@@ -107,7 +109,7 @@ async def test_the_help_lists_the_keys_of_the_tab_on_screen() -> None:
 
 async def test_the_help_scrolls_to_its_last_line_on_a_small_terminal() -> None:
     """At 80x24 the help was cut after "+ / =": the list did not fit and did not scroll."""
-    app = ExplorerApp(SMALL)
+    app = ExplorerApp(TWO_LINES)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f4")
         await pilot.pause(0.5)
@@ -129,10 +131,43 @@ async def test_inspects_buttons_all_show_at_80_columns() -> None:
     """At 80x24 the last button read "Cop": the row was 87 cells wide."""
     from textual.widgets import Button
 
-    app = ExplorerApp(SMALL)
+    app = ExplorerApp(TWO_LINES)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f3")
         await pilot.pause(1.0)
         buttons = list(app.query("InspectorPane Button").results(Button))
         assert len(buttons) == 4
         assert all(b.region.right <= 80 and b.region.width >= len(str(b.label)) for b in buttons), [b.region for b in buttons]
+
+
+async def test_inspect_and_compare_say_which_train_step_they_use() -> None:
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await set_input(pilot, app, "#vocab", "290")
+        await train_to_end(app, pilot)
+        app.train_pane.seek(7)
+        await pilot.press("f4")
+        await settle(app, pilot)
+        label = str(app.query_one("#compare-k-label").render())
+        assert "k = 7 / 34" in label and "follows Train step" in label
+        app.query_one(ComparePane).set_k(3)
+        await pilot.pause()
+        assert "fixed" in str(app.query_one("#compare-k-label").render())
+        await pilot.press("f3")
+        await settle(app, pilot)
+        app.query_one("#inspect-tokenizer", Select).value = "ours"
+        await settle(app, pilot)
+        assert "k=7 of 34 (follows the Train step)" in shown(app, "#inspect-status")
+
+
+async def test_inspect_and_compare_start_with_the_one_special_token_default() -> None:
+    from bpe_engine.types import DEFAULT_SPECIAL_MODE
+
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("f3")
+        await pilot.pause()
+        assert app.query_one("#inspect-special", Select).value == DEFAULT_SPECIAL_MODE == "text"
+        await pilot.press("f4")
+        await pilot.pause()
+        assert app.query_one("#compare-special", Select).value == DEFAULT_SPECIAL_MODE

@@ -1,4 +1,4 @@
-"""What keeps the Train tab responsive while a run streams in (issue 8 §5), checked as behaviour,
+"""What keeps the Train tab responsive while a run streams in, checked as behaviour,
 never as time: the stepper comes ready with the run (built off the UI thread), a stepper that
 cannot be built fails the run instead of leaving it "counting" forever, and batches of merges do
 not lay out the whole screen."""

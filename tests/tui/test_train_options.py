@@ -12,6 +12,7 @@ from textual.widgets import Input, Select
 from bpe_cli.main import main as cli_main
 from tests.tui.pilot import SMALL, set_input, shown, train_to_end
 from tui.app import ExplorerApp
+from tui.train.step_table import StepTable
 
 CORPUS = "low lower lowest newer wider wide widest\nthe cat sat on the mat, the end.\n" * 4
 
@@ -110,3 +111,25 @@ async def test_wordpiece_disables_the_bpe_only_fields_and_takes_the_unk_token() 
         await train_to_end(app, pilot)
         assert app.train_pane.tokenizer is not None
         assert app.train_pane.tokenizer.token_str(app.train_pane.tokenizer.encode("어")[0]) == "<unk>"
+
+
+async def test_the_vocab_field_knows_the_alphabet_and_a_refused_run_keeps_the_last(alice_text: str) -> None:
+    app = ExplorerApp(SMALL)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await set_input(pilot, app, "#vocab", "290")
+        await train_to_end(app, pilot)
+        kept = app.train_pane.stepper.available
+        await set_input(pilot, app, "#vocab", "-5")
+        assert "between 1 and 1,000,000" in shown(app, "#vocab-error")  # the config's own rule, at its field
+        app.query_one("#level", Select).value = "char"
+        await pilot.pause(0.5)
+        distinct = len(set(SMALL))
+        await set_input(pilot, app, "#vocab", str(distinct - 3))
+        await train_to_end(app, pilot)
+        assert f"above the alphabet ({distinct:,} symbols)" in shown(app, "#vocab-error")
+        app.query_one("#pretok", Select).value = "end-of-word"  # its alphabet is larger than the characters
+        await set_input(pilot, app, "#vocab", str(distinct + 1))
+        await train_to_end(app, pilot)
+        assert "nothing to merge" in shown(app, "#vocab-error")
+        assert app.train_pane.stepper is not None and app.train_pane.stepper.available == kept, "the last good run stays"
+        assert app.query_one(StepTable).row_count == kept + 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from tests.explore_pilot import settle
+from tests.tui.pilot import settle_panes
 from tui.app import ExplorerApp
 from tui.compare import sources
 from tui.inspect import DEFAULT_SPEC
@@ -27,9 +27,9 @@ async def test_inspects_first_tokenizer_is_loaded_before_the_first_f3(monkeypatc
     monkeypatch.setattr(sources, "resolve_tokenizer", spying_resolve)
     app = ExplorerApp(SMALL)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle_panes(pilot)
         assert loads == [(DEFAULT_SPEC, False)], "loaded once, off the UI thread, before any f3"
         await pilot.press("f3")
-        await settle(pilot)
+        await settle_panes(pilot)
         assert loads == [(DEFAULT_SPEC, False)], "the first f3 found it loaded"
         assert "gpt2 ·" in str(app.query_one("#inspect-status").render())

@@ -10,7 +10,7 @@ from textual.widgets import Input, TextArea
 from textual.worker import Worker
 from textual.worker_manager import WorkerManager
 
-from tests.explore_pilot import settle
+from tests.tui.pilot import settle_panes
 from tui.app import ExplorerApp
 from tui.compare.pane import SYNC_LIMIT
 
@@ -36,17 +36,17 @@ async def test_no_worker_is_named_after_the_corpus_or_the_text(started_workers: 
     pasted = "pasted into the box " * (SYNC_LIMIT // 10)  # Compare encodes a shorter text in place
     app = ExplorerApp(corpus)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)  # the corpus facts
+        await settle_panes(pilot)  # the corpus facts
         for tab in ("f3", "f4"):  # Inspect and Compare encode their text
             await pilot.press(tab)
-            await settle(pilot)
+            await settle_panes(pilot)
             box = app.focused
             if isinstance(box, Input):
                 box.insert_text_at_cursor(pasted)
             else:
                 assert isinstance(box, TextArea), box
                 box.insert(pasted)
-            await settle(pilot)
+            await settle_panes(pilot)
     groups = {worker.group for worker in started_workers}
     assert {"corpus-facts", "inspect", "compare"} <= groups, groups  # the workers that take text ran
     long_names = {worker.group: len(worker.description) for worker in started_workers if len(worker.description) > LONGEST_NAME}

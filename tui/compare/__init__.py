@@ -1,4 +1,4 @@
-"""The Compare tab: many tokenizers on one text, aligned on one character axis (issue 5)."""
+"""The Compare tab: many tokenizers on one text, aligned on one character axis."""
 
 from __future__ import annotations
 

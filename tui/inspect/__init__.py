@@ -1,4 +1,4 @@
-"""The Inspect tab: every token of a text down to its bytes (issue 5)."""
+"""The Inspect tab: every token of a text down to its bytes."""
 
 from __future__ import annotations
 

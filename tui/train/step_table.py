@@ -7,7 +7,7 @@ score that chose it, a tie marked ``=``; a Unigram step its vocabulary size and 
 (arrows, page keys, home/end, a click) posts :class:`StepTable.Selected` with the row asked
 for; the app seeks and puts the cursor there with :meth:`StepTable.select_step`, which posts
 nothing -- so no echo can start a seek (the first release ping-ponged between two steps forever
-on a late highlight event: issue 8.2.2).
+on a late highlight event).
 
 Why not a ``DataTable``: it builds, measures and keys every row when it is added. Training 5 MB
 appends ~2,000 merges a second, and the UI thread spent most of its time adding rows, so keys
