@@ -62,7 +62,9 @@ from ..pretokenizers import PreTokenizer, compile_pattern, split_specials
 from ..special_text import checked_mode, refuse_special_text
 from ..token_ids import check_decode_ids, id_problem
 from ..types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Capabilities, Encoding, SpecialMode
-from .encode import MergeTable, PieceCache, RankTable
+from .encode import PieceCache
+from .merge_table import MergeTable
+from .rank_table import RankTable
 
 if TYPE_CHECKING:
     import tiktoken
