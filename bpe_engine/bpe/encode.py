@@ -1,7 +1,6 @@
 """The merge loops: turn one pre-tokenized piece into token ids, fast, in pure Python.
 
-Two rules decide which adjacent pair merges next, and each has a short-piece and a long-piece
-algorithm (same result, different cost):
+Two rules decide which adjacent pair merges next:
 
 - **byte ranks** (tiktoken ``.tiktoken`` tables): the pair whose *concatenated bytes* has the
   lowest rank; the merged token's id is that rank. :func:`merge_byte_ranks`.
@@ -11,10 +10,13 @@ algorithm (same result, different cost):
 
 Ties go to the leftmost pair in both rules, as in tiktoken and HF ``Word::merge_all``.
 
-Short pieces keep a list of pair ranks and update only the two neighbours of each merge: ``min``
-and ``list.index`` run in C, so this beats anything cleverer below ~32 symbols. Long pieces
-(``"x" * 1_000_000``) use a heap of ``rank * n + position`` over a doubly linked list:
-O(n log n), so doubling the length costs ~2.1x, where the list version is quadratic.
+Each rule has a short-piece loop of its own: a list of pair ranks where only the two neighbours
+of each merge are updated; ``min`` and ``list.index`` run in C, so this beats anything cleverer
+below ~32 symbols. Long pieces (``"x" * 1_000_000``) share one :func:`heap_merge`: a heap of
+``rank * n + position`` over a doubly linked list, O(n log n), so doubling the length costs ~2.1x
+where the list loop is quadratic. Both rules look a pair up by the key ``left * stride + right``
+-- the merge table's int key, or with ``stride`` 1 the concatenated bytes -- so the heap is
+written once and proven equal to the naive encoder (``tests/engine/test_heap_merge_property.py``).
 
 Pieces repeat a lot in natural text, so :class:`PieceCache` memoises piece -> ids (as tuples:
 cheaper to flatten and invisible to the cyclic GC); a cache hit is one dict lookup done in C via
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 NEVER = 1 << 62
 """Sentinel rank: larger than any real rank, so ``min`` never picks it before a real merge."""
@@ -80,59 +82,17 @@ def merge_byte_ranks(data: bytes, ranks: dict[bytes, int], limit: int = NEVER) -
 
 
 def _byte_ranks_heap(data: bytes, ranks: dict[bytes, int], limit: int) -> list[int]:
-    """O(n log n) version of :func:`merge_byte_ranks` for long pieces.
-
-    Heap entries are single ints ``rank * n + position`` (cheaper to compare than tuples).
-    An entry is stale when its position was merged away or its pair changed; a pair only ever
-    changes by growing, and ranks are unique per byte string, so "the pair at ``i`` still has
-    rank ``r``" is an exact validity test.
-    """
-    get = ranks.get
-    n = len(data)
-    parts: list[bytes | None] = list(map(SINGLE_BYTES.__getitem__, data))
-    nxt = list(range(1, n + 1))
-    prv = list(range(-1, n - 1))
-    heap = []
-    for i in range(n - 1):
-        r = get(parts[i] + parts[i + 1])  # type: ignore[operator]
-        if r is not None and r < limit:
-            heap.append(r * n + i)
-    heapq.heapify(heap)
-    pop, push = heapq.heappop, heapq.heappush
-    while heap:
-        r, i = divmod(pop(heap), n)
-        left = parts[i]
-        j = nxt[i]
-        if left is None or j >= n or get(left + parts[j]) != r:  # type: ignore[operator]
-            continue
-        merged = left + parts[j]  # type: ignore[operator]
-        parts[i] = merged
-        parts[j] = None
-        k = nxt[j]
-        nxt[i] = k
-        if k < n:
-            prv[k] = i
-            r = get(merged + parts[k])  # type: ignore[operator]
-            if r is not None and r < limit:
-                push(heap, r * n + i)
-        p = prv[i]
-        if p >= 0:
-            r = get(parts[p] + merged)  # type: ignore[operator]
-            if r is not None and r < limit:
-                push(heap, r * n + p)
-    out = []
-    i = 0
-    while i < n:
-        out.append(ranks[parts[i]])  # type: ignore[index]
-        i = nxt[i]
-    return out
+    """:func:`merge_byte_ranks` for long pieces: :func:`heap_merge` over single bytes, the key of
+    a pair being its concatenation (stride 1), which is also the merged symbol."""
+    parts = heap_merge(list(map(SINGLE_BYTES.__getitem__, data)), ranks.get, 1, None, limit)
+    return list(map(ranks.__getitem__, parts))
 
 
 # -- merge ranks (trained merge lists, HF semantics) ---------------------------------------------
 def merge_pair_ranks(
     ids: list[int], pair_rank: dict[int, int], new_id: Sequence[int], stride: int, limit: int = NEVER
 ) -> list[int]:
-    """Apply a merge list to the symbol ids of one piece (modifies and returns ``ids``).
+    """Apply a merge list to the symbol ids of one piece (``ids`` is used up: pass a fresh list).
 
     ``pair_rank[left * stride + right]`` is the rank of merge (left, right); ``new_id[rank]`` the
     id it produces. Only merges with rank < ``limit`` apply (``with_merge_prefix``).
@@ -164,16 +124,45 @@ def merge_pair_ranks(
 def _pair_ranks_heap(
     ids: list[int], pair_rank: dict[int, int], new_id: Sequence[int], stride: int, limit: int
 ) -> list[int]:
-    """O(n log n) version of :func:`merge_pair_ranks` (same int-encoded heap and validity test:
-    a merge rank names exactly one pair, and a changed pair never gets its old rank back)."""
-    get = pair_rank.get
-    n = len(ids)
-    syms: list[int | None] = list(ids)
+    """:func:`merge_pair_ranks` for long pieces: :func:`heap_merge` over the ids, the merged id
+    of rank ``r`` being ``new_id[r]``."""
+    return heap_merge(ids, pair_rank.get, stride, new_id, limit)
+
+
+# -- the heap merge, for long pieces of either rule ----------------------------------------------
+def heap_merge(
+    symbols: list[Any],
+    rank_of: Callable[[Any], int | None],
+    stride: int,
+    produces: Sequence[Any] | None,
+    limit: int,
+) -> list[Any]:
+    """Merge ``symbols`` lowest rank first, leftmost on ties, in O(n log n); ``symbols`` is the
+    working list (used up), the merged symbols are returned.
+
+    A pair's rank is ``rank_of(left * stride + right)`` (None: no merge); only ranks < ``limit``
+    apply. The merge of rank ``r`` gives ``produces[r]``, or, when ``produces`` is None, the key
+    itself (byte ranks: with stride 1 the key is the concatenated bytes, ``b * 1 == b``).
+
+    Heap entries are single ints ``rank * n + position`` (cheaper to compare than tuples) over a
+    doubly linked list of positions. An entry is stale when its position was merged away or its
+    pair changed. A pair only ever changes by growing (a merge makes a longer string), so its key
+    changes, and no two keys share a rank (ranks are unique per byte string, and a merge rank
+    names one pair): "the pair at ``i`` still has rank ``r``" is an exact validity test.
+
+    >>> heap_merge([0, 1, 2, 0], {0 * 8 + 1: 0, 3 * 8 + 2: 1}.get, 8, [3, 4], NEVER)
+    [4, 0]
+    >>> heap_merge([b"a", b"b", b"a"], {b"ab": 2, b"ba": 3}.get, 1, None, NEVER)
+    [b'ab', b'a']
+    """
+    syms = symbols
+    get = rank_of
+    n = len(syms)
     nxt = list(range(1, n + 1))
     prv = list(range(-1, n - 1))
     heap = []
     for i in range(n - 1):
-        r = get(syms[i] * stride + syms[i + 1])  # type: ignore[operator]
+        r = get(syms[i] * stride + syms[i + 1])
         if r is not None and r < limit:
             heap.append(r * n + i)
     heapq.heapify(heap)
@@ -182,21 +171,24 @@ def _pair_ranks_heap(
         r, i = divmod(pop(heap), n)
         left = syms[i]
         j = nxt[i]
-        if left is None or j >= n or get(left * stride + syms[j]) != r:  # type: ignore[operator]
+        if left is None or j >= n:
             continue
-        merged = new_id[r]
+        key = left * stride + syms[j]
+        if get(key) != r:
+            continue
+        merged = key if produces is None else produces[r]
         syms[i] = merged
         syms[j] = None
         k = nxt[j]
         nxt[i] = k
         if k < n:
             prv[k] = i
-            r = get(merged * stride + syms[k])  # type: ignore[operator]
+            r = get(merged * stride + syms[k])
             if r is not None and r < limit:
                 push(heap, r * n + i)
         p = prv[i]
         if p >= 0:
-            r = get(syms[p] * stride + merged)  # type: ignore[operator]
+            r = get(syms[p] * stride + merged)
             if r is not None and r < limit:
                 push(heap, r * n + p)
     out = []
@@ -204,7 +196,7 @@ def _pair_ranks_heap(
     while i < n:
         out.append(syms[i])
         i = nxt[i]
-    return out  # type: ignore[return-value]
+    return out
 
 
 # -- per-piece cache -----------------------------------------------------------------------------
