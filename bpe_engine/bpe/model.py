@@ -3,7 +3,12 @@
 The pipeline is the Hugging Face one in small stages: special tokens are cut out first
 (:func:`~bpe_engine.pretokenizers.split_specials`), the pre-tokenizer cuts the rest into pieces,
 each piece goes through the merge loop of :mod:`bpe_engine.bpe.encode` (memoised per piece), and
-decoding joins the tokens' bytes (byte-level) or text (character-level, markers undone).
+decoding joins the tokens' bytes (byte-level) or text (character-level, markers undone). This
+module builds the model and encodes; the rest has a module each: the tables
+(:mod:`~bpe_engine.bpe.rank_table`, :mod:`~bpe_engine.bpe.merge_table`), the special-token checks
+(:mod:`~bpe_engine.bpe.special_tokens`), ``encode_detailed``'s spans and unknown pieces
+(:mod:`~bpe_engine.bpe.detailed`), and token lookups and decoding (:mod:`~bpe_engine.bpe.decoding`,
+the base class).
 
 Two ways to build one:
 
@@ -53,21 +58,21 @@ bpe_engine.errors.UnknownSymbolError: character ' ' (U+0020) is not in the alpha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
-from functools import lru_cache, reduce
-from itertools import accumulate
+from dataclasses import replace
+from functools import reduce
 from operator import iadd
-from typing import TYPE_CHECKING, Any, Literal
-
-import regex
+from typing import TYPE_CHECKING, Literal
 
 from ..errors import ConfigError, UnknownSymbolError
-from ..pretokenizers import PreTokenizer, compile_pattern, split_specials
-from ..special_text import checked_mode, refuse_special_text
-from ..token_ids import check_decode_ids, id_problem
-from ..types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Capabilities, Encoding, SpecialMode
-from .encode import MergeTable, PieceCache, RankTable
+from ..pretokenizers import PreTokenizer, split_specials
+from ..types import Capabilities, Encoding, SpecialMode
+from .decoding import BpeDecoder, TokenStrs
+from .detailed import detailed_encoding
+from .encode import PieceCache
+from .merge_table import MergeTable
 from .normalizer import NormalForm, align, normalize
+from .rank_table import RankTable
+from .special_tokens import SpecialOption, allowed_specials, check_special_tokens
 
 if TYPE_CHECKING:
     import tiktoken
@@ -77,8 +82,9 @@ if TYPE_CHECKING:
 Backend = Literal["python", "tiktoken", "auto"]
 
 
-class BpeTokenizer:
-    """A BPE tokenizer (see the module docstring for the rules it follows)."""
+class BpeTokenizer(BpeDecoder):
+    """A BPE tokenizer (see the module docstring for the rules it follows; token lookups and
+    decoding come from :class:`~bpe_engine.bpe.decoding.BpeDecoder`)."""
 
     def __init__(
         self,
@@ -147,14 +153,8 @@ class BpeTokenizer:
         self._special_set = frozenset(special_tokens)
         self._special_ids = {i: s for s, i in special_tokens.items()}
         self._id_bytes = list(table.id_bytes)
+        check_special_tokens(special_tokens, table.token_str)
         for text, token_id in special_tokens.items():
-            _check_special(text, token_id)
-            ordinary = table.token_str(token_id)
-            if ordinary is not None and ordinary != text:
-                raise ConfigError(
-                    f"special token {text!r} has id {token_id}, which vocabulary token {ordinary!r} already uses; "
-                    "give the special token a free id"
-                )
             if token_id >= len(self._id_bytes):
                 self._id_bytes.extend([None] * (token_id + 1 - len(self._id_bytes)))
             self._id_bytes[token_id] = text.encode("utf-8")
@@ -176,7 +176,7 @@ class BpeTokenizer:
         self._vocab: dict[str, int] | None = None
         self._vocab_size: int | None = None
         self._tiktoken: tuple[tiktoken.Encoding | None, str] | None = None
-        self._token_strs = _TokenStrs(self.token_str)
+        self._token_strs = TokenStrs(self.token_str)
 
     def __repr__(self) -> str:
         kind = "ranks" if isinstance(self._table, RankTable) else "merges"
@@ -206,10 +206,6 @@ class BpeTokenizer:
         return view
 
     # -- properties ------------------------------------------------------------------------------
-    @property
-    def byte_level(self) -> bool:
-        return self._table.byte_level
-
     @property
     def is_rank_table(self) -> bool:
         """True for tiktoken rank tables (``from_ranks``), False for trained merge lists."""
@@ -267,23 +263,6 @@ class BpeTokenizer:
                 self._vocab_size = len(vocab_ids) + sum(1 for i in self._special_ids if i not in vocab_ids)
         return self._vocab_size
 
-    def token_str(self, token_id: int) -> str:
-        """The token in the model's alphabet (``Ġthe``, ``▁the``); a special token's own text."""
-        special = self._special_ids.get(token_id)
-        if special is not None:
-            return special
-        token = self._table.token_str(token_id)
-        if token is None:
-            raise self._bad_id(token_id)
-        return token
-
-    def token_bytes(self, token_id: int) -> bytes:
-        """The bytes the token stands for (UTF-8 of its text for character-level models)."""
-        data = self._id_bytes[token_id] if 0 <= token_id < len(self._id_bytes) else None
-        if data is None:
-            raise self._bad_id(token_id)
-        return data
-
     def merge_tree(self, token_id: int, *, special: bool = False) -> MergeNode | None:
         """The merges that build token ``token_id``: a rank table's are recovered from the ranks
         (one token's tree needs only them; the whole merge list of cl100k takes seconds), a merge
@@ -312,8 +291,8 @@ class BpeTokenizer:
         text: str,
         *,
         special_mode: SpecialMode | None = None,
-        allowed_special: Literal["all"] | Collection[str] | None = None,
-        disallowed_special: Literal["all"] | Collection[str] | None = None,
+        allowed_special: SpecialOption = None,
+        disallowed_special: SpecialOption = None,
         add_special_tokens: bool = True,  # noqa: ARG002 - a rank table adds no tokens of its own
     ) -> list[int]:
         """Token ids of ``text``.
@@ -329,7 +308,7 @@ class BpeTokenizer:
         """
         if self._normalizer is not None:
             text = normalize(text, self._normalizer)
-        allowed = self._check_specials(text, special_mode, allowed_special, disallowed_special)
+        allowed = allowed_specials(text, self._special_set, self.name, special_mode, allowed_special, disallowed_special)
         encoding = self._fast_encoding()
         if encoding is not None:
             return encoding.encode(text, allowed_special=allowed, disallowed_special=())
@@ -355,8 +334,8 @@ class BpeTokenizer:
         text: str,
         *,
         special_mode: SpecialMode | None = None,
-        allowed_special: Literal["all"] | Collection[str] | None = None,
-        disallowed_special: Literal["all"] | Collection[str] | None = None,
+        allowed_special: SpecialOption = None,
+        disallowed_special: SpecialOption = None,
         add_special_tokens: bool = True,  # noqa: ARG002 - a rank table adds no tokens of its own
     ) -> Encoding:
         """Ids with tokens, byte spans in ``Encoding.text`` (UTF-8) and special flags.
@@ -367,27 +346,12 @@ class BpeTokenizer:
         fix = _fix_surrogates if self.byte_level else None
         aligned = align(text, fix, self._normalizer) if self._normalizer is not None else None
         if aligned is not None:  # specials are matched in the normalized text, as encode matches them
-            allowed = self._check_specials(aligned.normalized, special_mode, allowed_special, disallowed_special)
-            text = aligned.source
-            ids, spans, special, unknown_symbols = _detailed(self, aligned.normalized, allowed)
-            spans = aligned.spans_in_source(spans)
-        else:
-            allowed = self._check_specials(text, special_mode, allowed_special, disallowed_special)
-            if fix is not None and not _utf8_ok(text):
-                text = fix(text)
-            ids, spans, special, unknown_symbols = _detailed(self, text, allowed)
-        if not unknown_symbols:
-            tokens = tuple(map(self._token_strs.__getitem__, ids))  # a C lookup per token: 2 s less on 10 MB
-            return Encoding(text=text, ids=tuple(ids), tokens=tokens, byte_spans=tuple(spans), special=tuple(special))
-        tokens = tuple(unknown_symbols.get(n) or self.token_str(i) for n, i in enumerate(ids))
-        table = self._table
-        assert isinstance(table, MergeTable)  # rank tables hold every byte
-        # One note per distinct symbol, in order of first appearance: independent of counts, so
-        # encodings stitched from segments (the app's Compare) carry the same notes as a whole one.
-        fix = f"it is encoded as the unknown token {self.unk_token!r}" if self.unk_token is not None else "it has no id"
-        notes = tuple(f"unknown piece: {table.why_unknown(symbol)}; {fix}" for symbol in dict.fromkeys(unknown_symbols.values()))
-        unknown = tuple(n in unknown_symbols for n in range(len(ids)))
-        return Encoding(text, tuple(ids), tokens, tuple(spans), tuple(special), unknown, notes)
+            allowed = allowed_specials(aligned.normalized, self._special_set, self.name, special_mode, allowed_special, disallowed_special)
+            encoding = detailed_encoding(self, aligned.normalized, allowed)
+            return replace(encoding, text=aligned.source, byte_spans=tuple(aligned.spans_in_source(encoding.byte_spans)))
+        allowed = allowed_specials(text, self._special_set, self.name, special_mode, allowed_special, disallowed_special)
+        text = fix(text) if fix is not None else text
+        return detailed_encoding(self, text, allowed)
 
     def _encode_python(self, text: str, allowed: frozenset[str]) -> list[int]:
         if not allowed:
@@ -415,102 +379,6 @@ class BpeTokenizer:
                 self._lenient_cache = PieceCache(self._table.piece_encoder(self._limit, lenient=True))  # type: ignore[call-arg]
             return self._lenient_cache[piece]
 
-    def _check_specials(
-        self,
-        text: str,
-        mode: SpecialMode | None,
-        allowed_special: Literal["all"] | Collection[str] | None,
-        disallowed_special: Literal["all"] | Collection[str] | None,
-    ) -> frozenset[str]:
-        """Resolve the special-token options to the allowed set, raising on disallowed text."""
-        if mode is None:
-            tiktoken_style = allowed_special is not None or disallowed_special is not None
-            mode = "refuse" if tiktoken_style else DEFAULT_SPECIAL_MODE
-        mode = checked_mode(mode)
-        every = self._special_set
-        allowed = every if mode == "special" else frozenset()
-        disallowed = every if mode == "refuse" else frozenset()
-        if allowed_special is not None:
-            allowed = every if allowed_special == "all" else frozenset(allowed_special)
-            unknown = sorted(allowed - every)
-            if unknown:
-                raise ConfigError(f"{unknown[0]!r} is not a special token of {self.name!r}; known: {sorted(every)}")
-            if disallowed_special is None and mode == "refuse":
-                disallowed = every - allowed
-        if disallowed_special is not None:
-            disallowed = every - allowed if disallowed_special == "all" else frozenset(disallowed_special)
-        if disallowed:
-            match = _special_regex(disallowed).search(text)
-            if match:
-                refuse_special_text([(match.group(), True)], self.name)
-        return allowed
-
-    # -- decoding --------------------------------------------------------------------------------
-    def decode_tokens_bytes(self, ids: Sequence[int]) -> list[bytes]:
-        """Each token's bytes, like tiktoken's ``decode_tokens_bytes``.
-
-        >>> from bpe_engine.catalog.openai import load_reference
-        >>> load_reference("gpt2").decode_tokens_bytes([31373, 995])
-        [b'hello', b' world']
-        """
-        return [self.token_bytes(i) for i in ids]
-
-    def decode_bytes(self, ids: Sequence[int]) -> bytes:
-        """The concatenated bytes of ``ids`` (byte-level models: the exact original text)."""
-        check_decode_ids(ids, len(self._id_bytes), self.name)
-        try:
-            return b"".join(map(self._id_bytes.__getitem__, ids))  # type: ignore[arg-type]
-        except TypeError:  # a hole in the id table (None)
-            for i in ids:
-                self.token_bytes(i)  # raises the clear error for the first bad id
-            raise
-
-    def decode(self, ids: Sequence[int], *, errors: Literal["replace", "strict"] = "replace") -> str:
-        """Text of ``ids``. Byte-level: exact bytes decoded as UTF-8 (``errors="replace"`` puts
-        U+FFFD where a token sequence stops inside a character). Character-level: tokens joined,
-        then ``▁`` back to spaces and ``</w>`` to word breaks."""
-        if self.byte_level:
-            text = self.decode_bytes(ids).decode("utf-8", errors=errors)
-            # a byte-level model over ▁-marked pieces carries the markers in its bytes
-            return self.pre_tokenizer.decode_text(text) if self.pre_tokenizer.space_marker else text
-        check_decode_ids(ids, len(self._id_bytes), self.name)
-        return self.pre_tokenizer.decode_text("".join(map(self.token_str, ids)))
-
-    def decode_with_offsets(self, ids: Sequence[int]) -> tuple[str, list[int]]:
-        """The decoded text and each token's start character offset in it (like tiktoken).
-
-        Where a token starts inside a character, its offset is that character's. Strict UTF-8.
-
-        >>> from bpe_engine.catalog.openai import load_reference
-        >>> load_reference("gpt2").decode_with_offsets([31373, 995])
-        ('hello world', [0, 5])
-        """
-        if self.byte_level:
-            offsets = []
-            text_len = 0
-            for token in self.decode_tokens_bytes(ids):
-                offsets.append(max(0, text_len - (bool(token) and 0x80 <= token[0] < 0xC0)))
-                text_len += sum(1 for c in token if not 0x80 <= c < 0xC0)
-            return self.decode_bytes(ids).decode("utf-8", errors="strict"), offsets
-        # character-level: markers become spaces token by token; decode_text then drops the
-        # prepended ▁'s space (whitespace style) or trailing word breaks (end-of-word style).
-        pre = self.pre_tokenizer
-        pieces = []
-        for i in ids:
-            piece = self.token_str(i)
-            if i not in self._special_ids:
-                for marker in (pre.space_marker, pre.end_of_word_suffix):
-                    if marker:
-                        piece = piece.replace(marker, " ")
-            pieces.append(piece)
-        text = self.decode(ids)
-        lead = 1 if pre.space_marker and "".join(pieces).startswith(" ") else 0
-        offsets, pos = [], 0
-        for piece in pieces:
-            offsets.append(min(max(pos - lead, 0), len(text)))
-            pos += len(piece)
-        return text, offsets
-
     # -- tiktoken fast path ----------------------------------------------------------------------
     def tiktoken_status(self) -> tuple[tiktoken.Encoding | None, str]:
         """``(encoding, reason)``: tiktoken's core built from our ranks when proven identical,
@@ -529,149 +397,12 @@ class BpeTokenizer:
             raise ConfigError(f"tokenizer {self.name!r} cannot use the tiktoken backend: {reason}; use backend='python'")
         return encoding
 
-    def _bad_id(self, token_id: Any) -> ConfigError:
-        if token_id == UNKNOWN_ID:
-            return ConfigError(f"id {UNKNOWN_ID} marks an unknown piece, which has no token in {self.name!r}")
-        return ConfigError(f"token id {token_id!r} is not in tokenizer {self.name!r} (ids run 0..{len(self._id_bytes) - 1})")
 
-
-class _TokenStrs(dict[int, str]):
-    """id -> ``token_str(id)``, filled on first use: ``encode_detailed`` names every token."""
-
-    def __init__(self, token_str: Callable[[int], str]) -> None:
-        super().__init__()
-        self._token_str = token_str
-
-    def __missing__(self, token_id: int) -> str:
-        token = self[token_id] = self._token_str(token_id)
-        return token
-
-
-def _check_special(text: object, token_id: object) -> None:
-    """A special token is non-empty text with a valid id (an empty one would match everywhere)."""
-    if not isinstance(text, str) or not text:
-        raise ConfigError(f"special token {text!r} is empty or not text; a special token needs at least one character")
-    problem = id_problem(token_id)
-    if problem is not None:
-        raise ConfigError(f"special token {text!r} has id {token_id!r}, which {problem}")
-
-
-def _utf8_ok(text: str) -> bool:
+def _fix_surrogates(text: str) -> str:
+    """tiktoken's fix-up: surrogate pairs become their character, lone surrogates U+FFFD (text
+    that is already valid UTF-8 comes back as it is)."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _fix_surrogates(text: str) -> str:
-    """tiktoken's fix-up: surrogate pairs become their character, lone surrogates U+FFFD."""
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-
-
-@lru_cache(maxsize=64)
-def _special_regex(tokens: frozenset[str]) -> regex.Pattern[str]:
-    return compile_pattern("|".join(regex.escape(t) for t in sorted(tokens, key=lambda t: (-len(t), t))))
-
-
-
-
-# -- encode_detailed: where each token came from ----------------------------------------------------
-Span = tuple[int, int]
-
-
-def _detailed(
-    tok: BpeTokenizer, text: str, allowed: frozenset[str]
-) -> tuple[list[int], list[Span], list[bool], dict[int, str]]:
-    """Ids, byte spans in ``text.encode()``, special flags and the unknown pieces (token index ->
-    symbol), piece by piece.
-
-    Spans are mapped back through the pre-tokenizer's character spans, so they stay right when a
-    piece is not a plain slice of the text (``▁`` markers, a dropped ``</w>`` word break).
-    """
-    encoding = tok._fast_encoding()
-    pre = tok.pre_tokenizer
-    tiles = tok.byte_level and pre.space_marker is None and pre.end_of_word_suffix is None
-    unk = tok._table.unk_id if isinstance(tok._table, MergeTable) else None
-    if encoding is not None or tiles:
-        # Byte-level tokens (specials included) spell the text's bytes in order, so spans are
-        # running sums -- unless an unknown symbol stands for a byte the vocabulary lacks.
-        try:
-            if encoding is not None:
-                ids = encoding.encode(text, allowed_special=allowed, disallowed_special=())
-            else:
-                ids = tok._encode_python(text, allowed)
-        except UnknownSymbolError:
-            ids = None
-        if ids is not None and (unk is None or unk not in ids):
-            ends = list(accumulate(map(len, map(tok._id_bytes.__getitem__, ids))))  # type: ignore[arg-type]
-            specials = tok._special_ids
-            return ids, list(zip([0, *ends[:-1]], ends)), [i in specials for i in ids], {}
-    byte_at = _byte_offsets(text)
-    ids, spans, special = [], [], []
-    unknown: dict[int, str] = {}
-    start = 0
-    segments = split_specials(text, allowed) if allowed else ([(text, False)] if text else [])
-    for segment, is_special in segments:
-        if is_special:
-            ids.append(tok._specials[segment])
-            spans.append((byte_at(start), byte_at(start + len(segment))))
-            special.append(True)
-        else:
-            for piece, s, e in tok.pre_tokenizer.split_with_spans(segment):
-                piece_ids = tok._piece_ids(piece)
-                first = len(ids)
-                ids += piece_ids
-                spans += _piece_spans(tok, piece, piece_ids, start + s, start + e, byte_at, unknown, first)
-                special += [False] * len(piece_ids)
-        start += len(segment)
-    return ids, spans, special, unknown
-
-
-def _piece_spans(
-    tok: BpeTokenizer, piece: str, ids: Sequence[int], s: int, e: int, byte_at: Any, unknown: dict[int, str], first: int
-) -> list[Span]:
-    """Byte spans of one piece's tokens; ``[s, e)`` is the piece's character span in the text.
-
-    Unknown pieces (the unk token, or :data:`UNKNOWN_ID`) stand for one symbol each; their
-    symbols are recorded in ``unknown`` under their token index (``first`` + position)."""
-    table = tok._table
-    unk = table.unk_id if isinstance(table, MergeTable) else None
-    # boundary[k] = text byte offset of the piece's k-th unit (bytes if byte-level, else chars)
-    offset = len(piece) - (e - s)  # 1 when the pre-tokenizer prepended a ▁ that covers no text
-    boundary: list[int] = []
-    for ci, ch in enumerate(piece):
-        x = s + ci - offset if ci >= offset else s
-        base = byte_at(x)
-        if tok.byte_level:
-            width = byte_at(x + 1) - base if ci >= offset else 0  # a ▁ standing for a 1-byte space
-            boundary += [base + min(d, width) for d in range(len(ch.encode("utf-8", "surrogatepass")))]
-        else:
-            boundary.append(base)
-    boundary.append(byte_at(e))
-    suffix = tok.pre_tokenizer.end_of_word_suffix or ""
-    spans, k = [], 0
-    for n, token_id in enumerate(ids):
-        if token_id == unk or token_id == UNKNOWN_ID:
-            width = 1
-            unknown[first + n] = table.symbol_at(piece, k)  # type: ignore[union-attr]
-        elif tok.byte_level:
-            width = len(tok.token_bytes(token_id))
-        else:
-            width = len(tok.token_str(token_id)) - (len(suffix) if n == len(ids) - 1 else 0)
-        spans.append((boundary[k], boundary[min(k + width, len(boundary) - 1)]))
-        k += width
-    return spans
-
-
-def _byte_offsets(text: str) -> Any:
-    """A function: character offset -> UTF-8 byte offset in ``text`` (identity for ASCII)."""
-    if text.isascii():
-        return int
-    table = [0]
-    total = 0
-    for ch in text:
-        o = ord(ch)
-        total += 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
-        table.append(total)
-    return table.__getitem__
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text

@@ -33,7 +33,9 @@ from typing import TYPE_CHECKING
 
 import tiktoken
 
-from .encode import MergeTable, RankTable, merge_pair_ranks
+from .encode import merge_pair_ranks
+from .merge_table import MergeTable
+from .rank_table import RankTable
 
 if TYPE_CHECKING:
     from .model import BpeTokenizer

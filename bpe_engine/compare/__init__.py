@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from .align import RowAlignment, agreement, align_row, disagreements
 from .curve import CurvePoint, ReferenceLevel, compression_curve, initial_symbol_count, reference_level
-from .layout import LEGEND, SEGMENT_STYLES, Block, Segment, block, cell_text, cell_width, layout, legend_for, wrap_axis
+from .layout import LEGEND, Block, Segment, block, cell_text, cell_width, layout, legend_for, wrap_axis
 from .rows import CompareRow, Comparison, compare
 from .stats import RowStats, count_words, row_stats
 
 __all__ = [
     "LEGEND",
     "legend_for",
-    "SEGMENT_STYLES",
     "Block",
     "Segment",
     "block",

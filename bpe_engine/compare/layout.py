@@ -3,12 +3,13 @@
 All rows show the *same* visible characters in the same columns; between two characters sits a
 separator column wherever any row has a token boundary. A row that cuts there shows ``│``, one
 that does not shows a blank, so boundaries line up across rows and disagreements stand out
-(``▼`` in the marker line above the rows). Characters carry a style key the renderer maps to a
-colour: alternating ``tok0``/``tok1`` per token, ``split`` for a character whose bytes are
-divided between tokens, ``gap`` for text no token covers, ``special`` for special tokens.
+(``▼`` in the marker line above the rows). Characters carry a style key (:data:`STYLE_KEYS`):
+alternating ``tok0``/``tok1`` per token, ``split`` for a character whose bytes are divided
+between tokens, ``gap`` for text no token covers, ``special`` for special tokens.
 
 The layout is plain data (strings and style keys) so the CLI and the app render it alike and
-tests can read it. Cell widths follow East Asian Width (wide = 2 columns); they only decide
+tests can read it. The engine never says how a key looks: the colours are the front ends'
+(one table, ``tui/colours.py``, read by the app and the CLI). Cell widths follow East Asian Width (wide = 2 columns); they only decide
 where lines wrap, never the alignment, which holds because every row shows the same cells.
 
 >>> from bpe_engine.compare.baselines import CharacterTokenizer, WhitespaceWordTokenizer
@@ -30,24 +31,11 @@ from ..display import visible_text
 from .rows import Comparison
 
 Segment = tuple[str, str]
-"""``(text, style key)``; keys: tok0 tok1 split gap special unknown cut cut! nocut mark space."""
+"""``(text, style key)``, the key one of :data:`STYLE_KEYS`."""
 
-
-SEGMENT_STYLES: dict[str, str] = {
-    "tok0": "black on #89b4fa",
-    "tok1": "black on #a6e3a1",
-    "split": "bold white on #d20f39",
-    "special": "bold black on #f9e2af",
-    "unknown": "bold white on #8839ef underline",
-    "gap": "dim",
-    "cut": "dim",
-    "cut!": "bold #fab387",
-    "nocut": "",
-    "mark": "bold #fab387",
-    "space": "",
-}
-"""The look of each style key this layout emits, as rich style strings (plain data: the engine
-imports no rich). The CLI and the Compare pane both draw from this one table."""
+STYLE_KEYS: tuple[str, ...] = ("tok0", "tok1", "split", "gap", "special", "unknown", "cut", "cut!", "nocut", "mark", "space")
+"""Every style key the layout and the text view (:mod:`bpe_engine.compare.text_view`) emit:
+what a cell is (a token's alternating colour, a split character, a cut...), never how it looks."""
 LEGEND = (
     "│ boundary  ▼ rows disagree  red: character split between tokens  purple: unknown piece (not in the "
     "vocabulary)  dim: in no token"

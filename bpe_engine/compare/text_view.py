@@ -35,8 +35,8 @@ VIEW_MODES: tuple[ViewMode, ...] = ("text", "ids", "bytes")
 
 @dataclass(frozen=True, slots=True)
 class Piece:
-    """``text`` (visible, safe to paint) in ``style`` (a :data:`~bpe_engine.compare.layout.SEGMENT_STYLES`
-    key), showing characters ``chars`` of the text, belonging to token ``token`` (-1: none)."""
+    """``text`` (visible, safe to paint) in ``style`` (one of :data:`~bpe_engine.compare.layout.STYLE_KEYS`),
+    showing characters ``chars`` of the text, belonging to token ``token`` (-1: none)."""
 
     text: str
     style: str
@@ -60,7 +60,7 @@ def text_view(encoding: Encoding, alignment: RowAlignment, mode: ViewMode, width
 
 
 def style_of(enc: Encoding, token: int, *, split: bool = False) -> str:
-    """The colour key of ``token`` (alternating, or what marks it)."""
+    """The style key of ``token`` (alternating, or what marks it)."""
     if token < 0:
         return "gap"
     if split:

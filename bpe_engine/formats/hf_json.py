@@ -24,54 +24,35 @@ Reading accepts what HF writes for BPE (merges as ``"a b"`` strings or ``["a", "
 reads a foreign ``Metaspace`` as ``whitespace`` (HF then differs from us only on text starting
 with a space), and refuses, with the reason, the stages we cannot reproduce (normalisers, ``add_prefix_space``,
 ``byte_fallback``, subword prefixes) rather than loading a tokenizer that silently gives other ids.
+
+The stage mapping itself (pre-tokenizers, normaliser, decoders, the Oniguruma rewrite) is
+:mod:`~bpe_engine.formats.hf_stages`, shared with the WordPiece files; this module writes and
+reads the whole file: added tokens, vocabulary, merges and the checks that they agree.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_write_text
 from ..errors import TokenizerFileError
-from ..pretokenizers import (
-    BUILTIN,
-    END_OF_WORD,
-    END_OF_WORD_SUFFIX,
-    HF_GPT2,
-    NONE,
-    SENTENCEPIECE_SPACES,
-    SPACE_MARKER,
-    WHITESPACE,
-    PreTokenizer,
-)
+from ..pretokenizers import END_OF_WORD_SUFFIX
 from .gpt2_files import check_agreement, validate_vocab
-from .spec import BpeSpec, pretokenizer_for_pattern, split_specials_from_vocab
-
-# An atom followed by a possessive interval: \p{..}, a [...] class, an escape, or one character.
-_POSSESSIVE_INTERVAL = re.compile(r"(\\[pP]\{[^}]*\}|\[(?:\\.|[^\]\\])*\]|\\.|[^\\()|])(\{\d+(?:,\d*)?\})\+")
-_ATOMIC_INTERVAL = re.compile(r"\(\?>(\\[pP]\{[^}]*\}|\[(?:\\.|[^\]\\])*\]|\\.|[^\\()|])(\{\d+(?:,\d*)?\})\)")
-
-
-def to_onig_pattern(pattern: str) -> str:
-    r"""Rewrite possessive intervals for Oniguruma.
-
-    >>> to_onig_pattern(r"\p{N}{1,3}+|[a-z]{2}+|x+")
-    '(?>\\p{N}{1,3})|(?>[a-z]{2})|x+'
-    """
-    return _POSSESSIVE_INTERVAL.sub(r"(?>\1\2)", pattern)
-
-
-def from_onig_pattern(pattern: str) -> str:
-    r"""Inverse of :func:`to_onig_pattern`, so a written built-in regex is recognised on reading.
-
-    >>> from_onig_pattern(r"(?>\p{N}{1,3})|x")
-    '\\p{N}{1,3}+|x'
-    """
-    return _ATOMIC_INTERVAL.sub(r"\1\2+", pattern)
-
+from .hf_stages import (
+    BUILTIN_PATTERNS,
+    MARKER_NORMALIZER,
+    MARKER_NORMALIZERS,
+    MARKER_SPLIT,
+    decoder_json,
+    from_onig_pattern,
+    pre_tokenizer_json,
+    read_pre_tokenizer,
+    stages_of,
+)
+from .spec import BpeSpec, split_specials_from_vocab
 
 # --- writing --------------------------------------------------------------------------------------
 
@@ -95,10 +76,10 @@ def hf_json_dict(spec: BpeSpec) -> dict[str, Any]:
             }
             for token, i in sorted(spec.special_tokens.items(), key=lambda item: item[1])
         ],
-        "normalizer": _MARKER_NORMALIZER if pre.space_marker is not None else None,
-        "pre_tokenizer": _pre_tokenizer_json(pre, spec.byte_level),
+        "normalizer": MARKER_NORMALIZER if pre.space_marker is not None else None,
+        "pre_tokenizer": pre_tokenizer_json(pre, spec.byte_level),
         "post_processor": None,
-        "decoder": _decoder_json(pre, spec.byte_level),
+        "decoder": decoder_json(pre, spec.byte_level),
         "model": {
             "type": "BPE",
             "dropout": None,
@@ -140,69 +121,6 @@ def write_hf_json(path: str | Path, spec: BpeSpec) -> None:
     atomic_write_text(path, hf_json_text(spec))
 
 
-def _byte_level_json(*, use_regex: bool) -> dict[str, Any]:
-    return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": use_regex}
-
-
-_MARKER_NORMALIZER: dict[str, Any] = {  # every SentencePiece whitespace character becomes ▁
-    "type": "Sequence",
-    "normalizers": [
-        {"type": "Prepend", "prepend": SPACE_MARKER},
-        {"type": "Replace", "pattern": {"Regex": f"[{SENTENCEPIECE_SPACES}]"}, "content": SPACE_MARKER},
-    ],
-}
-_OLD_MARKER_NORMALIZER: dict[str, Any] = {  # files written when only the space became ▁
-    "type": "Sequence",
-    "normalizers": [
-        {"type": "Prepend", "prepend": SPACE_MARKER},
-        {"type": "Replace", "pattern": {"String": " "}, "content": SPACE_MARKER},
-    ],
-}
-_MARKER_NORMALIZERS = (_MARKER_NORMALIZER, _OLD_MARKER_NORMALIZER)
-_MARKER_SPLIT: dict[str, Any] = {
-    "type": "Split", "pattern": {"String": SPACE_MARKER}, "behavior": "MergedWithNext", "invert": False
-}
-
-
-def _metaspace_json() -> dict[str, Any]:
-    return {"type": "Metaspace", "replacement": SPACE_MARKER, "prepend_scheme": "always", "split": True}
-
-
-def _pre_tokenizer_json(pre: PreTokenizer, byte_level: bool) -> dict[str, Any] | None:
-    if byte_level and pre.name == HF_GPT2.name and pre.pattern == HF_GPT2.pattern:
-        return _byte_level_json(use_regex=True)
-    stages: list[dict[str, Any]] = []
-    if pre.space_marker is not None:
-        stages.append(_MARKER_SPLIT)
-    elif pre.end_of_word_suffix is not None:
-        stages.append({"type": "WhitespaceSplit"})
-    elif pre.pattern is not None:
-        stages.append({"type": "Split", "pattern": {"Regex": to_onig_pattern(pre.pattern)}, "behavior": "Isolated", "invert": False})
-    if byte_level:
-        stages.append(_byte_level_json(use_regex=False))
-    if not stages:
-        return None
-    return stages[0] if len(stages) == 1 else {"type": "Sequence", "pretokenizers": stages}
-
-
-def _decoder_json(pre: PreTokenizer, byte_level: bool) -> dict[str, Any] | None:
-    stages: list[dict[str, Any]] = []
-    if byte_level:
-        stages.append(_byte_level_json(use_regex=True))
-    if pre.space_marker is not None and byte_level:
-        # HF's Metaspace decoder works per token and loses the spaces once ByteLevel has joined
-        # the tokens into one string; replace the marker and drop the prepended one instead.
-        stages.append({"type": "Replace", "pattern": {"String": pre.space_marker}, "content": " "})
-        stages.append({"type": "Strip", "content": " ", "start": 1, "stop": 0})
-    elif pre.space_marker is not None:
-        stages.append(_metaspace_json())
-    if pre.end_of_word_suffix is not None:
-        stages.append({"type": "BPEDecoder", "suffix": pre.end_of_word_suffix})
-    if not stages:
-        return None
-    return stages[0] if len(stages) == 1 else {"type": "Sequence", "decoders": stages}
-
-
 # --- reading --------------------------------------------------------------------------------------
 
 
@@ -228,8 +146,8 @@ def hf_spec_from_dict(path: str | Path, data: Any, *, name: str) -> BpeSpec:
         )
     _refuse_unsupported(path, data, model)
     # HF's own GPT-2/RoBERTa files write "" for "no suffix".
-    byte_level, pre = _read_pre_tokenizer(path, data.get("pre_tokenizer"), model.get("end_of_word_suffix") or None)
-    if (data.get("normalizer") in _MARKER_NORMALIZERS) != (_MARKER_SPLIT in _stages(data.get("pre_tokenizer"))):
+    byte_level, pre = read_pre_tokenizer(path, data.get("pre_tokenizer"), model.get("end_of_word_suffix") or None)
+    if (data.get("normalizer") in MARKER_NORMALIZERS) != (MARKER_SPLIT in stages_of(data.get("pre_tokenizer"))):
         raise TokenizerFileError(path, "the Prepend('▁') + Replace(' ', '▁') normaliser goes with Split('▁') only")
 
     raw_vocab = model.get("vocab")
@@ -272,13 +190,13 @@ def plain_bpe_spec(path: str | Path, data: Any, *, name: str, hf: Any) -> BpeSpe
         return None
     if post is not None and not (isinstance(post, dict) and post.get("type") == "ByteLevel"):
         return None
-    for stage in _stages(data.get("pre_tokenizer")):
+    for stage in stages_of(data.get("pre_tokenizer")):
         kind = stage.get("type") if isinstance(stage, dict) else None
         if kind == "Metaspace":
             return None
-        if kind == "Split" and stage != _MARKER_SPLIT:
+        if kind == "Split" and stage != MARKER_SPLIT:
             regex_text = (stage.get("pattern") or {}).get("Regex")
-            if regex_text is None or from_onig_pattern(regex_text) not in _BUILTIN_PATTERNS:
+            if regex_text is None or from_onig_pattern(regex_text) not in BUILTIN_PATTERNS:
                 return None
     hf_ids = {t.content: t.id for t in hf.pipeline.added.tokens}
     for entry in data.get("added_tokens") or []:
@@ -293,12 +211,9 @@ def plain_bpe_spec(path: str | Path, data: Any, *, name: str, hf: Any) -> BpeSpe
         return None
 
 
-_BUILTIN_PATTERNS = frozenset(p.pattern for p in BUILTIN.values() if p.pattern is not None)
-
-
 def _refuse_unsupported(path: str | Path, data: Mapping[str, Any], model: Mapping[str, Any]) -> None:
     """Stages that would change ids and that our pipeline does not have."""
-    if data.get("normalizer") is not None and data["normalizer"] not in _MARKER_NORMALIZERS:
+    if data.get("normalizer") is not None and data["normalizer"] not in MARKER_NORMALIZERS:
         kind = data["normalizer"].get("type") if isinstance(data["normalizer"], dict) else data["normalizer"]
         raise TokenizerFileError(path, f"normalizer {kind!r} is not supported; only files without a normalizer load")
     if model.get("continuing_subword_prefix"):
@@ -308,67 +223,6 @@ def _refuse_unsupported(path: str | Path, data: Mapping[str, Any], model: Mappin
     suffix = model.get("end_of_word_suffix") or None
     if suffix not in (None, END_OF_WORD_SUFFIX):
         raise TokenizerFileError(path, f"end_of_word_suffix {suffix!r} is not supported; only {END_OF_WORD_SUFFIX!r}")
-
-
-def _read_pre_tokenizer(path: str | Path, node: Any, suffix: str | None) -> tuple[bool, PreTokenizer]:
-    """(byte_level, pre-tokenizer) for the stages we know; anything else is refused by name."""
-    stages = _stages(node)
-    byte_level = False
-    splitter: PreTokenizer | None = None
-    for stage in stages:
-        kind = stage.get("type") if isinstance(stage, dict) else None
-        if kind == "ByteLevel":
-            if stage.get("add_prefix_space"):
-                raise TokenizerFileError(
-                    path, "ByteLevel add_prefix_space=true is not supported (it prepends a space to the text)"
-                )
-            byte_level = True
-            if stage.get("use_regex", True):
-                splitter = _one_splitter(path, splitter, HF_GPT2)
-        elif stage == _MARKER_SPLIT:
-            splitter = _one_splitter(path, splitter, WHITESPACE)
-        elif kind == "Split":
-            splitter = _one_splitter(path, splitter, _read_split(path, stage))
-        elif kind == "Metaspace":
-            scheme = stage.get("prepend_scheme", "always" if stage.get("add_prefix_space", True) else "never")
-            if stage.get("replacement", SPACE_MARKER) != SPACE_MARKER or scheme != "always" or not stage.get("split", True):
-                raise TokenizerFileError(path, "only Metaspace(replacement='▁', prepend_scheme='always', split=true) is supported")
-            splitter = _one_splitter(path, splitter, WHITESPACE)
-        elif kind == "WhitespaceSplit" and suffix == END_OF_WORD_SUFFIX:
-            splitter = _one_splitter(path, splitter, END_OF_WORD)
-        else:
-            raise TokenizerFileError(
-                path,
-                f"pre-tokenizer {kind!r} is not supported; supported: ByteLevel, Split(Regex, Isolated), "
-                "Metaspace, WhitespaceSplit with end_of_word_suffix '</w>'",
-            )
-    if suffix == END_OF_WORD_SUFFIX and splitter is not END_OF_WORD:
-        raise TokenizerFileError(path, "end_of_word_suffix '</w>' needs a WhitespaceSplit pre-tokenizer")
-    return byte_level, splitter or NONE
-
-
-def _stages(node: Any) -> list[Any]:
-    stages = node.get("pretokenizers", []) if isinstance(node, dict) and node.get("type") == "Sequence" else [node]
-    return [s for s in stages if s is not None]
-
-
-def _one_splitter(path: str | Path, current: PreTokenizer | None, new: PreTokenizer) -> PreTokenizer:
-    if current is not None:
-        raise TokenizerFileError(path, f"two splitting pre-tokenizers ({current.name}, {new.name}) are not supported")
-    return new
-
-
-def _read_split(path: str | Path, stage: Mapping[str, Any]) -> PreTokenizer:
-    import regex
-
-    pattern = stage.get("pattern") or {}
-    if stage.get("behavior") != "Isolated" or stage.get("invert"):
-        raise TokenizerFileError(path, "only Split(behavior='Isolated', invert=false) is supported")
-    if "Regex" in pattern:
-        return pretokenizer_for_pattern(from_onig_pattern(pattern["Regex"]))
-    if "String" in pattern and pattern["String"]:
-        return pretokenizer_for_pattern(regex.escape(pattern["String"]))
-    raise TokenizerFileError(path, "Split pre-tokenizer without a pattern")
 
 
 def _read_added_tokens(path: str | Path, added: Any, vocab: Mapping[str, int]) -> dict[str, int]:

@@ -119,7 +119,7 @@ def _pre_tokenizer_json(tokenizer: WordPieceTokenizer) -> dict[str, Any] | None:
             f"a WordPiece tokenizer on the {pre.name!r} pre-tokenizer cannot be written as tokenizer.json; "
             "save it as vocab.txt, or train with the BERT pre-tokenizer or a regex one"
         )
-    from ..formats.hf_json import _pre_tokenizer_json as bpe_pre_tokenizer_json
+    from ..formats.hf_stages import pre_tokenizer_json as bpe_pre_tokenizer_json
 
     return bpe_pre_tokenizer_json(pre, False)
 
@@ -127,7 +127,7 @@ def _pre_tokenizer_json(tokenizer: WordPieceTokenizer) -> dict[str, Any] | None:
 def _read_pre_tokenizer(path: str | Path, node: Any) -> Any:
     if isinstance(node, dict) and node.get("type") == "BertPreTokenizer":
         return None
-    from ..formats.hf_json import _read_pre_tokenizer as bpe_read_pre_tokenizer
+    from ..formats.hf_stages import read_pre_tokenizer as bpe_read_pre_tokenizer
 
     byte_level, pre = bpe_read_pre_tokenizer(path, node, None)
     if byte_level:

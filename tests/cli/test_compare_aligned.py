@@ -13,10 +13,11 @@ from rich.text import Text
 from bpe_cli.cmd_compare import AlignedView
 from bpe_cli.output import safe_text
 from bpe_engine.catalog.openai import load_reference
-from bpe_engine.compare import SEGMENT_STYLES, Comparison, compare, layout
+from bpe_engine.compare import Comparison, compare, layout
 from bpe_engine.compare.baselines import CharacterTokenizer, WhitespaceWordTokenizer
 from bpe_engine.display import visible_text
 from tests.fakes import TokenizerDouble
+from tui.colours import SEGMENT_STYLES
 
 TEXTS = (
     "ab c",

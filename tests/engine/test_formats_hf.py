@@ -12,7 +12,8 @@ tokenizers = require("tokenizers")
 from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers  # noqa: E402
 
 from bpe_engine.errors import TokenizerFileError  # noqa: E402
-from bpe_engine.formats.hf_json import hf_json_text, read_hf_json, to_onig_pattern  # noqa: E402
+from bpe_engine.formats.hf_json import hf_json_text, read_hf_json  # noqa: E402
+from bpe_engine.formats.hf_stages import to_onig_pattern  # noqa: E402
 from bpe_engine.formats.spec import BpeSpec  # noqa: E402
 from bpe_engine.pretokenizers import CL100K, END_OF_WORD, GPT2, HF_GPT2, O200K, WHITESPACE, custom  # noqa: E402
 

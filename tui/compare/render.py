@@ -1,5 +1,6 @@
-"""Colours of the comparison's layout style keys, and its legend: the one table beside the
-layout in :mod:`bpe_engine.compare.layout`, re-exported for the pane's widgets.
+"""Colours of the comparison's layout style keys, and its legend, for the pane's widgets: the
+colours from :mod:`tui.colours` (the one table the CLI reads too), the legend from
+:mod:`bpe_engine.compare.layout`.
 
 The layout has already turned every character into a visible cell; the pane only maps the
 style keys to these colours.
@@ -7,6 +8,8 @@ style keys to these colours.
 
 from __future__ import annotations
 
-from bpe_engine.compare.layout import SEGMENT_STYLES, legend_for
+from bpe_engine.compare.layout import legend_for
+
+from ..colours import SEGMENT_STYLES
 
 __all__ = ["SEGMENT_STYLES", "legend_for"]

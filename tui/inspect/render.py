@@ -10,20 +10,21 @@ from collections.abc import Sequence
 from rich.style import Style
 from rich.text import Text
 
-from bpe_engine.compare.layout import SEGMENT_STYLES, cell_text
+from bpe_engine.compare.layout import cell_text
 from bpe_engine.display import counted, token_label, visible_text
 from bpe_engine.explore.merge_tree import MergeNode, render_tree
 from bpe_engine.explore.surfaces import merge_number
 from bpe_engine.inspect import PartialGroup, StreamStep, TokenDetail
 from bpe_engine.types import UNKNOWN_ID
 
+from ..colours import SEGMENT_STYLES
 from ..compare import sources
 from ..state import ExplorerState
 from .encoding import Inspected
 
-CHIP_STYLES = ("black on #89b4fa", "black on #a6e3a1")
-SPECIAL_STYLE = "bold black on #f9e2af"
-UNKNOWN_STYLE = SEGMENT_STYLES["unknown"]  # the same look as an unknown piece in Compare's rows
+CHIP_STYLES = (SEGMENT_STYLES["tok0"], SEGMENT_STYLES["tok1"])  # the same looks as Compare's rows
+SPECIAL_STYLE = SEGMENT_STYLES["special"]
+UNKNOWN_STYLE = SEGMENT_STYLES["unknown"]
 UNKNOWN_MARK = "?"
 SELECTED_STYLE = "bold reverse"
 LIT_STYLE = "bold underline"
