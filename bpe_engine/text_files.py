@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .corpus.block_text import BlockText
 from .display import visible_text
 from .errors import CorpusError
 
@@ -28,6 +29,26 @@ BINARY_SNIFF = 8192  # bytes looked at for a NUL: text files have none, binary f
 
 def read_text_file(path: str | Path) -> str:
     """The file's text, byte for byte; :class:`CorpusError` (one line, with the fix) otherwise."""
+    shown, data = _text_bytes(path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(shown, data, exc) from None
+
+
+def read_text_blocks(path: str | Path) -> BlockText:
+    """:func:`read_text_file` as a :class:`~bpe_engine.corpus.block_text.BlockText`: the same
+    text and the same errors, decoded a part at a time and held in blocks -- what the app keeps
+    of a corpus (one emoji made a whole 50 MB file 200 MB as one ``str``)."""
+    shown, data = _text_bytes(path)
+    try:
+        return BlockText.decode(data)
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(shown, data, exc) from None
+
+
+def _text_bytes(path: str | Path) -> tuple[str, bytes]:
+    """The file's name as shown in messages, and its bytes once checked to be no binary file."""
     shown = visible_text(str(path))
     try:
         data = Path(path).expanduser().read_bytes()
@@ -41,11 +62,12 @@ def read_text_file(path: str | Path) -> str:
             f"{shown} looks like a binary file (NUL byte at offset {nul}), not text; open a UTF-8 text file, "
             f"or train byte-level on its raw bytes with: bpe-explorer train {shown} --vocab-size N -o DIR"
         )
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise CorpusError(
-            f"{shown}: not valid UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start}); the explorer needs "
-            f"UTF-8 text: convert it first (e.g. iconv -f latin1 -t utf-8), or train byte-level on its raw bytes "
-            f"with: bpe-explorer train {shown} --vocab-size N -o DIR"
-        ) from None
+    return shown, data
+
+
+def _not_utf8(shown: str, data: bytes, exc: UnicodeDecodeError) -> CorpusError:
+    return CorpusError(
+        f"{shown}: not valid UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start}); the explorer needs "
+        f"UTF-8 text: convert it first (e.g. iconv -f latin1 -t utf-8), or train byte-level on its raw bytes "
+        f"with: bpe-explorer train {shown} --vocab-size N -o DIR"
+    )

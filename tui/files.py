@@ -2,7 +2,8 @@
 
 Reading, loading and saving all run in worker threads (saving a cl100k-sized tokenizer took 3 s on
 the UI thread); the UI only learns the outcome. A corpus file is read by the one text reader
-(:func:`bpe_engine.text_files.read_text_file`): the same bytes as on the command line.
+(:func:`bpe_engine.text_files.read_text_blocks`: the same bytes and errors as the command line's
+:func:`~bpe_engine.text_files.read_text_file`, held in blocks).
 
 Saving can be asked while a run trains: the directory is checked writable at once (not after a
 long training) and the save happens when the run finishes (the Train pane says so).
@@ -15,9 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bpe_engine.corpus.block_text import Text
 from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError
-from bpe_engine.text_files import read_text_file
+from bpe_engine.text_files import read_text_blocks
 from bpe_engine.training.steps import MergeStep
 from bpe_engine.types import Tokenizer
 
@@ -58,7 +60,7 @@ class Files:
 
         def work() -> None:
             try:
-                text = read_text_file(path)
+                text = read_text_blocks(path)
             except BpeEngineError as exc:
                 app.call_from_thread(app.notify, str(exc), severity="error", timeout=10)
                 return
@@ -66,7 +68,7 @@ class Files:
 
         app.run_worker(work, thread=True, exclusive=True, exit_on_error=False, group="read", description="reading a corpus")
 
-    def _opened(self, path: str, text: str) -> None:
+    def _opened(self, path: str, text: Text) -> None:
         self.app.train_pane.open_corpus(text, Path(path).name)
         self.app.notify(f"Opened {visible_text(path)} ({len(text):,} characters)", timeout=3)
 

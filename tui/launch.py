@@ -12,8 +12,9 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+from bpe_engine.corpus.block_text import BlockText
 from bpe_engine.errors import CorpusError
-from bpe_engine.text_files import read_text_file
+from bpe_engine.text_files import read_text_blocks
 
 from . import paste_parser
 from .app import ExplorerApp
@@ -32,13 +33,18 @@ def sample_corpus() -> str:
 def build_app(paths: list[str] | None = None) -> ExplorerApp:
     """The app on ``paths`` joined (one document per file, separated by a blank line) or the sample.
 
+    The files' text is a :class:`~bpe_engine.corpus.block_text.BlockText`, read a part at a time.
+
     Raises CorpusError (one line that says what to do) for a file that cannot be read as text.
     """
     if not paths:
         return ExplorerApp(sample_corpus(), source="sample corpus (English + Korean)")
-    texts = [read_text_file(p) for p in paths]
+    texts = [read_text_blocks(p) for p in paths]
     source = Path(paths[0]).name + (f" + {len(paths) - 1} more" if len(paths) > 1 else "")
-    return ExplorerApp("\n\n".join(texts), source=source)
+    # In blocks, never one str: the app holds its corpus for as long as it runs, and one emoji in
+    # a 50 MB file made the whole str 4 bytes per character (the corpus pane keeps a small one as str).
+    corpus = texts[0] if len(texts) == 1 else BlockText.joined("\n\n", texts)
+    return ExplorerApp(corpus, source=source)  # type: ignore[arg-type]  # the app passes it on as it is
 
 
 def run_app(argv: list[str]) -> int:

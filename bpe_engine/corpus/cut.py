@@ -21,18 +21,21 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, islice
 
 from ..pretokenizers import PreTokenizer
 from . import WordCounts
+from .block_text import Text, whole
 from .counting import _to_byte_chars  # the counter's own rule, lone surrogates included
 from .fast_split import splitter, text_segments
 
 _CHECK_EVERY = 0x1FFF  # pieces between two looks at the cancel flag
 PROGRESS_CHARS = 1 << 20
 """How often (in characters cut) :meth:`CorpusWords.building` reports progress."""
+GROUP_CHARS = 1 << 20
+"""Characters whose pieces are added to the table at once (~250,000 pieces, ~15 MB of them)."""
 
 
 class CorpusCancelled(Exception):
@@ -41,7 +44,12 @@ class CorpusCancelled(Exception):
 
 @dataclass(frozen=True, eq=False)
 class CorpusWords:
-    """Distinct words (first-seen order) with their counts, and the corpus as word ids with spans."""
+    """Distinct words (first-seen order) with their counts, and the corpus as word ids with spans.
+
+    ``piece_ends`` is empty when every piece ends where the next one starts (the last one at the
+    end of the text): the pieces of every built-in pre-tokenizer, which cover the text. Each end
+    then follows from the starts, and 4 bytes a piece (48 MB at 50 MB) are not held.
+    """
 
     texts: tuple[str, ...]
     counts: tuple[int, ...]
@@ -54,7 +62,7 @@ class CorpusWords:
     @classmethod
     def from_text(
         cls,
-        text: str,
+        text: Text,
         pre_tokenizer: PreTokenizer,
         *,
         cancelled: Callable[[], bool] | None = None,
@@ -77,31 +85,40 @@ class CorpusWords:
 
     @classmethod
     def building(
-        cls, text: str, pre_tokenizer: PreTokenizer, *, cancelled: Callable[[], bool] | None = None
+        cls, text: Text, pre_tokenizer: PreTokenizer, *, cancelled: Callable[[], bool] | None = None
     ) -> Generator[int, None, CorpusWords]:
         """:meth:`from_text` a step at a time: yields how many characters are cut so far (about
         every :data:`PROGRESS_CHARS`) and returns the table -- so a run can show its progress
-        while a 50 MB corpus is cut (~40 s) and stop between two steps."""
+        while a 50 MB corpus is cut (~40 s) and stop between two steps.
+
+        The table grows a group of segments at a time (:class:`_TableBuilder`): only one group's
+        pieces are ever held, not the whole corpus's (the pieces of 50 MB as one list peaked at
+        ~1.2 GB, and their freed memory stayed with the app)."""
         if cancelled is not None and cancelled():
             raise CorpusCancelled("stopped before cutting the corpus into words")
         pre = pre_tokenizer
         if pre.space_marker is None and pre.pattern is not None and not pre.keeps_unmatched:
             split = splitter(pre)
-            pieces: list[str] = []
-            done = 0
+            table = _TableBuilder()
+            group: list[str] = []
+            done = grouped = 0
             report = PROGRESS_CHARS
             for segment in text_segments(text, pre):
-                pieces += split(segment)
-                done += len(segment)
+                group += split(segment)
+                grouped += len(segment)
+                if grouped >= GROUP_CHARS:
+                    if not table.add(group, grouped):
+                        break
+                    done, group, grouped = done + grouped, [], 0
                 if done >= report:
                     if cancelled is not None and cancelled():
                         raise CorpusCancelled("stopped while cutting the corpus into words")
                     yield done
                     report = done + PROGRESS_CHARS
-            table = _table_from_pieces(text, pieces)
-            if table is not None:
-                return table
-        return cls._from_spans(text, pre, cancelled)
+            else:
+                if table.add(group, grouped):
+                    return table.build(len(text))
+        return cls._from_spans(whole(text), pre, cancelled)
 
     @classmethod
     def _from_spans(
@@ -131,18 +148,26 @@ class CorpusWords:
             tuple(counts),
             piece_words.tobytes(),
             starts.tobytes(),
-            ends.tobytes(),
+            b"" if _contiguous(starts, ends, len(text)) else ends.tobytes(),
             first.tobytes(),
             len(text),
         )
 
-    def pieces(self) -> tuple[array, array, array]:
-        """``(piece_words, piece_starts, piece_ends)`` as fresh int arrays (one copy each)."""
-        return _ints(self.piece_words), _ints(self.piece_starts), _ints(self.piece_ends)
+    def pieces(self) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
+        """``(piece_words, piece_starts, piece_ends)`` as read-only int views of the table's own
+        bytes: no copy (at 50 MB each is 48 MB, and the stepper held a second set of them)."""
+        starts = _ints(self.piece_starts)
+        ends = _ints(self.piece_ends) if self.piece_ends else NextStarts(starts, self.characters)
+        return _ints(self.piece_words), starts, ends
 
-    def first_pieces(self) -> array:
-        """For each distinct word, the index of its first piece in the corpus."""
+    def first_pieces(self) -> Sequence[int]:
+        """For each distinct word, the index of its first piece in the corpus (a view, no copy)."""
         return _ints(self.first_piece)
+
+    def without_pieces(self) -> CorpusWords:
+        """The same words and counts without where they are in the corpus: all a trainer reads
+        (the training child is sent this, not the ~3 x 4 bytes per piece it never looks at)."""
+        return CorpusWords(self.texts, self.counts, b"", b"", b"", b"", self.characters)
 
     def word_counts(self, *, byte_level: bool) -> WordCounts:
         """The trainer's input: the same counts, in the same order, as ``count_words([text], ...)``."""
@@ -150,38 +175,80 @@ class CorpusWords:
         return WordCounts(dict(zip(keys, self.counts)), byte_level, documents=1, total_words=sum(self.counts))
 
 
-def _table_from_pieces(text: str, pieces: list[str]) -> CorpusWords | None:
-    """The table of ``text`` cut into ``pieces`` (its pre-tokenizer's matches, in order), built with
-    whole-list operations that run in C; None when the pieces leave gaps.
+class _TableBuilder:
+    """The table of a text cut into pieces (its pre-tokenizer's matches, in order), fed a group
+    of pieces at a time with whole-list operations that run in C.
 
-    Why: the piece-by-piece loop cost ~4 s on 5 MB (1.25 million pieces), twice the counting of
-    ``bpe-explorer train``, so the app trained 2.6x slower than the CLI. When a pre-tokenizer's
-    pieces are its matches and they cover the text with no gap (the built-in patterns always do;
-    checked here by their total length), every span follows from the lengths, and the counter's own
-    fast splitter (:func:`~bpe_engine.corpus.fast_split.splitter`) gives the pieces.
+    Why whole lists: the piece-by-piece loop cost ~4 s on 5 MB (1.25 million pieces), twice the
+    counting of ``bpe-explorer train``, so the app trained 2.6x slower than the CLI. When a
+    pre-tokenizer's pieces are its matches and they cover the text with no gap (the built-in
+    patterns always do; checked on each group by its total length), every span follows from the
+    lengths, and the counter's own fast splitter (:func:`~bpe_engine.corpus.fast_split.splitter`)
+    gives the pieces. Why groups: see :meth:`CorpusWords.building`.
     """
-    if sum(map(len, pieces)) != len(text):  # gaps between matches: spans need the matches themselves
-        return None
-    words = dict.fromkeys(pieces)  # distinct pieces, first-seen order
-    index = {word: wid for wid, word in enumerate(words)}
-    tally = Counter(pieces)
-    # reversed, so the last write for each word is its smallest piece index
-    first_seen = dict(zip(reversed(pieces), range(len(pieces) - 1, -1, -1)))
-    starts = array("i", accumulate(map(len, pieces), initial=0))
-    ends = starts[1:]
-    del starts[-1:]
-    return CorpusWords(
-        tuple(words),
-        tuple(tally[w] for w in words),
-        array("i", map(index.__getitem__, pieces)).tobytes(),
-        starts.tobytes(),
-        ends.tobytes(),
-        array("i", map(first_seen.__getitem__, words)).tobytes(),
-        len(text),
-    )
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}  # distinct pieces, first-seen order
+        self.tally: Counter[str] = Counter()
+        self.piece_words = array("i")
+        self.starts = array("i")
+        self.first = array("i")
+        self.characters = 0
+
+    def add(self, pieces: list[str], characters: int) -> bool:
+        """Add the next ``pieces``, cut from ``characters`` characters; False when they leave gaps
+        (spans then need the matches themselves: the caller cuts piece by piece)."""
+        if sum(map(len, pieces)) != characters:
+            return False
+        ids, base = self.ids, len(self.piece_words)
+        fresh = [w for w in dict.fromkeys(pieces) if w not in ids]
+        if fresh:
+            # reversed, so the last write for each word is its smallest piece index
+            first_seen = dict(zip(reversed(pieces), range(base + len(pieces) - 1, base - 1, -1)))
+            self.first.extend(map(first_seen.__getitem__, fresh))
+            ids.update(zip(fresh, range(len(ids), len(ids) + len(fresh))))
+        self.tally.update(pieces)
+        self.piece_words.extend(map(ids.__getitem__, pieces))
+        self.starts.extend(islice(accumulate(map(len, pieces), initial=self.characters), len(pieces)))
+        self.characters += characters
+        return True
+
+    def build(self, characters: int) -> CorpusWords:
+        """The table; each array goes to bytes and is dropped before the next (one copy at a time)."""
+        words = tuple(self.ids)
+        packed = []
+        for name in ("piece_words", "starts", "first"):
+            packed.append(getattr(self, name).tobytes())
+            setattr(self, name, array("i"))
+        # no gaps (checked group by group): each piece ends where the next starts, no ends kept
+        return CorpusWords(words, tuple(map(self.tally.__getitem__, words)), packed[0], packed[1], b"", packed[2], characters)
 
 
-def _ints(data: bytes) -> array:
-    out = array("i")
-    out.frombytes(data)
-    return out
+class NextStarts(Sequence[int]):
+    """The ends of pieces that cover the text: each piece's end is the next one's start."""
+
+    __slots__ = ("_starts", "_characters")
+
+    def __init__(self, starts: Sequence[int], characters: int) -> None:
+        self._starts = starts
+        self._characters = characters
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    def __getitem__(self, i: int) -> int:  # type: ignore[override]  # ints only: the stepper's reads
+        if i < 0:
+            i += len(self._starts)
+        if not 0 <= i < len(self._starts):
+            raise IndexError("piece index out of range")
+        return self._starts[i + 1] if i + 1 < len(self._starts) else self._characters
+
+
+def _contiguous(starts: array, ends: array, characters: int) -> bool:
+    """Whether each piece ends where the next starts and the last at ``characters``."""
+    return bool(ends) and ends[-1] == characters and ends[:-1] == starts[1:]
+
+
+def _ints(data: bytes) -> Sequence[int]:
+    """``data`` read as native ``int32`` values, in place (a read-only memoryview)."""
+    return memoryview(data).cast("i")

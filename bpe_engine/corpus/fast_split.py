@@ -12,10 +12,11 @@ pattern: the same pieces (a property test checks every built-in pattern), sooner
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
 from ..pretokenizers import PreTokenizer, compile_pattern
+from .block_text import Text
 
 SEGMENT_CHARS = 1 << 14
 """Characters per part in :func:`text_segments` (the counter decodes blocks in parts this size)."""
@@ -84,13 +85,25 @@ def _twin_splitter(pattern: str) -> Callable[[str], list[str]]:
     return split
 
 
-def text_segments(text: str, pre_tokenizer: PreTokenizer, size: int = SEGMENT_CHARS) -> Iterator[str]:
+def text_segments(text: Text, pre_tokenizer: PreTokenizer, size: int = SEGMENT_CHARS) -> Iterator[str]:
     """``text`` in parts of about ``size`` characters cut where no piece crosses (the counter's
     rule, :mod:`.blocks`: before a space that follows a letter or digit, for pre-tokenizers that
     declare it safe), so each ASCII part takes the ``re`` twin even when the text as a whole is
-    not ASCII (a corpus with one accent anywhere went all through the slower ``regex`` pattern)."""
+    not ASCII (a corpus with one accent anywhere went all through the slower ``regex`` pattern).
+
+    A :class:`~.block_text.BlockText` is cut block by block (never spelled out whole), except for
+    a pre-tokenizer that cannot be cut: then it is one part, as a ``str`` is."""
+    if isinstance(text, str):
+        yield from _str_segments(text, pre_tokenizer.safe_to_cut, size)
+    elif not pre_tokenizer.safe_to_cut:
+        yield str(text)
+    else:
+        yield from _block_segments(text.blocks, size)
+
+
+def _str_segments(text: str, cuttable: bool, size: int) -> Iterator[str]:
     start = 0
-    if pre_tokenizer.safe_to_cut:
+    if cuttable:
         while len(text) - start > size:
             cut = text.find(" ", start + size)
             while cut != -1 and not text[cut - 1].isalnum():
@@ -102,7 +115,29 @@ def text_segments(text: str, pre_tokenizer: PreTokenizer, size: int = SEGMENT_CH
     yield text[start:]
 
 
-def split_in_segments(text: str, pre_tokenizer: PreTokenizer) -> list[str]:
+def _block_segments(blocks: Iterable[str], size: int) -> Iterator[str]:
+    """Segments of the text of ``blocks``: a part with no cut point waits for the next block."""
+    carry: list[str] = []  # the text since the last cut, not yielded yet
+    for block in blocks:
+        before = carry[-1][-1] if carry else ""  # the character before block[0]
+        cut = block.find(" ")
+        while cut != -1 and not (block[cut - 1] if cut else before).isalnum():
+            cut = block.find(" ", cut + 1)
+        if cut == -1:
+            carry.append(block)
+            continue
+        head = "".join(carry) + block[:cut]
+        if head:
+            yield head
+        *done, last = _str_segments(block[cut:], True, size)
+        yield from done
+        carry = [last]
+    tail = "".join(carry)
+    if tail:
+        yield tail
+
+
+def split_in_segments(text: Text, pre_tokenizer: PreTokenizer) -> list[str]:
     """``pre_tokenizer.split(text)``, sooner and in small regex calls (:func:`text_segments`)."""
     split = splitter(pre_tokenizer)
     return [piece for segment in text_segments(text, pre_tokenizer) for piece in split(segment)]

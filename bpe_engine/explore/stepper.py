@@ -26,20 +26,20 @@ a trainer is still running and step through the ones that have arrived.
 
 from __future__ import annotations
 
-import bisect
 import heapq
 import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
-from typing import Protocol
+from dataclasses import replace
 
-from ..bpe.byte_table import BYTE_CHARS
+from ..corpus.block_text import Text
 from ..corpus.cut import CorpusCancelled, CorpusWords
-from ..pretokenizers import NONE, EndOfWord, PreTokenizer, mark_word_end
+from ..pretokenizers import NONE, EndOfWord, PreTokenizer
+from .corpus_pieces import CorpusPieces
 from .merge_tree import MergeIndex, MergeNode, render_tree  # noqa: F401 - render_tree: the doctest above
 from .segmentation import Applied, Segmentation
 from .surfaces import token_bytes_of
+from .word_changes import MergeLike, StepChange, UndoEntry, WordChange, before_after, initial_symbols, spell_out
 
 NONE_SPLIT = NONE  # re-exported for the doctest above: the whole text is one word
 
@@ -49,91 +49,13 @@ StepperCancelled = CorpusCancelled
 cut by :class:`~bpe_engine.corpus.cut.CorpusWords`)."""
 
 
-class MergeLike(Protocol):
-    """The three strings of a merge rule; :class:`~bpe_engine.types.MergeStep` has them."""
-
-    @property
-    def left(self) -> str: ...
-
-    @property
-    def right(self) -> str: ...
-
-    @property
-    def new(self) -> str: ...
-
-
-@dataclass(frozen=True, slots=True)
-class WordChange:
-    """One distinct word rewritten by a merge: its symbols before and after, and its count."""
-
-    word_id: int
-    count: int
-    before: tuple[str, ...]
-    after: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class StepChange:
-    """What one step did. ``rank`` is the merge's 0-based rank; ``occurrences`` is how many
-    tokens were fused, weighted by word counts (the corpus lost exactly that many tokens);
-    ``pair_count`` is the pair's weighted frequency just before the merge."""
-
-    rank: int
-    words_changed: int
-    occurrences: int
-    pair_count: int
-    changes: tuple[WordChange, ...]
-
-
-def initial_symbols(
-    piece: str,
-    *,
-    byte_level: bool,
-    end_of_word_suffix: str | None = None,
-    end_of_word: EndOfWord = "attached",
-    continuing_prefix: str | None = None,
-) -> tuple[str, ...]:
-    """A word's symbols before any merge, in the model's alphabet.
-
-    Byte-level: one GPT-2 byte character per UTF-8 byte (``" a"`` -> ``('Ġ', 'a')``).
-    Character-level: one symbol per character; ``continuing_prefix`` (WordPiece's ``##``) is
-    glued to every symbol but the first, and ``end_of_word_suffix`` marks the word's end
-    (:func:`~bpe_engine.pretokenizers.mark_word_end`: ``</w>`` attached or separate).
-
-    >>> initial_symbols("low", byte_level=False, end_of_word_suffix="</w>")
-    ('l', 'o', 'w</w>')
-    >>> initial_symbols("low", byte_level=False, end_of_word_suffix="</w>", end_of_word="separate")
-    ('l', 'o', 'w', '</w>')
-    >>> initial_symbols("한", byte_level=True)
-    ('í', 'ķ', 'ľ')
-    """
-    if byte_level:
-        symbols = [BYTE_CHARS[b] for b in piece.encode("utf-8")]
-    else:
-        symbols = list(piece)
-    if continuing_prefix and len(symbols) > 1:
-        symbols[1:] = [continuing_prefix + s for s in symbols[1:]]
-    return tuple(mark_word_end(symbols, end_of_word_suffix, end_of_word))
-
-
-@dataclass(frozen=True, slots=True)
-class _Undo:
-    """One undo-log entry: which words merge ``rank`` changed (ids only) and its totals."""
-
-    rank: int
-    word_ids: array
-    occurrences: int
-    pair_count: int
-    kept: dict[int, str] | None
-
-
 class Stepper:
     """The segmentation of a corpus after ``step`` merges, moved by :meth:`forward` /
     :meth:`backward` / :meth:`seek`.
 
     ``words`` are the distinct words' initial symbols in first-seen order, ``counts`` their
-    frequencies; ``piece_words`` with ``piece_starts``/``piece_ends`` give the corpus as a
-    sequence of word ids with character spans (for drawing it); ``characters`` is the corpus length.
+    frequencies; ``pieces`` is where each word stands in the corpus (for drawing it; none when
+    only the words are stepped).
     """
 
     def __init__(
@@ -142,39 +64,31 @@ class Stepper:
         counts: Sequence[int],
         merges: Sequence[MergeLike | tuple[str, str, str]],
         *,
-        piece_words: Sequence[int] = (),
-        piece_starts: Sequence[int] = (),
-        piece_ends: Sequence[int] = (),
-        characters: int = 0,
-        first_piece: Sequence[int] | None = None,
+        pieces: CorpusPieces | None = None,
         byte_level: bool = False,
     ) -> None:
         self.merges = merges
         self.byte_level = byte_level
         self.counts = list(counts)
-        self.characters = characters
-        self.piece_words = array("i", piece_words)
-        self.piece_starts = array("i", piece_starts)
-        self.piece_ends = array("i", piece_ends)
+        self.pieces = pieces if pieces is not None else CorpusPieces()
         self._seg = Segmentation(words, self.counts)
-        self._first_piece: dict[int, int] = {}
-        if first_piece is not None:
-            self._first_piece = dict(enumerate(first_piece))
-        else:
-            for i, w in enumerate(self.piece_words):
-                self._first_piece.setdefault(w, i)
-        self._undo: list[_Undo] = []
-        self._last: tuple[_Undo, StepChange] | None = None
+        self._undo: list[UndoEntry] = []
+        self._last: tuple[UndoEntry, StepChange] | None = None
         self._index = MergeIndex(to_bytes=_byte_symbol_bytes if byte_level else None)  # grows with the merges
-        self.word_texts: list[str] = []  # the distinct pieces, when built by from_text
+        self.word_texts: Sequence[str] = ()  # the distinct pieces, when built from a cut corpus
         self.token_count = self._seg.token_count()
         self.initial_token_count = self.token_count
+
+    @property
+    def characters(self) -> int:
+        """The corpus length (0 without pieces)."""
+        return self.pieces.characters
 
     # -- construction ----------------------------------------------------------------------------
     @classmethod
     def from_text(
         cls,
-        text: str,
+        text: Text,
         pre_tokenizer: PreTokenizer,
         *,
         byte_level: bool,
@@ -220,12 +134,8 @@ class Stepper:
             )
             for w in words.texts
         ]
-        piece_words, starts, ends = words.pieces()
-        stepper = cls(
-            symbols, words.counts, merges, piece_words=piece_words, piece_starts=starts, piece_ends=ends,
-            characters=words.characters, first_piece=words.first_pieces(), byte_level=byte_level,
-        )
-        stepper.word_texts = list(words.texts)
+        stepper = cls(symbols, words.counts, merges, pieces=CorpusPieces.of_cut(words), byte_level=byte_level)
+        stepper.word_texts = words.texts
         return stepper
 
     # -- state -----------------------------------------------------------------------------------
@@ -271,7 +181,7 @@ class Stepper:
             raise IndexError(f"no merge {rank + 1}: only {len(self.merges)} merges are available")
         applied = self._seg.apply(*self.merge_at(rank))
         self.token_count -= applied.occurrences
-        self._undo.append(_Undo(rank, array("i", applied.changed), applied.occurrences, applied.pair_count, applied.kept or None))
+        self._undo.append(UndoEntry(rank, array("i", applied.changed), applied.occurrences, applied.pair_count, applied.kept or None))
 
     def backward(self) -> StepChange:
         """Undo the last applied merge: split its new token back in the words it changed."""
@@ -284,9 +194,9 @@ class Stepper:
 
     def _backward(self) -> None:
         entry = self._undo.pop()
-        left, right, _ = self.merge_at(entry.rank)
+        merge = self.merge_at(entry.rank)
         seg = self._seg
-        seg.unapply(seg.symbol(left) + seg.symbol(right), [(wid, before) for wid, before, _ in self._before_after(entry)])
+        seg.unapply(seg.symbol(merge[0]) + seg.symbol(merge[1]), [(wid, before) for wid, before, _ in before_after(seg, merge, entry)])
         self.token_count += entry.occurrences
 
     def seek(self, step: int, *, until: float | None = None) -> bool:
@@ -378,26 +288,8 @@ class Stepper:
         """The ids of every word the last merge changed (a copy; empty at step 0)."""
         return array("i", self._undo[-1].word_ids) if self._undo else array("i")
 
-    def _change(self, entry: _Undo) -> StepChange:
-        """An undo entry spelled out: each word's tokens before and after its merge."""
-        tokens, counts = self._seg.as_tokens, self.counts
-        changes = tuple(
-            WordChange(wid, counts[wid], tokens(before), tokens(after)) for wid, before, after in self._before_after(entry)
-        )
-        return StepChange(entry.rank, len(changes), entry.occurrences, entry.pair_count, changes)
-
-    def _before_after(self, entry: _Undo) -> Iterator[tuple[int, str, str]]:
-        """``(word id, symbols before, symbols after)`` of each word the entry's merge changed."""
-        seg = self._seg
-        left, right, new = self.merge_at(entry.rank)
-        pair, new_symbol = seg.symbol(left) + seg.symbol(right), seg.symbol(new)
-        symbols = seg.words.symbols
-        for wid in entry.word_ids:
-            after = symbols[wid]
-            before = entry.kept.get(wid) if entry.kept else None
-            if before is None:  # the word did not hold the new token before: split it again
-                before = after.replace(new_symbol, pair)
-            yield wid, before, after
+    def _change(self, entry: UndoEntry) -> StepChange:
+        return spell_out(self._seg, self.merge_at(entry.rank), entry, self.counts)
 
     def derivation(self, token: str, *, before: int | None = None) -> MergeNode:
         """Which merges built ``token``, using merges ranked below ``before`` (default: all known):
@@ -414,11 +306,10 @@ class Stepper:
 
     def first_piece_of(self, word_ids: Sequence[int]) -> int | None:
         """Index of the first corpus piece whose word is in ``word_ids`` (for scrolling to it)."""
-        found = [self._first_piece[w] for w in word_ids if w in self._first_piece]
-        return min(found) if found else None
+        return self.pieces.first_of(word_ids)
 
     # -- what the corpus view draws (the interface every stepper offers) ------------------------------
-    def window(self, text: str, start: int, end: int) -> Iterator[tuple[int, int, tuple[str, ...]]]:  # noqa: ARG002
+    def window(self, text: Text, start: int, end: int) -> Iterator[tuple[int, int, tuple[str, ...]]]:  # noqa: ARG002
         """``(start, end, tokens)`` of each corpus piece overlapping ``[start, end)`` at this step."""
         symbols = self.word_symbols
         for word_id, p_start, p_end in self.pieces_between(start, end):
@@ -437,16 +328,11 @@ class Stepper:
         rewrote (None at step 0 or when it rewrote no piece)."""
         changed = self.last_changed_word_ids()
         first = self.first_piece_of(changed) if changed else None
-        return None if first is None else self.piece_starts[first]
+        return None if first is None else self.pieces.starts[first]
 
     def pieces_between(self, start_char: int, end_char: int) -> Iterator[tuple[int, int, int]]:
         """``(word_id, start, end)`` of the pieces overlapping ``[start_char, end_char)``."""
-        i = max(bisect.bisect_right(self.piece_starts, start_char) - 1, 0)
-        n = len(self.piece_words)
-        while i < n and self.piece_starts[i] < end_char:
-            if self.piece_ends[i] > start_char:
-                yield self.piece_words[i], self.piece_starts[i], self.piece_ends[i]
-            i += 1
+        return self.pieces.between(start_char, end_char)
 
 
 def _byte_symbol_bytes(token: str) -> bytes:
@@ -456,3 +342,6 @@ def _byte_symbol_bytes(token: str) -> bytes:
 
 def _is_byte_symbol(token: str) -> bool:
     return len(token) == 1
+
+
+__all__ = ["MergeLike", "StepChange", "Stepper", "StepperCancelled", "WordChange", "initial_symbols"]

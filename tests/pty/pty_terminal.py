@@ -127,6 +127,8 @@ class Terminal:
             "XDG_CACHE_HOME": str(home / ".cache"),
             "XDG_DATA_HOME": str(home / ".local" / "share"),
         }
+        if "PYTHONPATH" in os.environ:  # a work tree run with PYTHONPATH=...: the app is its code too
+            env["PYTHONPATH"] = os.environ["PYTHONPATH"]
         self.screen = pyte.Screen(cols, rows)
         self._stream = pyte.ByteStream(self.screen)
         self.raw = bytearray()

@@ -21,6 +21,8 @@ from textual.widgets import TextArea
 from textual.worker import get_current_worker
 
 from bpe_engine.corpus import CorpusStats, stats_of_words
+from bpe_engine.corpus.block_text import BlockText, whole
+from bpe_engine.corpus.block_text import Text as CorpusText
 from bpe_engine.corpus.cut import CorpusCancelled, CorpusWords
 from bpe_engine.display import noun_for, visible_text
 from bpe_engine.pretokenizers import GPT2, PreTokenizer
@@ -31,7 +33,8 @@ from .render import counting_text
 
 FACTS_DELAY = 0.3
 EDIT_LIMIT = AREA_CAPACITY  # characters: a bigger corpus (opened or pasted) is shown as a
-# read-only preview of its head and kept whole for training.
+# read-only preview of its head and kept whole for training, in blocks (BlockText): one emoji
+# made a 50 MB corpus held as one str 200 MB.
 
 
 class CorpusCounting(Message):
@@ -59,11 +62,11 @@ class CorpusFacts(Message):
 class CorpusCut:
     """``text`` cut into ``words`` by ``pre_tokenizer``: what a run on that text may reuse."""
 
-    text: str
+    text: CorpusText
     pre_tokenizer: PreTokenizer
     words: CorpusWords
 
-    def words_for(self, text: str, pre_tokenizer: PreTokenizer) -> CorpusWords | None:
+    def words_for(self, text: CorpusText, pre_tokenizer: PreTokenizer) -> CorpusWords | None:
         """The cut, if it is of exactly this text and pre-tokenizer (None: the run cuts again)."""
         same = pre_tokenizer == self.pre_tokenizer and text == self.text  # `is` first: no copy compared
         return self.words if same else None
@@ -83,19 +86,20 @@ class CorpusPane(Vertical):
             self.stats = stats
             self.cut = cut
 
-    def __init__(self, text: str = "", *, source: str = "sample corpus", id: str | None = None) -> None:
+    def __init__(self, text: CorpusText = "", *, source: str = "sample corpus", id: str | None = None) -> None:
         super().__init__(id=id)
-        self._initial = text
+        self._initial: CorpusText = text
         self.source = source
         self.pre_tokenizer: PreTokenizer = GPT2
         self._version = 0
         self._timer: Timer | None = None
-        self._big: str | None = None  # the whole corpus when the editor only shows its head
+        self._big: BlockText | None = None  # the whole corpus when the editor only shows its head
 
     def compose(self) -> ComposeResult:
-        area = SafeTextArea(self._head(self._initial), id="corpus-text", soft_wrap=True, tab_behavior="focus", keep_whole=True)
+        initial, self._initial = self._initial, ""  # held from here on by _big or the editor only
+        area = SafeTextArea(self._head(initial), id="corpus-text", soft_wrap=True, tab_behavior="focus", keep_whole=True)
         area.border_title = Text(visible_text(self.source))  # Text: a file name is never markup
-        self._mark_preview(area, self._initial)
+        self._mark_preview(area, initial)
         yield area
         yield SteadyStatic("", id="corpus-facts", markup=False)  # counting moves ~5x/s: no layout each
 
@@ -105,17 +109,18 @@ class CorpusPane(Vertical):
         self.call_after_refresh(self.refresh_facts)
 
     @property
-    def text(self) -> str:
-        """The whole corpus (for a big file, more than the editor shows)."""
+    def text(self) -> CorpusText:
+        """The whole corpus: a ``str`` when the editor holds it, a BlockText when it is bigger."""
         if self._big is not None:
             return self._big
         return self.query_one("#corpus-text", TextArea).text
 
-    def _head(self, text: str) -> str:
-        self._big = text if len(text) > EDIT_LIMIT else None
-        return text[:EDIT_LIMIT] if self._big is not None else text
+    def _head(self, text: CorpusText) -> str:
+        """What the editor shows of ``text``; a big text is kept in blocks as the corpus."""
+        self._big = BlockText.of(text) if len(text) > EDIT_LIMIT else None
+        return self._big[:EDIT_LIMIT] if self._big is not None else whole(text)
 
-    def _mark_preview(self, area: TextArea, text: str) -> None:
+    def _mark_preview(self, area: TextArea, text: CorpusText) -> None:
         area.read_only = self._big is not None
         notes = []
         if text.startswith("\ufeff"):
@@ -124,7 +129,7 @@ class CorpusPane(Vertical):
             notes.append(f"read-only preview: first {EDIT_LIMIT:,} of {len(text):,} characters (training uses all)")
         area.border_subtitle = Text(" · ".join(notes))
 
-    def load(self, text: str, source: str) -> None:
+    def load(self, text: CorpusText, source: str) -> None:
         """Replace the corpus (opening a file): counts as an edit."""
         self.source = source
         area = self.query_one("#corpus-text", TextArea)
@@ -160,7 +165,7 @@ class CorpusPane(Vertical):
     # Named: without a description Textual builds one from repr() of the arguments, on the UI
     # thread -- the whole corpus, 50 ms for 5 MB (every worker that takes text is named so).
     @work(thread=True, exclusive=True, group="corpus-facts", exit_on_error=False, description="counting the corpus")
-    def _compute_facts(self, text: str, pre_tokenizer: PreTokenizer, version: int) -> None:
+    def _compute_facts(self, text: CorpusText, pre_tokenizer: PreTokenizer, version: int) -> None:
         worker = get_current_worker()
         try:
             words = CorpusWords.from_text(

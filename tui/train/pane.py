@@ -24,6 +24,8 @@ from textual.reactive import var
 from textual.screen import ModalScreen
 from textual.widgets import Input, TextArea
 
+from bpe_engine.corpus.block_text import Text as CorpusText
+from bpe_engine.corpus.block_text import whole
 from bpe_engine.explore.unigram_stepper import UnigramStepper
 from bpe_engine.training.runner import Event, TrainingRequest
 from bpe_engine.training.steps import MergeStep
@@ -82,7 +84,7 @@ class TrainPane(Horizontal):
     """How many steps the corpus view applies (the Inspect/Compare tabs read it via the state)."""
 
     def __init__(
-        self, corpus: str, *, source: str, vocab_size: int, runner: Runner, clock: Callable[[], float], id: str | None = None
+        self, corpus: CorpusText, *, source: str, vocab_size: int, runner: Runner, clock: Callable[[], float], id: str | None = None
     ) -> None:
         super().__init__(id=id)
         self._corpus, self._source, self._vocab_size = corpus, source, vocab_size
@@ -98,10 +100,12 @@ class TrainPane(Horizontal):
         self.stepping = Stepping(self)
         self.runs = RunEvents(self)
         self._settle = None
+        self._spelled: tuple[CorpusText, str] | None = None  # a big corpus spelled out for the state
 
     def compose(self) -> ComposeResult:
         with Vertical(id="train-left"):
-            yield CorpusPane(self._corpus, source=self._source, id="corpus")
+            corpus, self._corpus = self._corpus, ""  # the corpus pane holds it from here on
+            yield CorpusPane(corpus, source=self._source, id="corpus")
             yield SettingsForm(vocab_size=self._vocab_size, id="settings")
             yield ProgressPanel(id="progress")
         with Vertical(id="train-right"):
@@ -120,7 +124,7 @@ class TrainPane(Horizontal):
         """The one state every pane draws from (frozen; built fresh, cheap)."""
         view, corpus = self.view, self.query_one(CorpusPane)
         return ExplorerState(
-            corpus=view.text if view is not None else corpus.text,
+            corpus=self._whole(view.text if view is not None else corpus.text),
             corpus_label=corpus.source,
             merges=self.step_log,
             initial_tokens=(self.stepper.initial_token_count or 0) if self.stepper is not None else 0,
@@ -130,6 +134,18 @@ class TrainPane(Horizontal):
             source=view.label if view is not None else "",
             unigram=cast(UnigramStepper, self.stepper) if view is not None and view.model == "unigram" else None,
         )
+
+    def _whole(self, text: CorpusText) -> str:
+        """``text`` as one ``str``, for the state (Compare's chart encodes the corpus whole).
+
+        A big corpus is held in blocks; it is spelled out here only when a tab that takes the state
+        is shown, and kept for as long as the same corpus is (spelling 50 MB out takes ~0.1 s).
+        """
+        if isinstance(text, str):
+            return text
+        if self._spelled is None or self._spelled[0] is not text:
+            self._spelled = (text, whole(text))
+        return self._spelled[1]
 
     def watch_current_step(self) -> None:
         if self._settle is not None:
@@ -172,7 +188,7 @@ class TrainPane(Horizontal):
         """Step through a loaded tokenizer's merges on the current corpus; the form shows its settings."""
         self.runs.replay(tokenizer, label)
 
-    def open_corpus(self, text: str, name: str) -> None:
+    def open_corpus(self, text: CorpusText, name: str) -> None:
         self.query_one(CorpusPane).load(text, name)
         view = self.view
         if view is not None and view.request is None and self.tokenizer is not None and not self.training:

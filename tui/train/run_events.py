@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
+from bpe_engine.corpus.block_text import blank
 from bpe_engine.display import counted, visible_text
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.explore.diff import changed_settings, diff_tokenizers
@@ -80,7 +81,7 @@ class RunEvents:
     def train_now(self) -> None:
         pane = self.pane
         text = pane.query_one(CorpusPane).text
-        if not text.strip():
+        if blank(text):
             pane.notify("The corpus is empty: type or paste some text, or open a file (ctrl+o).", severity="error")
             return
         request = pane.query_one(SettingsForm).request_for(text)

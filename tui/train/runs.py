@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass
 
 from bpe_engine.choices import EndOfWord, ModelName
+from bpe_engine.corpus.block_text import Text as CorpusText
 from bpe_engine.corpus.cut import CorpusWords
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.explore.stepper import Stepper
@@ -31,7 +32,7 @@ AnyStepper = Stepper | UnigramStepper
 class RunView:
     """How a run's steps are shown: on which text, in which alphabet, from where."""
 
-    text: str
+    text: CorpusText
     model: ModelName
     byte_level: bool
     end_of_word_suffix: str | None
@@ -50,7 +51,7 @@ class RunView:
         )
 
     @classmethod
-    def of_tokenizer(cls, tokenizer: ReplaysMerges, text: str, label: str, corpus_label: str) -> RunView:
+    def of_tokenizer(cls, tokenizer: ReplaysMerges, text: CorpusText, label: str, corpus_label: str) -> RunView:
         pre = tokenizer.pre_tokenizer
         return cls(
             text, "bpe", tokenizer.capabilities.byte_level, pre.end_of_word_suffix, None, None, label, corpus_label,

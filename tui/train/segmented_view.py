@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
+from bpe_engine.corpus.block_text import Text as CorpusText
 from bpe_engine.display import visible_text
 
 from ..widgets.fixed_text import FixedText
@@ -40,11 +41,11 @@ class SegmentedView(Vertical):
         self.query_one("#step-status", FixedText).show(Text(message, style="dim"))
         self.query_one("#segmented-text", FixedText).show("")
 
-    def show_status(self, stepper: AnyStepper, text: str, *, byte_level: bool, playing: bool = False) -> None:
+    def show_status(self, stepper: AnyStepper, text: CorpusText, *, byte_level: bool, playing: bool = False) -> None:
         """Only the header (steps keep arriving while the step stays put: no corpus redraw)."""
         self.query_one("#step-status", FixedText).show(self._status(stepper, len(text), byte_level=byte_level, playing=playing))
 
-    def show(self, stepper: AnyStepper, text: str, *, byte_level: bool, playing: bool = False) -> None:
+    def show(self, stepper: AnyStepper, text: CorpusText, *, byte_level: bool, playing: bool = False) -> None:
         """Redraw for the stepper's current step (what its last step made is highlighted)."""
         view = self.query_one("#segmented-text", FixedText).size
         # Draw about what fits (a screenful of characters, with slack for short lines).

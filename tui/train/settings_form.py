@@ -23,6 +23,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
+from bpe_engine.corpus.block_text import Text as CorpusText
 from bpe_engine.errors import ConfigError
 from bpe_engine.training.runner import TrainingRequest
 
@@ -113,7 +114,7 @@ class SettingsForm(Vertical):
                 self.show_error(widget_id, message)
         return config
 
-    def request_for(self, text: str, *, quiet: bool = False) -> TrainingRequest | None:
+    def request_for(self, text: CorpusText, *, quiet: bool = False) -> TrainingRequest | None:
         """The run these settings describe for ``text``; None (with messages shown unless
         ``quiet``) when invalid."""
         config = self.config(show=not quiet)

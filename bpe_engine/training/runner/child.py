@@ -75,7 +75,7 @@ def child_events(request: TrainingRequest, *, cancelled: Callable[[], bool]) -> 
     assert process.stdin is not None and process.stdout is not None
     reader = threading.Thread(target=_read_frames, args=(process.stdout, frames), daemon=True)
     try:
-        write_frame(process.stdin, request)
+        write_frame(process.stdin, request.for_child())
         reader.start()
         while True:
             if cancelled():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 
+from ...corpus.block_text import Text
 from ...corpus.cut import CorpusCancelled, CorpusWords
 from ...errors import BpeEngineError
 from ...explore.stepper import Stepper
@@ -22,7 +23,7 @@ from .session import never
 
 def replay_events(
     tokenizer: ReplaysMerges,
-    text: str,
+    text: Text,
     *,
     cancelled: Callable[[], bool] = never,
     clock: Callable[[], float] = time.monotonic,

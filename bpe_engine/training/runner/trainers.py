@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Protocol
 
+from ...corpus.block_text import whole
 from ..steps import TrainingStep
 from .model_state import MergeModelState, ModelState, SentencePieceModelState
 from .request import TrainingRequest
@@ -44,7 +45,7 @@ class UnigramRun:
     def __init__(self, request: TrainingRequest) -> None:
         from ..unigram import UnigramTraining
 
-        self._training = UnigramTraining(request.text.split("\n"), request.config)
+        self._training = UnigramTraining(whole(request.text).split("\n"), request.config)
         self.notes = self._training.notes
 
     @property
