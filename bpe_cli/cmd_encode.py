@@ -72,6 +72,7 @@ def register(subparsers: Any) -> None:
         "--jsonl", dest="mode", action="store_const", const="jsonl", help="one --json object per input line, with its line number"
     )
     add_special_mode_argument(parser)
+    add_no_add_special_tokens_argument(parser)
     add_memory_limit_argument(parser)
     parser.add_argument("text", nargs="?", default="-", metavar="TEXT", help="text to encode, or '-' for stdin")
     parser.set_defaults(func=run, mode=None)
@@ -101,6 +102,17 @@ def add_special_mode_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_no_add_special_tokens_argument(parser: argparse.ArgumentParser) -> None:
+    """``--no-add-special-tokens`` as encode and inspect share it: HF's ``add_special_tokens=False``."""
+    parser.add_argument(
+        "--no-add-special-tokens",
+        dest="add_special_tokens",
+        action="store_false",
+        help="leave out the tokens the tokenizer adds of its own ([CLS]/[SEP] of BERT, a SentencePiece model's "
+        "<s>/</s>); by default they are added, as Hugging Face's encode adds them",
+    )
+
+
 def add_memory_limit_argument(parser: argparse.ArgumentParser) -> None:
     """``--memory-limit`` as encode and chunk share it: what bounds a stretch that cannot be cut."""
     parser.add_argument(
@@ -126,14 +138,16 @@ def memory_budget(limit: int | None) -> int | None:
     return available_memory() if limit is None else limit
 
 
-def input_blocks(tokenizer: Any, value: str, *, memory_limit: int | None, lines: bool = False) -> Iterator[tuple[str, int]]:
+def input_blocks(
+    tokenizer: Any, value: str, *, memory_limit: int | None, lines: bool = False, add_special_tokens: bool = True
+) -> Iterator[tuple[str, int]]:
     """The text to encode as ``(text, byte offset)`` blocks: TEXT as one block, standard input
     streamed in blocks cut where ``tokenizer`` allows (after every ``\\n`` with ``lines``),
     bounded by ``memory_limit`` (default: the memory available now)."""
     if value != "-":
         yield value, 0
         return
-    rule = encode_cut_rule(tokenizer, budget=memory_budget(memory_limit), lines=lines)
+    rule = encode_cut_rule(tokenizer, budget=memory_budget(memory_limit), lines=lines, add_special_tokens=add_special_tokens)
     for block in text_blocks(STDIN_NAME, stdin_stream(STDIN_PURPOSE), rule):
         yield block.text, block.offset
 
@@ -165,9 +179,11 @@ class SpecialTextSeen:
 
 def run(args: argparse.Namespace) -> int:
     tokenizer = with_backend(open_tokenizer(args.tokenizer), args.backend)
-    blocks = input_blocks(tokenizer, args.text, memory_limit=args.memory_limit, lines=args.mode == "jsonl")
+    blocks = input_blocks(
+        tokenizer, args.text, memory_limit=args.memory_limit, lines=args.mode == "jsonl", add_special_tokens=args.add_special_tokens
+    )
     seen = SpecialTextSeen(tokenizer, args.special_mode)
-    sink = SINKS.get(args.mode, ReadableSink)(tokenizer, args.special_mode)
+    sink = SINKS.get(args.mode, ReadableSink)(tokenizer, args.special_mode, args.add_special_tokens)
     sink.write(seen.watch(blocks))
     message = special_text_note(seen.found, args.special_mode, tokenizer.name, option="--special-mode")
     for text in ([message] if message else []) + list(sink.notes):

@@ -30,7 +30,7 @@ from bpe_engine.inspect import (
 )
 from bpe_engine.types import Encoding
 
-from .cmd_encode import add_special_mode_argument, read_input
+from .cmd_encode import add_no_add_special_tokens_argument, add_special_mode_argument, read_input
 from .output import note_special_text, open_tokenizer, print_json_stream, say, stdout_console, token_json_fields
 from .paged_table import Cell, PagedTable
 
@@ -58,6 +58,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the token details as JSON")
     add_special_mode_argument(parser)
+    add_no_add_special_tokens_argument(parser)
     parser.add_argument("--stream", action="store_true", help="replay a streaming UTF-8 decoder token by token")
     parser.add_argument("--why", type=int, metavar="N", default=None, help="print the merge tree of token N (0-based)")
     parser.add_argument("text", nargs="?", default="-", metavar="TEXT", help="text to inspect, or '-' for stdin")
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     (plus the encoding itself), however long the text is."""
     tokenizer = open_tokenizer(args.tokenizer)
     cleaned = clean_text(read_input(args.text))
-    encoding = tokenizer.encode_detailed(cleaned.text, special_mode=args.special_mode)
+    encoding = tokenizer.encode_detailed(cleaned.text, special_mode=args.special_mode, add_special_tokens=args.add_special_tokens)
     note_special_text([tokenizer], cleaned.text, args.special_mode)
     index = TextIndex(encoding.text)
     groups = partial_groups(encoding, index)

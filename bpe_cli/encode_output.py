@@ -140,8 +140,9 @@ class Sink:
     asks for the next. ``unknown`` is set when a piece had no id; ``notes`` gathers the
     encodings' notes, each once."""
 
-    def __init__(self, tokenizer: Any, special_mode: SpecialMode) -> None:
+    def __init__(self, tokenizer: Any, special_mode: SpecialMode, add_special_tokens: bool = True) -> None:
         self.tokenizer, self.special_mode = tokenizer, special_mode
+        self.add_special_tokens = add_special_tokens
         self.unknown = False
         self.notes: dict[str, None] = {}
 
@@ -149,13 +150,15 @@ class Sink:
         raise NotImplementedError
 
     def _ids(self, text: str) -> list[int]:
-        ids, notes = encode_ids(self.tokenizer, text, self.special_mode)
+        ids, notes = encode_ids(self.tokenizer, text, self.special_mode, self.add_special_tokens)
         self.notes.update(dict.fromkeys(notes))
         self.unknown = self.unknown or UNKNOWN_ID in ids
         return ids
 
     def _detailed(self, text: str) -> Encoding:
-        encoding = self.tokenizer.encode_detailed(text, special_mode=self.special_mode)
+        encoding = self.tokenizer.encode_detailed(
+            text, special_mode=self.special_mode, add_special_tokens=self.add_special_tokens
+        )
         self.notes.update(dict.fromkeys(encoding.notes))
         self.unknown = self.unknown or UNKNOWN_ID in encoding.ids
         return encoding

@@ -75,13 +75,15 @@ class EncodeCuts(CutRule):
             )  # fmt: skip
 
 
-def encode_cut_rule(tokenizer: Any, *, budget: int | None = None, lines: bool = False) -> EncodeCuts:
+def encode_cut_rule(
+    tokenizer: Any, *, budget: int | None = None, lines: bool = False, add_special_tokens: bool = True
+) -> EncodeCuts:
     """Where ``tokenizer`` may be cut (see the module docstring); ``lines``: after every ``\\n``
     instead, for texts whose lines are encoded apart. ``budget``: bytes of memory a block may
     use (None: no bound). No cut falls inside special-token text, in any special mode: the note
     and the refusal see it whole."""
     caps = tokenizer.capabilities
-    whole = caps.adds_specials and not lines  # "<s> a" + "<s> b" is not "<s> a b"
+    whole = caps.adds_specials and add_special_tokens and not lines  # "<s> a" + "<s> b" is not "<s> a b"
     spaces = caps.space_safe and not whole and not lines
     line_starts = caps.line_safe and not whole and not lines
     # Only a special holding a space or a newline can straddle a cut; checking the others (Whisper
@@ -125,12 +127,14 @@ def text_blocks(name: str, handle: IO[bytes], rule: CutRule, block_bytes: int | 
             yield TextBlock(text, block.data, block.offset, block.at_end)
 
 
-def encode_ids(tokenizer: Any, text: str, special_mode: SpecialMode) -> tuple[list[int], tuple[str, ...]]:
+def encode_ids(
+    tokenizer: Any, text: str, special_mode: SpecialMode, add_special_tokens: bool = True
+) -> tuple[list[int], tuple[str, ...]]:
     """The ids of ``text`` and what to say about them. ``encode`` has no id to return for an unknown
     piece without one, so such a text goes through ``encode_detailed``: its piece gets
     :data:`~bpe_engine.types.UNKNOWN_ID` and its note says why."""
     try:
-        return tokenizer.encode(text, special_mode=special_mode), ()
+        return tokenizer.encode(text, special_mode=special_mode, add_special_tokens=add_special_tokens), ()
     except UnknownSymbolError:
-        encoding = tokenizer.encode_detailed(text, special_mode=special_mode)
+        encoding = tokenizer.encode_detailed(text, special_mode=special_mode, add_special_tokens=add_special_tokens)
         return list(encoding.ids), encoding.notes
