@@ -56,3 +56,13 @@ def token_str_to_bytes(token: str) -> bytes:
 def is_byte_token_str(token: str) -> bool:
     """True when every character of ``token`` belongs to the byte table."""
     return all(c in CHAR_TO_BYTE for c in token)
+
+
+def utf8_safe(text: str) -> str:
+    """A text that UTF-8 can hold, by tiktoken's fix-up: surrogate pairs become their character,
+    lone surrogates U+FFFD (a text that is already valid UTF-8 comes back as it is)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text

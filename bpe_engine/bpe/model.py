@@ -32,17 +32,14 @@ Documented choices:
   is no id to return) naming the symbol and why, while ``encode_detailed`` marks them as unknown
   pieces (``Encoding.unknown``, id :data:`~bpe_engine.types.UNKNOWN_ID`) and explains in
   ``Encoding.notes``: an explorer shows what it cannot encode instead of failing.
-- **Ids** follow :mod:`bpe_engine.token_ids`: special-token ids are checked at construction, and
-  ``decode``/``token_bytes`` refuse negative or unknown ids instead of indexing from the end.
-- **vocab_size** counts distinct ids (vocabulary + special tokens); for cl100k that is 100,261,
-  where tiktoken's ``n_vocab`` (largest id + 1) says 100,277.
+- **Ids** follow :mod:`bpe_engine.token_ids` (checked at construction and in ``decode``).
+  **vocab_size** counts distinct ids: 100,261 for cl100k, where tiktoken's ``n_vocab`` says 100,277.
 - **Normalizer** (``from_ranks(normalizer="NFC")``, Qwen): the text is put in that Unicode normal
   form before anything else, by encode and encode_detailed alike (declared as
   ``capabilities.normalizer``); encode_detailed's spans still point into the text as given
   (:mod:`bpe_engine.bpe.normalizer`), and decode gives the normalized text.
-- **backend**: ``"python"`` always uses the pure-Python encoder; ``"tiktoken"`` uses tiktoken's
-  Rust core built from our ranks and fails if that is not proven identical
-  (:mod:`bpe_engine.bpe.tiktoken_bridge`); ``"auto"`` (default) uses tiktoken where proven.
+- **backend**: ``"python"`` (pure Python), ``"tiktoken"`` (tiktoken's core from our ranks, only
+  where :mod:`bpe_engine.bpe.tiktoken_bridge` proves it identical) or ``"auto"`` (the default: either).
 
 >>> from bpe_engine.pretokenizers import GPT2
 >>> tok = BpeTokenizer(name="tiny", vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")],
@@ -66,6 +63,7 @@ from typing import TYPE_CHECKING, Literal
 from ..errors import ConfigError, UnknownSymbolError
 from ..pretokenizers import PreTokenizer, split_specials
 from ..types import Capabilities, Encoding, SpecialMode
+from .byte_table import utf8_safe
 from .decoding import BpeDecoder, TokenStrs
 from .detailed import detailed_encoding
 from .encode import PieceCache
@@ -315,7 +313,7 @@ class BpeTokenizer(BpeDecoder):
         try:
             return self._encode_python(text, allowed)
         except UnicodeEncodeError:
-            return self._encode_python(_fix_surrogates(text), allowed)
+            return self._encode_python(utf8_safe(text), allowed)
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode with every special token's text treated as ordinary text."""
@@ -327,7 +325,7 @@ class BpeTokenizer(BpeDecoder):
         try:
             return self._encode_ordinary_python(text)
         except UnicodeEncodeError:
-            return self._encode_ordinary_python(_fix_surrogates(text))
+            return self._encode_ordinary_python(utf8_safe(text))
 
     def encode_detailed(
         self,
@@ -343,7 +341,7 @@ class BpeTokenizer(BpeDecoder):
         For byte-level models ``Encoding.text`` is the text after the surrogate fix-up above.
         Unknown symbols never raise here: they are unknown pieces (see the module docstring).
         """
-        fix = _fix_surrogates if self.byte_level else None
+        fix = utf8_safe if self.byte_level else None
         aligned = align(text, fix, self._normalizer) if self._normalizer is not None else None
         if aligned is not None:  # specials are matched in the normalized text, as encode matches them
             allowed = allowed_specials(aligned.normalized, self._special_set, self.name, special_mode, allowed_special, disallowed_special)
@@ -396,13 +394,3 @@ class BpeTokenizer(BpeDecoder):
         if encoding is None and self.backend == "tiktoken":
             raise ConfigError(f"tokenizer {self.name!r} cannot use the tiktoken backend: {reason}; use backend='python'")
         return encoding
-
-
-def _fix_surrogates(text: str) -> str:
-    """tiktoken's fix-up: surrogate pairs become their character, lone surrogates U+FFFD (text
-    that is already valid UTF-8 comes back as it is)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text
