@@ -110,7 +110,9 @@ async def test_wordpiece_disables_the_bpe_only_fields_and_takes_the_unk_token() 
         await set_input(pilot, app, "#vocab", "80")
         await train_to_end(app, pilot)
         assert app.train_pane.tokenizer is not None
-        assert app.train_pane.tokenizer.token_str(app.train_pane.tokenizer.encode("어")[0]) == "<unk>"
+        trained = app.train_pane.tokenizer
+        ids = trained.encode("어", add_special_tokens=False)  # without the [CLS]/[SEP] it adds by default
+        assert [trained.token_str(i) for i in ids] == ["<unk>"]
 
 
 async def test_the_vocab_field_knows_the_alphabet_and_a_refused_run_keeps_the_last(alice_text: str) -> None:
