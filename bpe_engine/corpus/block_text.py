@@ -2,7 +2,7 @@
 
 CPython stores a ``str`` at the width of its widest character. Two emoji in 50 MB of English
 made the whole corpus 4 bytes per character: 200 MB for a 50 MB file, the biggest single part of
-the app's memory after training (issue 21 item 11). :class:`BlockText` keeps the text as
+the app's memory after training. :class:`BlockText` keeps the text as
 ``str`` blocks of :data:`BLOCK_CHARS` characters, each as narrow as its own characters allow
 (slicing a ``str`` gives the narrowest one), so only the blocks that hold the emoji are wide.
 

@@ -16,7 +16,7 @@ post-processor -> decoder):
 >>> from bpe_engine.wordpiece import bert_base_uncased
 >>> tok = bert_base_uncased()
 >>> [tok.token_str(i) for i in tok.encode("unaffable")]
-['una', '##ffa', '##ble']
+['[CLS]', 'una', '##ffa', '##ble', '[SEP]']
 """
 
 from __future__ import annotations

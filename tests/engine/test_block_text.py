@@ -1,4 +1,4 @@
-"""A big corpus held in blocks (issue 21 item 11): the same text, the same reading errors, the same
+"""A big corpus held in blocks: the same text, the same reading errors, the same
 cut, facts and stepping as the one ``str`` it replaces -- and narrow blocks where the text is."""
 
 from __future__ import annotations

@@ -79,10 +79,13 @@ def test_blocks_encode_to_the_ids_and_details_of_the_whole_text(tokenizers: dict
 
 def test_the_cut_points_each_tokenizer_declares(tokenizers: dict[str, Any]) -> None:
     """Space cuts for the pre-tokenizers that declare them with no normaliser before; line starts
-    for BERT too; none for SentencePiece, tokenizer.json pipelines and the ▁ style."""
+    for BERT too, once it is not wrapping the whole text in the [CLS] ... [SEP] it adds by default;
+    none for SentencePiece, tokenizer.json pipelines and the ▁ style."""
     kinds = {name: (rule.spaces, rule.line_starts) for name, rule in ((n, encode_cut_rule(t)) for n, t in tokenizers.items())}
     assert kinds["cl100k_base"] == kinds["gpt2"] == kinds["whisper"] == kinds["tekken"] == kinds["trained-eow"] == (True, True)
-    assert kinds["bert-base-uncased"] == kinds["characters"] == (False, True)
+    bert_bare = encode_cut_rule(tokenizers["bert-base-uncased"], add_special_tokens=False)
+    assert (bert_bare.spaces, bert_bare.line_starts) == kinds["characters"] == (False, True)
+    assert kinds["bert-base-uncased"] == (False, False)  # "[CLS] a [SEP]" + "[CLS] b [SEP]" is not "[CLS] a b [SEP]"
     assert kinds["mistral-v1"] == kinds["sp-unigram-en"] == kinds["claude-legacy"] == kinds["trained-ws"] == (False, False)
     assert encode_cut_rule(tokenizers["trained-byte"]).specials == (b"end of text",)  # only specials a cut could split
 

@@ -7,8 +7,7 @@ from typing import Any
 
 from textual.widgets import DataTable, Input
 
-from tests.explore_pilot import settle
-from tests.tui.pilot import make_app
+from tests.tui.pilot import make_app, settle_panes
 from tui.audit import AuditScreen, open_audit
 from tui.inspect.pane import InspectorPane
 
@@ -17,7 +16,7 @@ async def inspect_with(pilot: Any, spec: str) -> InspectorPane:
     await pilot.press("f3")
     pane = pilot.app.query_one(InspectorPane)
     pane.use_tokenizer(spec)
-    await settle(pilot)
+    await settle_panes(pilot)
     assert pane.result is not None and pane.result.spec == spec
     return pane
 
@@ -32,7 +31,7 @@ async def test_palette_audits_o200k_and_a_picked_token_is_inspected() -> None:
             await pilot.press(key if key != " " else "space")
         await pilot.pause(0.3)
         await pilot.press("enter")
-        await settle(pilot)
+        await settle_panes(pilot)
         screen = app.screen
         assert isinstance(screen, AuditScreen) and screen.audit is not None
         assert screen.audit.counts["unreachable_multi"] == 12
@@ -46,7 +45,7 @@ async def test_palette_audits_o200k_and_a_picked_token_is_inspected() -> None:
         tokens.focus()
         tokens.move_cursor(row=tokens.get_row_index("193819"))
         await pilot.press("enter")
-        await settle(pilot)
+        await settle_panes(pilot)
         assert not isinstance(app.screen, AuditScreen)
         assert app.query_one("#inspect-input", Input).value == "亚洲AV"
         assert pane.result is not None and pane.result.spec == "o200k_base"
@@ -58,7 +57,7 @@ async def test_choosing_a_category_lists_its_tokens_and_esc_closes() -> None:
     async with app.run_test(size=(140, 44)) as pilot:
         await inspect_with(pilot, "gpt2")
         open_audit(app)
-        await settle(pilot)
+        await settle_panes(pilot)
         screen = app.screen
         assert isinstance(screen, AuditScreen) and screen.audit is not None
         tokens = screen.query_one("#audit-tokens", DataTable)

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bpe_engine.registry import load_tokenizer
-from tests.explore_pilot import settle
-from tests.tui.test_compare import Host
+from tests.tui.pilot import CompareHost, settle_panes
 from tui.compare.pane import ComparePane
 
 KOREAN = "대한민국은 민주공화국이다. 모든 국민은 법 앞에 평등하다. Cafe\u0301"
@@ -16,11 +15,11 @@ async def test_llama4_and_qwen36_side_by_side_on_korean(builtin_model_path: Any)
     for name in ("llama3", "llama4", "qwen2.5", "qwen3.6"):
         builtin_model_path(name)
     rows = ("characters", "o200k_base", "llama3", "llama4", "qwen2.5", "qwen3.6")
-    app = Host(KOREAN, rows)
+    app = CompareHost(KOREAN, rows)
     async with app.run_test(size=(140, 44)) as pilot:
         pane = app.query_one(ComparePane)
         for _ in range(40):
-            await settle(pilot)
+            await settle_panes(pilot)
             if pane.result is not None and len(pane.result.labels) == len(rows):
                 break
         assert pane.result is not None and [r.error for r in pane.result.comparison.rows] == [None] * len(rows)
