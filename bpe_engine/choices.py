@@ -19,13 +19,16 @@ from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
 V = TypeVar("V", bound=str)
+V_co = TypeVar("V_co", bound=str, covariant=True)
+"""Covariant: a choice is frozen, so a ``Choice[Literal["hf"]]`` is also a ``Choice[str]`` (the
+``", ".join(values(...))`` of a message asks for ``str`` values)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Choice(Generic[V]):
+class Choice(Generic[V_co]):
     """One value of a vocabulary: what the engine takes, what a selector shows, what help says."""
 
-    value: V
+    value: V_co
     label: str
     help: str
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, TypedDict
 
 import regex
 
@@ -266,8 +266,19 @@ controls ``nmt_nfkc`` deletes (``\x0b``, ``\x1c``-``\x1f``: no boundary there ei
 _WHITESPACE_TO_MARKER = {ord(ch): SPACE_MARKER for ch in SENTENCEPIECE_SPACES}
 _MARKER_SPLIT = regex.compile(f"{SPACE_MARKER}[^{SPACE_MARKER}]*|[^{SPACE_MARKER}]+")
 
-_BUILT_IN = {"keeps_unmatched": False, "trusted": True, "safe_to_cut": True, "line_safe": True}
-_OPENAI = {**_BUILT_IN, "tiktoken_compatible": True}
+
+class PreTokenizerFlags(TypedDict, total=False):
+    """The yes/no declarations of a :class:`PreTokenizer`, for a family of them to share as ``**flags``."""
+
+    keeps_unmatched: bool
+    safe_to_cut: bool
+    trusted: bool
+    line_safe: bool
+    tiktoken_compatible: bool
+
+
+_BUILT_IN: PreTokenizerFlags = {"keeps_unmatched": False, "trusted": True, "safe_to_cut": True, "line_safe": True}
+_OPENAI: PreTokenizerFlags = {**_BUILT_IN, "tiktoken_compatible": True}
 GPT2 = PreTokenizer("gpt2", GPT2_PATTERN, **_OPENAI, description="GPT-2 / r50k / p50k regex (tiktoken)")
 CL100K = PreTokenizer("cl100k", CL100K_PATTERN, **_OPENAI, description="cl100k_base regex (GPT-3.5/4)")
 O200K = PreTokenizer("o200k", O200K_PATTERN, **_OPENAI, description="o200k_base regex (GPT-4o)")

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import cast
 
 from .errors import ConfigError, TokenizerFileError
 
@@ -59,7 +60,7 @@ def check_file_id(
     """
     problem = id_problem(value)
     if problem is None:
-        return value  # type: ignore[return-value]
+        return cast(int, value)  # id_problem found nothing wrong: an int in range
     shown = _short_repr(value)
     fix = "ids run from 0 up" if problem == "is negative" else (
         f"ids are integers from 0 to {MAX_TOKEN_ID:,}" if problem == "is not an integer" else "is the file damaged?"
@@ -102,8 +103,11 @@ def check_decode_ids(ids: Sequence[object], size: int, name: str) -> None:
 
     Two C-level passes (``min``/``max``) answer the usual all-good case; only a failure walks the ids.
     """
+    # The fast path compares the ids as ints; anything that is not one either fails the type test
+    # or raises TypeError in min/max, and the walk below names it.
+    as_ints = cast("Sequence[int]", ids)
     try:
-        if not ids or (0 <= min(ids) and max(ids) < size and set(map(type, ids)) <= {int}):  # type: ignore[operator]
+        if not as_ints or (0 <= min(as_ints) and max(as_ints) < size and set(map(type, as_ints)) <= {int}):
             return
     except TypeError:
         pass

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 from .choices import DEFAULT_SPECIAL_MODE, SpecialMode
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .bpe.normalizer import NormalForm
     from .explore.merge_tree import MergeNode
     from .pretokenizers import PreTokenizer
     from .sentencepiece.explain import UnigramChoice
@@ -109,20 +110,33 @@ class Capabilities:
     space_safe: bool = False
     adds_specials: bool = False
     fast_backend: bool = False
-    normalizer: str | None = None
+    normalizer: NormalForm | None = None
 
 
 @runtime_checkable
 class Tokenizer(Protocol):
     """What every tokenizer offers the app, the CLI and the comparison statistics."""
 
-    name: str
-    unk_token: str | None
-    """The token that stands for unknown pieces (None when the vocabulary has none)."""
-    unk_id: int | None
-    """Its id (None when the vocabulary has no unknown token)."""
-    notes: Sequence[str]
-    """What the loader wants the user to know about this model (a rank file's gaps, ...)."""
+    # Read-only properties rather than plain attributes: a protocol attribute is settable, so it
+    # would have to match exactly (invariant); as properties, a class may declare them narrower
+    # (``notes`` a tuple, ``unk_id`` always an int or always None) or compute them.
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def unk_token(self) -> str | None:
+        """The token that stands for unknown pieces (None when the vocabulary has none)."""
+        ...
+
+    @property
+    def unk_id(self) -> int | None:
+        """Its id (None when the vocabulary has no unknown token)."""
+        ...
+
+    @property
+    def notes(self) -> Sequence[str]:
+        """What the loader wants the user to know about this model (a rank file's gaps, ...)."""
+        ...
 
     @property
     def capabilities(self) -> Capabilities:

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from ..display import visible_text
 from ..errors import BpeEngineError
 from ..types import UNKNOWN_ID, ReplaysMerges, Tokenizer
+
+if TYPE_CHECKING:
+    from ..hf.pipeline import HfTokenizer
 
 PREFIXES = ("", " ", "a", "x", "1")
 SUFFIXES = ("", "s", "x", "a", "e", "m", "1", " ", ".", "\n")
@@ -51,7 +54,7 @@ def explain_unreachable(tokenizer: Tokenizer, token_id: int, encodes_to: tuple[i
     text = tokenizer.decode([token_id])
     got = " + ".join(shown(tokenizer, i) for i in encodes_to)
     form = tokenizer.capabilities.normalizer
-    seen = unicodedata.normalize(form, text) if form is not None else text  # type: ignore[arg-type]
+    seen = unicodedata.normalize(form, text) if form is not None else text
     pieces = _pieces(tokenizer, seen)
     if seen != text:
         stage, reason = "normalizer", f"{form} rewrites {_spelled(text)} as {_spelled(seen)} before encoding, so its own spelling is never looked up"
@@ -78,7 +81,8 @@ def _pieces(tokenizer: Tokenizer, text: str) -> tuple[str, ...]:
         if caps.traces_stages:
             from ..hf.explore import trace  # pieces with character spans in the text as given
 
-            return tuple(text[s:e] for _, s, e in trace(tokenizer, text).pieces)  # type: ignore[arg-type]
+            # traces_stages: a Hugging Face pipeline
+            return tuple(text[s:e] for _, s, e in trace(cast("HfTokenizer", tokenizer), text).pieces)
     except BpeEngineError:
         return ()
     return ()

@@ -65,7 +65,7 @@ class BpeDecoder:
         """The concatenated bytes of ``ids`` (byte-level models: the exact original text)."""
         check_decode_ids(ids, len(self._id_bytes), self.name)
         try:
-            return b"".join(map(self._id_bytes.__getitem__, ids))  # type: ignore[arg-type]
+            return b"".join(map(self._id_bytes.__getitem__, ids))  # type: ignore[arg-type]  # a hole (None): the TypeError below
         except TypeError:  # a hole in the id table (None)
             for i in ids:
                 self.token_bytes(i)  # raises the clear error for the first bad id

@@ -67,7 +67,7 @@ def _token_spans(
         except UnknownSymbolError:
             ids = None
         if ids is not None and (unk is None or unk not in ids):
-            ends = list(accumulate(map(len, map(tok._id_bytes.__getitem__, ids))))  # type: ignore[arg-type]
+            ends = list(accumulate(map(len, map(tok._id_bytes.__getitem__, ids))))  # type: ignore[arg-type]  # no hole: encoded
             specials = tok._special_ids
             return ids, list(zip([0, *ends[:-1]], ends)), [i in specials for i in ids], {}
     byte_at = byte_offsets(text)
@@ -117,7 +117,8 @@ def _piece_spans(
     for n, token_id in enumerate(ids):
         if token_id == unk or token_id == UNKNOWN_ID:
             width = 1
-            unknown[first + n] = table.symbol_at(piece, k)  # type: ignore[union-attr]
+            assert isinstance(table, MergeTable)  # a rank table holds every byte: nothing unknown
+            unknown[first + n] = table.symbol_at(piece, k)
         elif tok.byte_level:
             width = len(tok.token_bytes(token_id))
         else:

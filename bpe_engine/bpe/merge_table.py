@@ -57,8 +57,9 @@ class MergeTable:
         self.pair_rank: dict[int, int] = {}
         self.new_id: list[int] = []
         for rank, (left, right) in enumerate(self.merge_list):
-            ids = (vocab.get(left), vocab.get(right), vocab.get(left + right))
-            if None in ids:
+            left_id, right_id, merged_id = vocab.get(left), vocab.get(right), vocab.get(left + right)
+            if left_id is None or right_id is None or merged_id is None:
+                ids = (left_id, right_id, merged_id)
                 missing = next(t for t, i in zip((left, right, left + right), ids) if i is None)
                 raise ConfigError(
                     f"merge {rank} ({left!r}, {right!r}): {missing!r} is not in the vocabulary; "
@@ -66,8 +67,8 @@ class MergeTable:
                 )
             # A pair listed twice (HF's trainer can merge a pair again after an id reuse) keeps its
             # last rank, as HF's model does; a merge prefix then sees the pair only from that rank.
-            self.pair_rank[ids[0] * self.stride + ids[1]] = rank  # type: ignore[operator]
-            self.new_id.append(ids[2])  # type: ignore[arg-type]
+            self.pair_rank[left_id * self.stride + right_id] = rank
+            self.new_id.append(merged_id)
         self.unk_id: int | None = None
         if unk_token is not None:
             if unk_token not in vocab:
@@ -110,7 +111,7 @@ class MergeTable:
         def encode_piece(piece: str) -> tuple[int, ...]:
             ids = initial(piece)
             if None not in ids:
-                return tuple(merge(ids))  # type: ignore[arg-type]
+                return tuple(merge(ids))  # type: ignore[arg-type]  # no None, just checked (mypy cannot narrow items)
             if self.unk_id is not None:
                 return tuple(merge([self.unk_id if i is None else i for i in ids]))
             if not lenient:

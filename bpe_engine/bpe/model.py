@@ -374,7 +374,7 @@ class BpeTokenizer(BpeDecoder):
             return self._cache[piece]
         except UnknownSymbolError:
             if self._lenient_cache is None:
-                self._lenient_cache = PieceCache(self._table.piece_encoder(self._limit, lenient=True))  # type: ignore[call-arg]
+                self._lenient_cache = PieceCache(self._table.piece_encoder(self._limit, lenient=True))
             return self._lenient_cache[piece]
 
     # -- tiktoken fast path ----------------------------------------------------------------------

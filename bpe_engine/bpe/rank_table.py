@@ -50,7 +50,9 @@ class RankTable:
         """The rank bound that admits exactly the first ``k`` merges (multi-byte tokens)."""
         return NEVER if k >= self.n_merges else self._sorted_merge_ranks()[k]
 
-    def piece_encoder(self, limit: int) -> PieceEncoder:
+    def piece_encoder(self, limit: int, *, lenient: bool = False) -> PieceEncoder:
+        """piece -> ids. ``lenient`` is :class:`~bpe_engine.bpe.merge_table.MergeTable`'s option for
+        unknown symbols; a rank table holds every byte, so it has none and ignores it."""
         ranks = self.ranks
         get = ranks.get
 

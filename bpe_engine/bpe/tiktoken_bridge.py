@@ -29,7 +29,7 @@ and special-token ids do not collide with vocabulary ids.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import tiktoken
 
@@ -157,14 +157,14 @@ def _pairs_problem(table: MergeTable, by_bytes: dict[bytes, int]) -> str:
             right = by_bytes.get(data[cut:])
             if right is not None and left * stride + right not in pair_rank:
                 return f"{name[left]!r} + {name[right]!r} spell {name[token_id]!r} but are not a merge (condition 2)"
-    byte_id = table.byte_id
+    byte_id = cast("list[int]", table.byte_id)  # merge_list_problem returned early if a byte is missing
     for data, token_id in by_bytes.items():
         if len(data) > 1:
             budget -= 8 * len(data)  # the merge loop is n log n; a generous per-byte charge
             if budget < 0:
                 return _TOO_COSTLY
             ids = [byte_id[b] for b in data]
-            if merge_pair_ranks(ids, pair_rank, table.new_id, stride) != [token_id]:  # type: ignore[arg-type]
+            if merge_pair_ranks(ids, pair_rank, table.new_id, stride) != [token_id]:
                 return f"token {name[token_id]!r} does not encode to itself (condition 4)"
     return ""
 

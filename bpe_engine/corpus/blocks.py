@@ -113,7 +113,7 @@ class CutRule:
         """Bytes needed on each side of a candidate to decide it (a character, a special token)."""
         return max(4, max(map(len, self.specials), default=0))
 
-    def find(self, data: bytes, start: int, end: int | None = None) -> int:
+    def find(self, data: bytes | bytearray, start: int, end: int | None = None) -> int:
         """The first cut point ``c`` with ``start <= c <= end`` (``1 <= c``), or -1.
 
         ``c`` cuts between ``data[c - 1]`` and ``data[c]``. ``end`` defaults to ``len(data)``; a
@@ -140,7 +140,7 @@ class CutRule:
                 p = data.find(b" ", p + 1, stop)
         return best
 
-    def _line_start(self, data: bytes, start: int, end: int) -> int:
+    def _line_start(self, data: bytes | bytearray, start: int, end: int) -> int:
         """The first line start ``c`` with ``start <= c <= end`` and ``c < len(data)``, or -1."""
         newline = data.find(b"\n", max(start - 1, 1), end)
         while newline != -1:
@@ -151,7 +151,7 @@ class CutRule:
             newline = data.find(b"\n", c, end)
         return -1
 
-    def _inside_special(self, data: bytes, c: int) -> bool:
+    def _inside_special(self, data: bytes | bytearray, c: int) -> bool:
         for special in self.specials:
             n = len(special)
             if n > 1 and data.find(special, max(c - n + 1, 0), c + n - 1) != -1:
@@ -159,7 +159,7 @@ class CutRule:
         return False
 
 
-def _letter_or_digit_before(data: bytes, c: int) -> bool:
+def _letter_or_digit_before(data: bytes | bytearray, c: int) -> bool:
     """Whether the character ending at byte ``c`` is a letter or digit (``str.isalnum``)."""
     last = data[c - 1]
     if last < 0x80:
@@ -167,7 +167,7 @@ def _letter_or_digit_before(data: bytes, c: int) -> bool:
     return _char_before(data, c).isalnum()
 
 
-def _char_before(data: bytes, c: int) -> str:
+def _char_before(data: bytes | bytearray, c: int) -> str:
     """The character ending at byte ``c`` ("" if none or not valid UTF-8: no cut there).
 
     UTF-8 resynchronises at every lead byte, so decoding from the nearest lead byte gives the
@@ -182,7 +182,7 @@ def _char_before(data: bytes, c: int) -> str:
         return ""
 
 
-def _char_at(data: bytes, c: int) -> str:
+def _char_at(data: bytes | bytearray, c: int) -> str:
     """The character starting at byte ``c`` ("" if none, cut short or not valid UTF-8)."""
     if c >= len(data):
         return ""

@@ -206,7 +206,7 @@ def _batch_texts(batch: Batch, job: CountJob) -> Iterator[str]:
     """The batch's texts with special tokens cut out (raw bytes decoded as for a block)."""
     mode = "surrogateescape" if job.byte_level else job.errors
     for index, item in enumerate(batch.items):
-        if type(item) is not str:
+        if not isinstance(item, str):
             try:
                 item = item.decode("utf-8", mode)
             except UnicodeDecodeError as exc:

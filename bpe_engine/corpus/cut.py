@@ -236,7 +236,7 @@ class NextStarts(Sequence[int]):
     def __len__(self) -> int:
         return len(self._starts)
 
-    def __getitem__(self, i: int) -> int:  # type: ignore[override]  # ints only: the stepper's reads
+    def __getitem__(self, i: int) -> int:  # type: ignore[override]  # ints only, no slices: the stepper's reads
         if i < 0:
             i += len(self._starts)
         if not 0 <= i < len(self._starts):

@@ -230,12 +230,13 @@ def _batches(
         starts += 1
         parts: Iterable[str | bytes] = (raw,)
         if len(raw) > size and rule.spaces:
-            data = raw
             if isinstance(raw, str):
                 try:
                     data = raw.encode("utf-8")
                 except UnicodeEncodeError:
                     data = b""
+            else:
+                data = raw
             if data:
                 parts = cut_bytes(data, rule, size)
         offset = 0

@@ -16,10 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 from ..choices import ModelName
 from ..training.steps import MergeStep, TrainingStep
 from .surfaces import merge_label, token_label
+
+if TYPE_CHECKING:
+    from ..training.unigram.steps import UnigramStep
 
 TIE_MARK = "="
 """After the deciding number of a step that won a tie (the step's why names the rule)."""
@@ -74,7 +78,7 @@ def column_widths(steps: Sequence[TrainingStep], *, byte_level: bool) -> tuple[i
     if not steps:
         return ()
     if all(isinstance(s, MergeStep) for s in steps):
-        merges: Sequence[MergeStep] = steps  # type: ignore[assignment]
+        merges = cast("Sequence[MergeStep]", steps)  # every step is one, checked just above
         count = len(f"{max(s.count for s in merges):,}") + len(TIE_MARK)
         words = len(f"{max(s.words_changed for s in merges):,}")
         if merges[0].score is not None:
@@ -85,7 +89,7 @@ def column_widths(steps: Sequence[TrainingStep], *, byte_level: bool) -> tuple[i
     return tuple(0 if i == 1 else max(len(r[i]) for r in rows) for i in range(len(rows[0])))
 
 
-def _unigram_row(step: TrainingStep) -> tuple[str, ...]:
+def _unigram_row(step: UnigramStep) -> tuple[str, ...]:
     from ..training.unigram.steps import EmStep, FinalStep, PruneStep, SeedStep
 
     number = f"{step.index + 1:,}"

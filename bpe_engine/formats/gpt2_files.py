@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import cast
 
 from ..atomic import atomic_write_text
 from ..errors import TokenizerFileError
@@ -51,15 +52,16 @@ def validate_vocab(path: str | Path, data: Mapping[str, object], text: str = "")
     vocab: dict[str, int] = {}
     for token, value in data.items():
         if id_problem(value) is not None:
-            check_file_id(path, value, what=f"token {token!r}", line=line_of_key(text, token))
-        if value in seen:
+            check_file_id(path, value, what=f"token {token!r}", line=line_of_key(text, token))  # raises, naming the line
+        token_id = cast(int, value)  # id_problem found nothing wrong: an int in range
+        if token_id in seen:
             raise TokenizerFileError(
                 path,
-                f"duplicate id {value}: used by {seen[value]!r} and {token!r}; every token needs its own id",
+                f"duplicate id {token_id}: used by {seen[token_id]!r} and {token!r}; every token needs its own id",
                 line=line_of_key(text, token),
             )
-        seen[value] = token
-        vocab[token] = value
+        seen[token_id] = token
+        vocab[token] = token_id
     return vocab
 
 

@@ -113,7 +113,7 @@ def hf_json_text(spec: BpeSpec) -> str:
     return f'{head[: -len(closing)]},\n    "vocab": {vocab_text},\n    "merges": {merges_text}{closing}\n'
 
 
-_encode_str = json.encoder.encode_basestring  # type: ignore[attr-defined]  # C speed-up, same escaping as ensure_ascii=False
+_encode_str = json.encoder.encode_basestring  # C speed-up, same escaping as ensure_ascii=False
 
 
 def write_hf_json(path: str | Path, spec: BpeSpec) -> None:
@@ -244,8 +244,8 @@ def _read_merges(path: str | Path, merges: Any) -> list[tuple[str, str]]:
     if not isinstance(merges, list):
         raise TokenizerFileError(path, "model.merges must be a list")
     if {type(m) for m in merges} <= {list} and {len(m) for m in merges} <= {2}:
-        parts = {p for m in merges for p in m}
-        if {type(p) for p in parts} <= {str} and "" not in parts:
+        tokens = {p for m in merges for p in m}
+        if {type(p) for p in tokens} <= {str} and "" not in tokens:
             return [(a, b) for a, b in merges]  # the common, well-formed case at comprehension speed
     out: list[tuple[str, str]] = []
     for rank, item in enumerate(merges):

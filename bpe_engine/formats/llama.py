@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..pretokenizers import PreTokenizer
+from ..pretokenizers import PreTokenizer, PreTokenizerFlags
 from .tiktoken_files import read_tiktoken
 
 if TYPE_CHECKING:
@@ -45,7 +45,9 @@ LLAMA4_PATTERN = r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p
 
 # Like cl100k/o200k: every character matched (nothing dropped), linear, no piece crosses a line
 # start or the space after a word (the declarations tests/engine/test_llama_builtins.py checks).
-_TIKTOKEN_STYLE = {"keeps_unmatched": False, "trusted": True, "safe_to_cut": True, "line_safe": True, "tiktoken_compatible": True}
+_TIKTOKEN_STYLE: PreTokenizerFlags = {
+    "keeps_unmatched": False, "trusted": True, "safe_to_cut": True, "line_safe": True, "tiktoken_compatible": True,
+}
 LLAMA3 = PreTokenizer("llama3", LLAMA3_PATTERN, **_TIKTOKEN_STYLE, description="Llama 3 regex (cl100k-like, no possessives)")
 LLAMA4 = PreTokenizer("llama4", LLAMA4_PATTERN, **_TIKTOKEN_STYLE, description="Llama 4 regex (= o200k_base's)")
 

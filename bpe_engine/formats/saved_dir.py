@@ -130,7 +130,7 @@ def read_consistently(root: str | Path, load: Callable[[dict[str, Any]], T]) -> 
     for attempt in range(_READ_ATTEMPTS):
         meta = read_metadata(root)
         manifest = meta.get("manifest")
-        if manifest is None and meta.get("version") == 1:
+        if manifest is None:  # version 1: read_metadata lets no later version go without a manifest
             return load(meta)
         problem = _manifest_problem(root, manifest)
         if not problem:

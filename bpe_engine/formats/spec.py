@@ -73,7 +73,7 @@ class BpeSpec:
             )
         vocab = dict(self.vocab)
         if self.unk_token in self.special_tokens:  # the encoder looks the unknown token up among the ids
-            vocab.setdefault(self.unk_token, self.special_tokens[self.unk_token])  # type: ignore[index]
+            vocab.setdefault(self.unk_token, self.special_tokens[self.unk_token])
         return BpeTokenizer(
             name=self.name,
             vocab=vocab,
@@ -92,7 +92,7 @@ def spec_from_tokenizer(tokenizer: ReplaysMerges) -> BpeSpec:
     return BpeSpec(
         name=tokenizer.name,
         vocab=vocab,
-        merges=[tuple(m) for m in tokenizer.merges],  # type: ignore[misc]
+        merges=[(left, right) for left, right in tokenizer.merges],  # tuples, whatever sequences the model keeps
         pre_tokenizer=tokenizer.pre_tokenizer,
         byte_level=tokenizer.capabilities.byte_level,
         special_tokens=specials,

@@ -144,8 +144,8 @@ def byte_ranks(path: Path, vocab: list[Any], *, offset: int) -> dict[bytes, int]
         raise TokenizerFileError(path, f"vocab entry {at} has rank {vocab[at]['rank']!r}; ranks must run 0, 1, 2, ...")
     bad = next((i for i in range(min(256, len(tokens))) if tokens[i] != bytes([i])), None)
     if bad is not None or len(tokens) < 256:
-        where = bad if bad is not None else len(tokens)
-        raise TokenizerFileError(path, f"vocab entry {where} must be the single byte 0x{where:02x}")
+        bad_at = bad if bad is not None else len(tokens)
+        raise TokenizerFileError(path, f"vocab entry {bad_at} must be the single byte 0x{bad_at:02x}")
     ranks = dict(zip(tokens, range(offset, offset + len(tokens))))
     if len(ranks) != len(tokens):
         raise TokenizerFileError(path, "a token's bytes are listed twice in the vocab")

@@ -12,6 +12,7 @@ inspector does), so character offsets are unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..inspect.text_index import TextIndex, clean_text
@@ -89,7 +90,7 @@ def aligned_records(tok: HfTokenizer, text: str, skip_special: bool) -> tuple[li
     return records, dropped
 
 
-def byte_span(piece: NormalizedString, cs: int, ce: int, starts: tuple[int, ...]) -> tuple[int, int]:
+def byte_span(piece: NormalizedString, cs: int, ce: int, starts: Sequence[int]) -> tuple[int, int]:
     """UTF-8 span in the original text of the piece's characters ``[cs, ce)``."""
     if cs >= ce:
         a, b = piece.original_span(cs, ce)
@@ -97,8 +98,9 @@ def byte_span(piece: NormalizedString, cs: int, ce: int, starts: tuple[int, ...]
     sub = piece.sub
     first, last = piece.align[cs], piece.align[ce - 1]
     start = starts[first[0]] + (sub[cs] or 0 if sub is not None else 0)
-    if sub is not None and sub[ce - 1] is not None:
-        end = starts[last[0]] + sub[ce - 1] + 1  # type: ignore[operator]
+    last_sub = sub[ce - 1] if sub is not None else None
+    if last_sub is not None:
+        end = starts[last[0]] + last_sub + 1
     else:
         end = starts[last[1]]
     return start, end

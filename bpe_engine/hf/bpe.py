@@ -115,7 +115,7 @@ class BpeModel:
             whole = self.vocab.get(bytes_to_token_str(data))
             if whole is not None:
                 return (whole,)
-        ids: list[int] = list(map(self.byte_ids.__getitem__, data))  # type: ignore[arg-type]
+        ids: list[int] = list(map(self.byte_ids.__getitem__, data))  # type: ignore[arg-type]  # raw_bytes_ok: no byte id is None
         return tuple(merge_pair_ranks(ids, self.pair_rank, self.new_id, self.stride, self.limit)) if len(ids) > 1 else tuple(ids)
 
     def _symbols(self, piece: str) -> list[Symbol]:
@@ -137,7 +137,7 @@ class BpeModel:
             if self.byte_fallback:
                 fallback = [self.fallback_ids[b] for b in s.encode("utf-8", "surrogatepass")]
                 if None not in fallback:
-                    out += [(i, 1) for i in fallback]  # type: ignore[misc]
+                    out += [(i, 1) for i in fallback]  # type: ignore[misc]  # None not in it (mypy cannot narrow items)
                     continue
             if self.unk_token is not None:
                 unk_id = self.unk_id

@@ -17,6 +17,7 @@ from . import post_processors as post
 from . import pre_tokenizers as pre
 from .schema import Node
 from .splitting import BEHAVIORS, compile_onig
+from .unicode_forms import FORMS
 
 NORMALIZERS = ("NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Strip", "StripAccents", "Replace", "Prepend",
                "BertNormalizer", "Nmt", "ByteLevel", "Precompiled", "Sequence")
@@ -50,7 +51,7 @@ def _pattern(node: Node) -> tuple[str, bool]:
 
 def normalizer(node: Node) -> Any:
     kind = node.type_name()
-    if kind in ("NFC", "NFD", "NFKC", "NFKD"):
+    if kind in FORMS:
         return norm.UnicodeForm(kind)
     if kind == "Lowercase":
         return norm.lowercase()
@@ -98,7 +99,7 @@ def _behavior(node: Node, key: str, default: str | None = None) -> str:
     value = node.str(key) if default is None else node.str(key, default)
     if value not in BEHAVIORS:
         node.child(key).fail(f"unknown split behaviour {value!r}; expected one of {', '.join(BEHAVIORS)}")
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 def _scheme(node: Node) -> str:
@@ -107,7 +108,7 @@ def _scheme(node: Node) -> str:
     scheme = node.str("prepend_scheme", "always")
     if scheme not in _SCHEMES:
         node.child("prepend_scheme").fail(f"unknown prepend_scheme {scheme!r}; expected always, first or never")
-    return scheme  # type: ignore[no-any-return]
+    return scheme
 
 
 def pre_tokenizer(node: Node) -> Any:

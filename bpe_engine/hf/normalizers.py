@@ -28,7 +28,7 @@ from ..wordpiece.bert_normalizer import (
 )
 from .normalized import NormalizedString
 from .splitting import compile_onig, regex_matches
-from .unicode_forms import form_changes, normalize_text
+from .unicode_forms import Form, form_changes, normalize_text
 from .unicode_tables import is_combining_mark
 
 _SPACES = "".join(sorted(WHITE_SPACE))
@@ -83,7 +83,7 @@ class _CharTable(dict[int, str]):
 class UnicodeForm:
     """``NFC``, ``NFD``, ``NFKC`` or ``NFKD``."""
 
-    form: str
+    form: Form
 
     def normalize_str(self, text: str) -> str:
         return normalize_text(self.form, text)

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 from operator import iadd
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..bpe.byte_table import is_byte_token_str, token_str_to_bytes
 from ..errors import ConfigError
@@ -301,8 +301,8 @@ class HfTokenizer:
 
     def _piece_ids(self, text: str, at_origin: bool) -> list[int]:
         p = self.pipeline
-        if p.fold_bytes:
-            return reduce(iadd, map(p.model.encode_raw, self.pre_pieces(text, at_origin, map_bytes=False)), [])
+        if p.fold_bytes:  # only a BpeModel is raw_bytes_ok (loader.py)
+            return reduce(iadd, map(cast(BpeModel, p.model).encode_raw, self.pre_pieces(text, at_origin, map_bytes=False)), [])
         return reduce(iadd, map(p.model.encode_piece, self.pre_pieces(text, at_origin)), [])
 
     def pre_pieces(self, text: str, at_origin: bool, *, map_bytes: bool = True) -> list[str]:

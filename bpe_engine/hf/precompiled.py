@@ -37,9 +37,9 @@ class Precompiled:
 
     def _transform(self, chunk: str) -> str | None:
         found = self._lookup.get(chunk, self)
-        if found is self:
+        if isinstance(found, Precompiled):  # the default, self: not looked up yet
             found = self._lookup[chunk] = self.charsmap.transform(chunk)
-        return found  # type: ignore[return-value]
+        return found
 
     def _grapheme(self, g: str) -> str:
         out = self._graphemes.get(g)

@@ -8,6 +8,7 @@ raises :class:`~bpe_engine.errors.TokenizerFileError` like
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn
@@ -39,7 +40,11 @@ def describe(value: Any) -> str:
 
 
 class Node:
-    """A JSON value with the path that leads to it."""
+    """A JSON value with the path that leads to it.
+
+    Its readers are named after JSON's types (``str``, ``bool``, ``int``), so inside the class body
+    those names are methods: annotations after them spell the types ``builtins.str`` and so on.
+    """
 
     __slots__ = ("file", "path", "value")
 
@@ -96,13 +101,13 @@ class Node:
         node, absent = self._field(key, default, nullable)
         return (default if node.missing else None) if absent else node.as_str()
 
-    def char(self, key: str, default: Any = _MISSING) -> str:
+    def char(self, key: builtins.str, default: Any = _MISSING) -> builtins.str:
         value = self.str(key, default)
         if len(value) != 1:
             self.child(key).fail(f"expected a single character, got {describe(value)}")
-        return value  # type: ignore[no-any-return]
+        return value
 
-    def bool(self, key: str, default: Any = _MISSING, *, nullable: bool = False) -> Any:
+    def bool(self, key: builtins.str, default: Any = _MISSING, *, nullable: builtins.bool = False) -> Any:
         node, absent = self._field(key, default, nullable)
         if absent:
             return default if node.missing else None
@@ -110,11 +115,14 @@ class Node:
             node.fail(f"expected true or false, got {describe(node.value)}" if not node.missing else "is missing")
         return node.value
 
-    def int(self, key: str, default: Any = _MISSING, *, minimum: int = 0, maximum: int = MAX_TOKEN_ID, nullable: bool = False) -> Any:
+    def int(
+        self, key: builtins.str, default: Any = _MISSING, *,
+        minimum: builtins.int = 0, maximum: builtins.int = MAX_TOKEN_ID, nullable: builtins.bool = False,
+    ) -> Any:
         node, absent = self._field(key, default, nullable)
         return (default if node.missing else None) if absent else node.as_int(minimum=minimum, maximum=maximum)
 
-    def as_int(self, *, minimum: int = 0, maximum: int = MAX_TOKEN_ID) -> int:
+    def as_int(self, *, minimum: builtins.int = 0, maximum: builtins.int = MAX_TOKEN_ID) -> builtins.int:
         value = self.value
         if isinstance(value, float) and value.is_integer():
             value = int(value)
@@ -124,11 +132,11 @@ class Node:
             self.fail(f"{value} is out of range; expected {minimum}..{maximum:,}")
         return value
 
-    def token_id(self, key: str, default: Any = _MISSING) -> Any:
+    def token_id(self, key: builtins.str, default: Any = _MISSING) -> Any:
         node, absent = self._field(key, default, False)
         return default if absent else node.as_token_id()
 
-    def as_token_id(self) -> int:
+    def as_token_id(self) -> builtins.int:
         """A token id by the project's id rules (:mod:`bpe_engine.token_ids`)."""
         if self.missing:
             self.fail("is missing")
@@ -136,9 +144,9 @@ class Node:
         if problem is not None:
             fix = "ids run from 0 up" if problem == "is negative" else "is the file damaged?"
             self.fail(f"{describe(self.value)} {problem}; {fix}")
-        return self.value  # type: ignore[no-any-return]
+        return self.value
 
-    def number(self, key: str, default: Any = _MISSING, *, nullable: bool = False) -> Any:
+    def number(self, key: builtins.str, default: Any = _MISSING, *, nullable: builtins.bool = False) -> Any:
         node, absent = self._field(key, default, nullable)
         if absent:
             return default if node.missing else None
@@ -146,13 +154,13 @@ class Node:
             node.fail(f"expected a number, got {describe(node.value)}" if not node.missing else "is missing")
         return float(node.value)
 
-    def items(self, key: str, *, nullable: bool = False) -> list[Node]:
+    def items(self, key: builtins.str, *, nullable: builtins.bool = False) -> list[Node]:
         node = self.child(key)
         if nullable and (node.missing or node.value is None):
             return []
         return node.as_list()
 
-    def nested(self, key: str) -> list[Node]:
+    def nested(self, key: builtins.str) -> list[Node]:
         """The list under ``key`` of a component that holds components (a ``Sequence``), at most
         :data:`MAX_NESTING` lists deep."""
         depth = self.path.count("[") + 1
@@ -171,14 +179,14 @@ class Node:
             self.fail(f"expected a list, got {describe(self.value)}" if not self.missing else "is missing")
         return [self.child(i) for i in range(len(self.value))]
 
-    def obj(self, key: str) -> Node | None:
+    def obj(self, key: builtins.str) -> Node | None:
         """The object under ``key``, or None for a missing key or ``null``."""
         node = self.child(key)
         if node.missing or node.value is None:
             return None
         return node.expect_object()
 
-    def entries(self) -> Iterator[tuple[str, Node]]:
+    def entries(self) -> Iterator[tuple[builtins.str, Node]]:
         """``(key, node)`` of an object."""
         self.expect_object()
         for key in self.value:

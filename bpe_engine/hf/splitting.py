@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 import regex
 
@@ -49,14 +50,14 @@ TRUSTED = frozenset(p.pattern for p in BUILTIN.values() if p.trusted and p.patte
 """Built-in patterns known to run in linear time: they skip the time budget (which costs ~2x)."""
 
 
-def run_pattern(rx: regex.Pattern[str], method: str, text: str, *, trusted: bool = False) -> list:  # type: ignore[type-arg]
+def run_pattern(rx: regex.Pattern[str], method: str, text: str, *, trusted: bool = False) -> list[Any]:
     """``rx.<method>(text)`` (``findall`` or ``finditer``, materialised): a file's regex within the
     project-wide time budget (:func:`bpe_engine.pretokenizers.run_regex`); ``trusted`` patterns (the
     built-in ones, this package's own character classes) run directly."""
     if trusted or rx.pattern in TRUSTED:
         result = getattr(rx, method)(text)
         return result if method == "findall" else list(result)
-    return run_regex(rx, text, method)  # type: ignore[no-any-return]
+    return run_regex(rx, text, method)
 
 
 def regex_matches(rx: regex.Pattern[str], text: str, *, trusted: bool = False) -> list[Piece]:

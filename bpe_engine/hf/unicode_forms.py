@@ -17,21 +17,23 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
+from typing import Literal
 
 from .unicode_tables import combining_class, composes_to, decompose, has_version_differences
 
-FORMS = ("NFC", "NFD", "NFKC", "NFKD")
+Form = Literal["NFC", "NFD", "NFKC", "NFKD"]
+FORMS: tuple[Form, ...] = ("NFC", "NFD", "NFKC", "NFKD")
 Change = tuple[str, int]
 
 
-def normalize_text(form: str, text: str) -> str:
+def normalize_text(form: Form, text: str) -> str:
     """``text`` in Unicode normalisation ``form``, as HF computes it."""
     if not has_version_differences(text):
         return unicodedata.normalize(form, text)
     return "".join(ch for ch, _ in form_changes(form, text))
 
 
-def form_changes(form: str, text: str) -> list[Change]:
+def form_changes(form: Form, text: str) -> list[Change]:
     """``(char, change)`` per output character (see the module docstring)."""
     decomposed = _decompose(text, compat=form in ("NFKC", "NFKD"))
     if form in ("NFC", "NFKC"):

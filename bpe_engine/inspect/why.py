@@ -35,6 +35,8 @@ from ..types import Encoding, ScoresPieces, Tokenizer
 from .text_index import index_of
 
 if TYPE_CHECKING:
+    from ..hf.pipeline import HfTokenizer
+    from ..sentencepiece.tokenizer import SentencePieceTokenizer
     from ..training.unigram.history import PieceStory
 
 N_BEST = 5
@@ -101,7 +103,8 @@ def _explain(tokenizer: Tokenizer, encoding: Encoding, index: int) -> Why:
         from ..sentencepiece.explain import unigram_choice_at, word_around
 
         try:
-            unigram = unigram_choice_at(tokenizer, encoding, index, N_BEST)
+            # explains == "unigram-choice" is declared by SentencePiece's Unigram models only
+            unigram = unigram_choice_at(cast("SentencePieceTokenizer", tokenizer), encoding, index, N_BEST)
         except (BpeEngineError, KeyError, IndexError, ValueError):
             unigram = None
         if unigram is not None:
@@ -132,9 +135,9 @@ def _normalizer_story(tokenizer: Tokenizer, encoding: Encoding, index: int) -> s
 
     start, end = encoding.byte_spans[index]
     text = encoding.text.encode("utf-8", "surrogatepass")[start:end].decode("utf-8", "replace")
-    if not text or unicodedata.is_normalized(form, text):  # type: ignore[arg-type]
+    if not text or unicodedata.is_normalized(form, text):
         return ""
-    return f"{visible_text(tokenizer.name)} puts text in {form} first: {visible_text(text)!r} became {visible_text(unicodedata.normalize(form, text))!r}."  # type: ignore[arg-type]
+    return f"{visible_text(tokenizer.name)} puts text in {form} first: {visible_text(text)!r} became {visible_text(unicodedata.normalize(form, text))!r}."
 
 
 def _score_story(tokenizer: Tokenizer, token_id: int) -> str:
@@ -156,7 +159,7 @@ def pipeline_stages(tokenizer: Tokenizer, encoding: Encoding, index: int) -> tup
     from ..hf.explore import trace
 
     try:
-        t = trace(tokenizer, encoding.text)
+        t = trace(cast("HfTokenizer", tokenizer), encoding.text)  # traces_stages: a Hugging Face pipeline
     except BpeEngineError:
         return ()
     start, end = index_of(encoding.text).char_span(*encoding.byte_spans[index])

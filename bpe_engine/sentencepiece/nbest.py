@@ -99,7 +99,7 @@ def build_lattice(model: UnigramModel, text: str) -> _Lattice:
     for i in range(length):
         single = False
         for end, pid in model.matches(text, i):
-            _insert(lattice, _LatticeNode(i, end - i, pid, scores[pid]))  # type: ignore[arg-type]
+            _insert(lattice, _LatticeNode(i, end - i, pid, scores[pid]))  # type: ignore[arg-type]  # matched pieces have scores
             single = single or end == i + 1
         if not single:
             if model.unk_id is None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Sequence
+from typing import Any
 
 from ..errors import ConfigError
 from .model_proto import PieceType, byte_piece
@@ -32,6 +33,8 @@ Node = tuple[int, int, int]
 
 
 _VALUE = ""  # the trie key under which a node keeps its piece (no character is the empty string)
+TrieNode = dict[str, Any]
+"""One level of the pieces' trie: a character -> the next level, and :data:`_VALUE` -> ``(id, score)``."""
 _ROUND = array("f", [0.0])
 
 
@@ -67,7 +70,7 @@ class UnigramModel:
                 self._ids.setdefault(self.pieces[i], i)
         # A trie of nested dicts, one character per level; the pieces that become nodes keep
         # (id, node score) under the key "" (walking it beats hashing every substring).
-        self._trie: dict = {}
+        self._trie: TrieNode = {}
         for piece, pid in self._ids.items():
             score = self._node_score[pid]
             if score is not None:
@@ -143,7 +146,7 @@ class UnigramModel:
         for i in range(n):
             here = score_at[i]
             single = False
-            node = trie
+            node: Any = trie  # a TrieNode level (mixed values: untyped walk), None once the walk leaves the trie
             end = i
             for ch in text[i:]:
                 node = node.get(ch)
@@ -196,7 +199,7 @@ class UnigramModel:
     def matches(self, text: str, start: int) -> list[tuple[int, int]]:
         """``(end, id)`` of every piece that starts at ``start`` and becomes a node, shortest first."""
         out: list[tuple[int, int]] = []
-        node = self._trie
+        node: Any = self._trie  # as in viterbi: a TrieNode level, or None
         for end in range(start + 1, len(text) + 1):
             node = node.get(text[end - 1])
             if node is None:

@@ -211,13 +211,14 @@ def _summed(
     gained: dict[str, int] = {}
     formed_in: dict[str, tuple[int, ...]] = {}
     limit = None if max_length is None or lengths is None else max_length - lengths[ord(new)]
+    sizes: Sequence[int] = () if lengths is None else lengths  # read only when limit is set, so lengths was given
     weight = counts.__getitem__
     left, right = pair[0], pair[1]
     for sym, words in lefts.items():  # (sym, left) -> (sym, new)
         n = sum(map(weight, words))
         key = sym + left
         lost[key] = lost.get(key, 0) + n
-        if limit is None or lengths[ord(sym)] < limit:  # type: ignore[index]
+        if limit is None or sizes[ord(sym)] < limit:
             key = sym + new
             gained[key] = n
             formed_in[key] = tuple(dict.fromkeys(words)) if repeats else tuple(words)
@@ -225,7 +226,7 @@ def _summed(
         n = sum(map(weight, words))
         key = right + sym
         lost[key] = lost.get(key, 0) + n
-        if limit is None or lengths[ord(sym)] < limit:  # type: ignore[index]
+        if limit is None or sizes[ord(sym)] < limit:
             key = new + sym
             old = formed_in.get(key)
             if old is None:

@@ -226,6 +226,7 @@ class WordPieceTokenizer:
         return out
 
     def _encode_segment(self, segment: str, base: int, out: list[tuple[int, int, int, bool]]) -> None:
+        align: Sequence[int]  # each normalized character's position in the segment
         if self.normalizer is not None:
             norm, align = self.normalizer.normalize_aligned(segment)
         else:

@@ -122,6 +122,6 @@ class PairIndex:
                     old[:] = sorted(set(old))
             else:
                 where[pair] = list(words)
-            entry = rule.entry(counts[pair], pair)
+            entry = rule.entry(counts[pair], pair, ())  # fuses_all: the entry carries no words, ``where`` has them
             if entry is not None:
                 heappush(heap, entry)

@@ -67,11 +67,11 @@ def initial_state(counts: Mapping[str, int], config: BpeTrainerConfig) -> Initia
         vocab.add(ch, 1)
     char_id = {ord(ch): chr(vocab.ids[ch]) for ch in alphabet}
     pre = config.pre_tokenizer
-    suffix = pre.end_of_word_suffix
+    suffix = pre.end_of_word_suffix or ""  # "": no end-of-word marking
     separate = bool(suffix) and pre.end_of_word == "separate"
     end_id: dict[str, str] = {}
     if separate:
-        end_symbol = chr(vocab.add(suffix, 0))  # type: ignore[arg-type]
+        end_symbol = chr(vocab.add(suffix, 0))
     elif suffix:  # "o</w>" symbols, by code point
         for ch in sorted({w[-1] for w in counts if w and ord(w[-1]) in char_id}):
             end_id[ch] = chr(vocab.add(ch + suffix, 1))

@@ -62,7 +62,7 @@ def run_training(
     else:
         events = training_events(request, cancelled=cancelled, clock=clock, batch_seconds=batch_seconds)
     for event in events:
-        if isinstance(event, Finished) and event.tokenizer is None:
+        if isinstance(event, Finished) and event.tokenizer is None and event.model is not None:
             event = replace(event, tokenizer=event.model.build())
         yield event
 

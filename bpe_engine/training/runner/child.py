@@ -199,7 +199,7 @@ def main() -> int:
         given = request.cut_words() is not None
         for event in training_events(request):
             if given and isinstance(event, Started):  # the parent holds the cut it sent us
-                event = replace(event, words=None)  # type: ignore[arg-type] - restored by child_events
+                event = replace(event, words=None)  # restored by child_events
             write_frame(stdout, event)
     except (BrokenPipeError, OSError):
         return 0

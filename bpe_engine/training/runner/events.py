@@ -70,12 +70,14 @@ class Finished:
 
     ``model`` is the picklable recipe of the result; ``tokenizer`` is built from it by
     :func:`~bpe_engine.training.runner.run_training` on the consumer's side (a tokenizer holds
-    caches and compiled patterns and does not cross a process boundary)."""
+    caches and compiled patterns and does not cross a process boundary). A replay of a loaded
+    tokenizer's merges (:mod:`~bpe_engine.training.runner.replay`) has no recipe: its ``model`` is
+    None and its ``tokenizer`` arrives built."""
 
     done: int
     seconds: float
     notes: tuple[str, ...]
-    model: ModelState
+    model: ModelState | None
     tokenizer: Tokenizer | None = None
 
 

@@ -10,19 +10,19 @@ from __future__ import annotations
 import os
 import pickle
 import struct
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 _HEADER = struct.Struct(">Q")
 
 
-def write_frame(stream: BinaryIO, obj: Any) -> None:
+def write_frame(stream: IO[bytes], obj: Any) -> None:
     data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(_HEADER.pack(len(data)))
     stream.write(data)
     stream.flush()
 
 
-def read_frame(stream: BinaryIO) -> Any:
+def read_frame(stream: IO[bytes]) -> Any:
     """The next object; EOFError when the other end closed (or died) between frames."""
     header = _read_exactly(stream.fileno(), _HEADER.size)
     return pickle.loads(_read_exactly(stream.fileno(), _HEADER.unpack(header)[0]))

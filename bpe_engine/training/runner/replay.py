@@ -59,7 +59,7 @@ def replay_events(
         if cancelled():
             yield Cancelled(done)
             return
-        yield Finished(done, clock() - start, (), None, tokenizer)  # type: ignore[arg-type]
+        yield Finished(done, clock() - start, (), None, tokenizer)
     except CorpusCancelled:
         yield Cancelled(done)
     except BpeEngineError as exc:

@@ -148,7 +148,7 @@ class PieceRule:
             j = starts + off
             bad = self.poison[j]
             w = ws[j]
-            last = off == lengths - 1
+            last = lengths - 1 == off  # array first: typed as the elementwise array (int == array reads as a bool)
             if config.treat_whitespace_as_suffix:
                 wbad = (~last) if config.split_by_whitespace else ((~last) & (off == 0))
             else:

@@ -111,7 +111,7 @@ def seed_candidates(
     cum_w = np.concatenate(([0], np.cumsum(w)))
     del w
     rule = PieceRule(np.concatenate([codes, np.zeros(width, np.uint32)]), config)
-    found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    found: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []  # starts, lengths, frequencies, ends
     for d in range(2, maxlen + 1):
         brk = lcp < d
         run = np.cumsum(brk) - 1

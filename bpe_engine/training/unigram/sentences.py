@@ -45,7 +45,9 @@ WAYS_OUT = (
 )
 
 
-def _per_byte_replace(err: UnicodeDecodeError) -> tuple[str, int]:
+def _per_byte_replace(err: UnicodeError) -> tuple[str, int]:
+    if not isinstance(err, UnicodeDecodeError):  # a handler for decoding only (the sentence reader below)
+        raise err
     return "\ufffd", err.start + 1  # SentencePiece turns each invalid byte into one U+FFFD
 
 

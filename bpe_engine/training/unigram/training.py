@@ -162,15 +162,15 @@ class UnigramTraining:
             scores = scores[result.keep]
             rnd += 1
             self._estimate = max(self._estimate, self._index + cfg.num_sub_iterations + 2)
-        current = [(pieces[i], float(s)) for i, s in zip(alive.tolist(), scores.tolist())]
-        final = finalize_pieces(current, required, cfg)
-        restored = tuple(c for c in required if c not in {p for p, _s in current})
+        scored = [(pieces[i], float(s)) for i, s in zip(alive.tolist(), scores.tolist())]
+        final = finalize_pieces(scored, required, cfg)
+        restored = tuple(c for c in required if c not in {p for p, _s in scored})
         self.pieces, self.types = _with_specials(final, cfg)
         self._finished = True
         yield FinalStep(
             self._next_index(), tuple(p for p, _s in self.pieces), f32_bytes(np.array([s for _p, s in self.pieces])),
             tuple(int(t) for t in self.types), restored,
-            f"{len(current)} pieces after EM (at most 1.1 x vocab_size); the best by score fill the "
+            f"{len(scored)} pieces after EM (at most 1.1 x vocab_size); the best by score fill the "
             f"{cfg.vocab_size - len(cfg.meta_pieces())} places left by the special pieces, every required character kept",
         )
 
