@@ -1,7 +1,7 @@
 """The app's message protocol.
 
 Worker -> app: :class:`TrainingEvent` wraps one frozen event of
-:mod:`bpe_engine.training.runner` (Counting, Started, Merges, Finished, Cancelled, Failed) with the run id
+:mod:`bpe_engine.training.runner` (Counting, Started, Steps, Finished, Cancelled, Failed) with the run id
 of the run that produced it. The app keeps the id of the current run and drops anything else, so
 a cancelled or superseded run can never touch the screen. The worker forwards the runner's events
 as they come; with :class:`Started` it hands over the stepper it built from the event's words (off

@@ -27,10 +27,10 @@ Incremental bookkeeping -- why a merge touches only a little:
 * the heap is lazy: a popped entry whose key no longer matches the pair's current key is dropped
   (every change pushed a current one).
 
-The naive oracle in :mod:`.reference_trainer` recounts everything per step; the tests require
+The naive oracle in :mod:`.naive` recounts everything per step; the tests require
 identical steps.
 
-The config, the alphabet and the starting vocabulary live in :mod:`.training_setup`.
+The config, the alphabet and the starting vocabulary live in :mod:`.setup`.
 """
 
 from __future__ import annotations
