@@ -15,7 +15,8 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import aiohttp
@@ -87,8 +88,7 @@ async def test_the_app_in_a_browser_counts_typed_tokens(server: int, tmp_path: P
                 assert "Train" in first and "Inspect" in first and "Compare" in first and "sample corpus" in first
 
                 await page.evaluate("document.querySelector('.xterm-helper-textarea').focus()")
-                await page.press("f3")
-                await page.wait_for(lambda s: "Corpus selection" in s, STARTUP, "the Inspect tab")
+                await press_until(page, "f3", lambda s: "Corpus selection" in s, "the Inspect tab")
                 await page.press("end", *["backspace"] * 40)  # the box's sample text is gone
                 await page.wait_for(lambda s: count(r"· ([\d,]+) tokens,", s) == 0, STARTUP, "an empty Inspect box")
                 await page.type(TYPED)
@@ -106,3 +106,17 @@ async def test_the_app_in_a_browser_counts_typed_tokens(server: int, tmp_path: P
         raise AssertionError(f"{exc}\n{logs}") from None
     finally:
         browser.close()
+
+
+async def press_until(page: Page, key: str, shown: Callable[[str], object], what: str) -> str:
+    """Press ``key`` until ``shown`` holds: with both cores busy, a key sent as the page's first
+    input was once lost between xterm.js and the server (the screen stayed on Train for 60 s), so an
+    idempotent key (f3 always shows Inspect) is sent again every few seconds until the screen answers."""
+    deadline = time.monotonic() + STARTUP
+    while True:
+        await page.press(key)
+        try:
+            return await page.wait_for(shown, 5, what)
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
