@@ -33,7 +33,7 @@ from textual.widgets import Button, ContentSwitcher, DataTable, Select, Static, 
 
 from bpe_engine.choices import COMPARE_ROWS
 from bpe_engine.compare.segments import SegmentCache
-from bpe_engine.compare.spans import TokenPick, first_token, pick, step, token_at
+from bpe_engine.compare.spans import TokenPick
 from bpe_engine.display import visible_text
 from bpe_engine.types import SpecialMode
 
@@ -49,6 +49,7 @@ from .aligned import AlignedRows
 from .chart import CurveChart
 from .info import row_heads, selection_line, status_text, text_title
 from .running import Compared, run_comparison
+from .selection import Selection
 from .slider import MergeSlider
 from .stats_table import StatsTable
 
@@ -129,8 +130,7 @@ class ComparePane(Widget):
         self._encoding = False  # a worker is encoding
         self._input_changed = False  # input changed while it was
         self._segments = SegmentCache()  # line encodings: typing re-encodes only the edited line
-        self._pick: TokenPick | None = None  # the clicked / keyed token (stays)
-        self._hover: TokenPick | None = None  # the token under the pointer (while it is there)
+        self._selection = Selection()
         self._loading = ""
         self._failure = ""  # why the last run gave no result: the rows shown are older than the text
         self._busy_timer: Timer | None = None
@@ -197,7 +197,7 @@ class ComparePane(Widget):
     @property
     def lit(self) -> TokenPick | None:
         """The token whose span is lit: under the pointer, else the one picked."""
-        return self._hover or self._pick
+        return self._selection.lit
 
     def set_k(self, k: int) -> None:
         """Use the first ``k`` merges of the trained model in the "ours" row."""
@@ -213,7 +213,7 @@ class ComparePane(Widget):
         if self.baseline not in self.rows:
             self.baseline = DEFAULT_BASELINE if DEFAULT_BASELINE in self.rows else (self.rows[0] if self.rows else None)
         self.current_row = self.rows.index(current) if current in self.rows else min(self.current_row, max(len(self.rows) - 1, 0))
-        self._pick = self._hover = None
+        self._selection.clear()
         self.schedule(immediate=True)
 
     def show_view(self, view: str) -> None:
@@ -275,14 +275,9 @@ class ComparePane(Widget):
         r = self._result
         if r is None:
             return
-        found = token_at(r.comparison, message.row, message.char) if message.row is not None and message.char is not None else None
-        if message.clicked:
-            if message.row is not None:
-                self._set_current(message.row)
-            self._pick = found
-            self._hover = None
-        else:
-            self._hover = found
+        if message.clicked and message.row is not None:
+            self._set_current(message.row)
+        self._selection.point_at_char(r.comparison, message.row, message.char, clicked=message.clicked)
         self._draw_selection()
 
     def on_aligned_rows_nav(self, message: AlignedRows.Nav) -> None:
@@ -294,11 +289,7 @@ class ComparePane(Widget):
         r = self._result
         if r is None or message.view.id != "compare-colored":
             return
-        found = pick(r.comparison, self.current_row, message.token) if message.token is not None else None
-        if message.clicked:
-            self._pick, self._hover = found, None
-        else:
-            self._hover = found
+        self._selection.point_at_token(r.comparison, self.current_row, message.token, clicked=message.clicked)
         self._draw_selection()
 
     def on_token_text_nav(self, message: TokenText.Nav) -> None:
@@ -354,8 +345,7 @@ class ComparePane(Widget):
         if self.query_one("#compare-text").has_focus:
             if not self._focus_view():  # the Curve takes no keys: the views' tabs do (←/→ switch)
                 self.query_one("#compare-views", Tabs).focus()
-        elif self._pick is not None or self._hover is not None:
-            self._pick = self._hover = None
+        elif self._selection.clear():
             self._draw_selection()
 
     def action_text_view(self, mode: str) -> None:
@@ -461,7 +451,7 @@ class ComparePane(Widget):
         aligned.set_current(self.current_row)
         label_width = max((len(h) for h in heads), default=0) + 1
         aligned.show(r.comparison, r.ranges, r.cuts, heads, r.width - label_width)
-        self._repick()
+        self._selection.keep_after(r.comparison)
         self._draw_selection()
         self._show_status()
 
@@ -506,15 +496,6 @@ class ComparePane(Widget):
         info = selection_line(r, lit) if r is not None else Text()
         self.query_one("#compare-info", SteadyStatic).show(info)
 
-    def _repick(self) -> None:
-        """After a new result, keep the picked place (its row and first character) if it exists."""
-        r = self._result
-        self._hover = None
-        if self._pick is None or r is None:
-            return
-        p = self._pick
-        self._pick = token_at(r.comparison, p.row, p.chars[0]) if p.row < len(r.comparison.rows) else None
-
     def _set_current(self, row: int) -> None:
         self.current_row = row
         self.query_one(AlignedRows).set_current(row)
@@ -528,20 +509,13 @@ class ComparePane(Widget):
         r = self._result
         if r is None or not r.labels:
             return
-        c = r.comparison
         if drow:
             self._set_current(max(0, min(self.current_row + drow, len(r.labels) - 1)))
-            if self._pick is not None:
-                self._pick = token_at(c, self.current_row, self._pick.chars[0])
-        if dtoken:
-            if self._pick is None or self._pick.row != self.current_row:
-                self._pick = first_token(c, self.current_row)
-            else:
-                self._pick = step(c, self.current_row, self._pick.token, dtoken) or self._pick
-        self._hover = None
+        self._selection.nav(r.comparison, self.current_row, row_moved=bool(drow), dtoken=dtoken)
         self._draw_selection()
-        if self._pick is not None:
-            self.query_one(AlignedRows).reveal(self._pick.row, self._pick.chars[0])
+        picked = self._selection.picked
+        if picked is not None:
+            self.query_one(AlignedRows).reveal(picked.row, picked.chars[0])
 
     # -- helpers ---------------------------------------------------------------------------------
     def _mode(self) -> SpecialMode:
