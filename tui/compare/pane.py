@@ -44,7 +44,7 @@ from ..widgets.safe_text import SafeTextArea
 from ..widgets.special_mode import SpecialModeSelect
 from ..widgets.steady_static import SteadyStatic
 from ..widgets.token_text import TokenText
-from . import sources
+from . import row_list, sources
 from .aligned import AlignedRows
 from .chart import CurveChart
 from .info import row_heads, selection_line, status_text, text_title
@@ -66,7 +66,6 @@ VIEWS: tuple[tuple[str, str], ...] = (
 FILLED_WHEN_SHOWN = frozenset({"compare-rows", "compare-text-view"})
 """Views a new result marks stale instead of drawing while hidden (a hidden view does no work:
 the Stats table alone was ~4 ms of every key)."""
-DEFAULT_BASELINE = "o200k_base"
 
 
 class ComparePane(Widget):
@@ -121,7 +120,7 @@ class ComparePane(Widget):
         self._state = state if state is not None else ExplorerState()
         self._initial_text = text
         self.rows: list[str] = list(rows)
-        self.baseline: str | None = DEFAULT_BASELINE if DEFAULT_BASELINE in rows else (rows[0] if rows else None)
+        self.baseline: str | None = row_list.baseline_among(rows, None)
         self.current_row = 0
         self._generation = 0
         self._drawn = 0
@@ -208,11 +207,9 @@ class ComparePane(Widget):
 
     def set_rows(self, specs: tuple[str, ...] | list[str]) -> None:
         """The rows to compare, in order (the baseline and current row follow their tokenizers)."""
-        current = self.rows[self.current_row] if 0 <= self.current_row < len(self.rows) else None
-        self.rows = list(specs)
-        if self.baseline not in self.rows:
-            self.baseline = DEFAULT_BASELINE if DEFAULT_BASELINE in self.rows else (self.rows[0] if self.rows else None)
-        self.current_row = self.rows.index(current) if current in self.rows else min(self.current_row, max(len(self.rows) - 1, 0))
+        old, self.rows = self.rows, list(specs)
+        self.baseline = row_list.baseline_among(self.rows, self.baseline)
+        self.current_row = row_list.current_after(old, self.current_row, self.rows)
         self._selection.clear()
         self.schedule(immediate=True)
 
@@ -327,16 +324,14 @@ class ComparePane(Widget):
     def action_remove_row(self) -> None:
         i = self.current_row
         if 0 <= i < len(self.rows):
-            rows = self.rows[:i] + self.rows[i + 1 :]
+            rows = row_list.without(self.rows, i)
             self.current_row = min(i, max(len(rows) - 1, 0))
             self.set_rows(rows)
 
     def action_move_row(self, delta: int) -> None:
         i, j = self.current_row, self.current_row + delta
         if 0 <= i < len(self.rows) and 0 <= j < len(self.rows):
-            rows = list(self.rows)
-            rows[i], rows[j] = rows[j], rows[i]
-            self.set_rows(rows)
+            self.set_rows(row_list.swapped(self.rows, i, j))
             self.current_row = j
 
     def action_escape(self) -> None:
@@ -437,13 +432,10 @@ class ComparePane(Widget):
         self._draw(result)
 
     # -- drawing ---------------------------------------------------------------------------------
-    def _baseline_index(self, r: Compared) -> int | None:
-        return r.specs.index(self.baseline) if self.baseline in r.specs else None
-
     def _draw(self, r: Compared) -> None:
         self._result = r
         self.current_row = max(0, min(self.current_row, len(r.labels) - 1))
-        base = self._baseline_index(r)
+        base = row_list.baseline_index(r.specs, self.baseline)
         self._stale_views = set(FILLED_WHEN_SHOWN)
         self._draw_shown_view()
         heads = row_heads(r.labels, r.comparison, base)
@@ -462,7 +454,7 @@ class ComparePane(Widget):
             return
         self._stale_views.discard(view)
         if view == "compare-rows" and r is not None:
-            self.query_one(StatsTable).show(r.labels, r.comparison, self._baseline_index(r), self.current_row)
+            self.query_one(StatsTable).show(r.labels, r.comparison, row_list.baseline_index(r.specs, self.baseline), self.current_row)
         elif view == "compare-text-view":
             self._draw_text_view()
 
