@@ -29,7 +29,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, ContentSwitcher, DataTable, Select, Static, Tab, Tabs, TextArea
+from textual.widgets import Button, ContentSwitcher, DataTable, Select, Tab, Tabs, TextArea
 
 from bpe_engine.choices import COMPARE_ROWS
 from bpe_engine.compare.segments import SegmentCache
@@ -48,6 +48,7 @@ from . import row_list, sources
 from .aligned import AlignedRows
 from .chart import CurveChart
 from .info import row_heads, selection_line, status_text, text_title
+from .k_bar import KBar
 from .running import Compared, run_comparison
 from .selection import Selection
 from .slider import MergeSlider
@@ -125,7 +126,6 @@ class ComparePane(Widget):
         self._generation = 0
         self._drawn = 0
         self._result: Compared | None = None
-        self._follow_app = True  # k follows the app's step until the user moves the slider
         self._encoding = False  # a worker is encoding
         self._input_changed = False  # input changed while it was
         self._segments = SegmentCache()  # line encodings: typing re-encodes only the edited line
@@ -144,9 +144,7 @@ class ComparePane(Widget):
             yield SpecialModeSelect(id="compare-special")
             yield Button("add a row… (a)", id="compare-add", compact=True)
             yield Button("Copy ids (c)", id="compare-copy", compact=True)
-        with Horizontal(classes="k-bar"):
-            yield Static("k = 0", id="compare-k-label", markup=False)
-            yield MergeSlider(id="compare-k")
+        yield KBar(self._state, classes="k-bar")
         yield Tabs(*(Tab(label, id=f"tab-{wid}") for wid, label in VIEWS), id="compare-views")
         with ContentSwitcher(initial=VIEWS[0][0], id="compare-body"):
             yield AlignedRows(id="compare-aligned")
@@ -159,6 +157,7 @@ class ComparePane(Widget):
         yield SteadyStatic(id="compare-status", markup=False)
 
     def on_mount(self) -> None:
+        self.query_one(KBar).state = self._state
         self._sync_slider()
         self.schedule(immediate=True)
 
@@ -177,13 +176,14 @@ class ComparePane(Widget):
         old, self._state = self._state, state
         if not self.is_mounted:
             return
+        self.query_one(KBar).state = state
         if old.tokenizer is not state.tokenizer or old.step != state.step or old.merges is not state.merges:
             self._sync_slider()
             self._redraw_curve()
 
     @property
     def k(self) -> int:
-        return self.query_one(MergeSlider).value
+        return self.query_one(KBar).k
 
     @property
     def result(self) -> Compared | None:
@@ -200,7 +200,7 @@ class ComparePane(Widget):
 
     def set_k(self, k: int) -> None:
         """Use the first ``k`` merges of the trained model in the "ours" row."""
-        self.query_one(MergeSlider).value = k
+        self.query_one(KBar).k = k
 
     def add_row(self, spec: str) -> None:
         self.set_rows([*self.rows, spec])
@@ -249,11 +249,9 @@ class ComparePane(Widget):
         self._draw_selection()
 
     def on_merge_slider_changed(self, message: MergeSlider.Changed) -> None:
+        """The user moved k (the k bar has noted it): the "ours" row and the curve follow."""
         message.stop()
-        self._follow_app = False  # set_range() moves are silent: this was the user
-        self.query_one("#compare-k-label", Static).update(self._k_label())
-        if sources.OURS in self.rows and self._ours_used != self._ours_key(self.k):
-            self.schedule(immediate=True)  # the "ours" row changed: a new model or another k
+        self._rerun_ours()
         self._redraw_curve()
 
     def on_resize(self) -> None:
@@ -356,7 +354,7 @@ class ComparePane(Widget):
 
     def action_follow(self) -> None:
         """k follows the Train step again."""
-        self._follow_app = True
+        self.query_one(KBar).following = True
         self._sync_slider()
         self._redraw_curve()
 
@@ -535,21 +533,11 @@ class ComparePane(Widget):
         state = self._state
         return (state.tokenizer, state.unigram, k, state.training)
 
-    def _k_label(self) -> Text:
-        total = self._state.step_total
-        if not total:
-            return Text("k: training…" if self._state.training else "k: nothing trained (ctrl+t)", style="bold")
-        how = "follows Train step" if self._follow_app else "fixed: f follows Train"
-        return Text.assemble((f"k = {self.k:,} / {total:,}", "bold"), (f" ({how})", "dim"))
-
     def _sync_slider(self) -> None:
-        """Fit the slider to the app's model; k follows the Train step until the user slides."""
-        slider = self.query_one(MergeSlider)
-        total = self._state.step_total
-        if self._follow_app:
-            slider.set_range(total, self._state.step)
-        else:
-            slider.set_range(total)
-        self.query_one("#compare-k-label", Static).update(self._k_label())
+        """Fit the k bar to the app's model; the "ours" row runs again if it changed."""
+        self.query_one(KBar).sync()
+        self._rerun_ours()
+
+    def _rerun_ours(self) -> None:
         if sources.OURS in self.rows and self._ours_used != self._ours_key(self.k):
             self.schedule(immediate=True)  # the "ours" row changed: a new model or another k
