@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -47,26 +46,17 @@ from ..widgets.token_text import TokenText
 from . import row_list, sources
 from .aligned import AlignedRows
 from .chart import CurveChart
-from .info import row_heads, selection_line, status_text, text_title
+from .info import status_text
 from .k_bar import KBar
 from .running import Compared, run_comparison
 from .selection import Selection
 from .slider import MergeSlider
 from .stats_table import StatsTable
+from .views import VIEWS, Views
 
 DEFAULT_TEXT = "The tokenizer doesn't see words: 한국어 텍스트는 바이트로 쪼개진다. 👩‍👩‍👧 naïve café"
 BUSY_AFTER = 0.15  # a worker run still going after this says so (a quicker one would only flash)
 SYNC_LIMIT = 2000  # characters: below this (and with every tokenizer loaded) encode on the UI thread
-VIEWS: tuple[tuple[str, str], ...] = (
-    ("compare-aligned", "Rows"),
-    ("compare-rows", "Stats"),
-    ("compare-text-view", "Text"),
-    ("compare-curve", "Curve"),
-)
-"""(widget id, tab label) of the views, in the order ``v`` cycles them."""
-FILLED_WHEN_SHOWN = frozenset({"compare-rows", "compare-text-view"})
-"""Views a new result marks stale instead of drawing while hidden (a hidden view does no work:
-the Stats table alone was ~4 ms of every key)."""
 
 
 class ComparePane(Widget):
@@ -130,10 +120,10 @@ class ComparePane(Widget):
         self._input_changed = False  # input changed while it was
         self._segments = SegmentCache()  # line encodings: typing re-encodes only the edited line
         self._selection = Selection()
+        self._views = Views(self)
         self._loading = ""
         self._failure = ""  # why the last run gave no result: the rows shown are older than the text
         self._busy_timer: Timer | None = None
-        self._stale_views: set[str] = set()  # hidden views whose result came while hidden
         self._ours_used: tuple[object, ...] | None = None  # what the last run's "ours" row showed (see _ours_key)
         self._width_used: int | None = None  # the width the last run wrapped the rows to
 
@@ -179,7 +169,7 @@ class ComparePane(Widget):
         self.query_one(KBar).state = state
         if old.tokenizer is not state.tokenizer or old.step != state.step or old.merges is not state.merges:
             self._sync_slider()
-            self._redraw_curve()
+            self._views.redraw_curve()
 
     @property
     def k(self) -> int:
@@ -191,7 +181,7 @@ class ComparePane(Widget):
 
     @property
     def view(self) -> str:
-        return self.query_one(ContentSwitcher).current or VIEWS[0][0]
+        return self._views.current
 
     @property
     def lit(self) -> TokenPick | None:
@@ -214,11 +204,8 @@ class ComparePane(Widget):
         self.schedule(immediate=True)
 
     def show_view(self, view: str) -> None:
-        """Show ``view`` now: the switcher changes at once (the tab follows), so a key that comes
-        right behind this one -- ``v v v`` arrive together in a terminal -- reads the new view."""
-        self.query_one(ContentSwitcher).current = view
-        self._draw_shown_view()
-        self.query_one("#compare-views", Tabs).active = f"tab-{view}"
+        """Show ``view`` now (a key right behind this one reads the new view)."""
+        self._views.show(view)
 
     # -- events ----------------------------------------------------------------------------------
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
@@ -239,25 +226,19 @@ class ComparePane(Widget):
 
     def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
         event.stop()
-        if event.tabs.id != "compare-views" or event.tab.id is None:
-            return
-        view = event.tab.id.removeprefix("tab-")
-        self.query_one(ContentSwitcher).current = view
-        self._draw_shown_view()
-        if view == "compare-curve":
-            self._redraw_curve()  # a hidden chart does no work: drawn when shown
-        self._draw_selection()
+        if event.tabs.id == "compare-views" and event.tab.id is not None:
+            self._views.activated(event.tab.id.removeprefix("tab-"))
 
     def on_merge_slider_changed(self, message: MergeSlider.Changed) -> None:
         """The user moved k (the k bar has noted it): the "ours" row and the curve follow."""
         message.stop()
         self._rerun_ours()
-        self._redraw_curve()
+        self._views.redraw_curve()
 
     def on_resize(self) -> None:
         """The aligned rows wrap to a new width. Textual also sends a Resize each time the tab is
         shown again, at the same size: re-running every row then was ~7 % of an f2/f4 switch."""
-        if self._row_width() != self._width_used:
+        if self._views.row_width() != self._width_used:
             self.schedule()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -273,7 +254,7 @@ class ComparePane(Widget):
         if message.clicked and message.row is not None:
             self._set_current(message.row)
         self._selection.point_at_char(r.comparison, message.row, message.char, clicked=message.clicked)
-        self._draw_selection()
+        self._views.light()
 
     def on_aligned_rows_nav(self, message: AlignedRows.Nav) -> None:
         message.stop()
@@ -285,7 +266,7 @@ class ComparePane(Widget):
         if r is None or message.view.id != "compare-colored":
             return
         self._selection.point_at_token(r.comparison, self.current_row, message.token, clicked=message.clicked)
-        self._draw_selection()
+        self._views.light()
 
     def on_token_text_nav(self, message: TokenText.Nav) -> None:
         message.stop()
@@ -293,7 +274,7 @@ class ComparePane(Widget):
 
     def on_token_text_mode_changed(self, message: TokenText.ModeChanged) -> None:
         message.stop()
-        self._draw_text_view()
+        self._views.draw_text()
 
     # -- actions ---------------------------------------------------------------------------------
     def action_add_rows(self) -> None:
@@ -301,10 +282,7 @@ class ComparePane(Widget):
 
     def action_cycle_view(self, delta: int) -> None:
         """The next view, with the keyboard (its keys -- arrows, t/i/b -- work at once)."""
-        ids = [wid for wid, _ in VIEWS]
-        view = ids[(ids.index(self.view) + delta) % len(ids)]
-        self.show_view(view)
-        self._focus_view()
+        self._views.cycle(delta)
 
     def action_copy_ids(self) -> None:
         r = self._result
@@ -336,10 +314,10 @@ class ComparePane(Widget):
         """esc in the text box leaves it for the shown view, so the pane's keys (v, a, c, arrows)
         act instead of being typed; elsewhere esc lets the lit token go."""
         if self.query_one("#compare-text").has_focus:
-            if not self._focus_view():  # the Curve takes no keys: the views' tabs do (←/→ switch)
+            if not self._views.focus():  # the Curve takes no keys: the views' tabs do (←/→ switch)
                 self.query_one("#compare-views", Tabs).focus()
         elif self._selection.clear():
-            self._draw_selection()
+            self._views.light()
 
     def action_text_view(self, mode: str) -> None:
         """t / i / b from anywhere in the pane but the text box: the Text view, in that mode (they
@@ -356,7 +334,7 @@ class ComparePane(Widget):
         """k follows the Train step again."""
         self.query_one(KBar).following = True
         self._sync_slider()
-        self._redraw_curve()
+        self._views.redraw_curve()
 
     # -- encoding --------------------------------------------------------------------------------
     def schedule(self, *, immediate: bool = False) -> None:
@@ -378,7 +356,7 @@ class ComparePane(Widget):
             return
         text, specs, mode, k = self.text, tuple(self.rows), self._mode(), self.k
         self._ours_used = self._ours_key(k)
-        width = self._width_used = self._row_width()
+        width = self._width_used = self._views.row_width()
         state = self._state
         ours = lambda: state.ours(k)  # noqa: E731 - a frozen state, safe in a worker
         if len(text) <= SYNC_LIMIT and all(sources.is_loaded(s) for s in specs):
@@ -431,30 +409,13 @@ class ComparePane(Widget):
 
     # -- drawing ---------------------------------------------------------------------------------
     def _draw(self, r: Compared) -> None:
+        """Draw result ``r`` (only the newest is handed over): the views, the lit place, the status."""
         self._result = r
         self.current_row = max(0, min(self.current_row, len(r.labels) - 1))
-        base = row_list.baseline_index(r.specs, self.baseline)
-        self._stale_views = set(FILLED_WHEN_SHOWN)
-        self._draw_shown_view()
-        heads = row_heads(r.labels, r.comparison, base)
-        aligned = self.query_one(AlignedRows)
-        aligned.set_current(self.current_row)
-        label_width = max((len(h) for h in heads), default=0) + 1
-        aligned.show(r.comparison, r.ranges, r.cuts, heads, r.width - label_width)
+        self._views.show_result(r, row_list.baseline_index(r.specs, self.baseline), self.current_row)
         self._selection.keep_after(r.comparison)
-        self._draw_selection()
+        self._views.light()
         self._show_status()
-
-    def _draw_shown_view(self) -> None:
-        """Fill the shown view if the result came while it was hidden."""
-        r, view = self._result, self.view
-        if view not in self._stale_views:
-            return
-        self._stale_views.discard(view)
-        if view == "compare-rows" and r is not None:
-            self.query_one(StatsTable).show(r.labels, r.comparison, row_list.baseline_index(r.specs, self.baseline), self.current_row)
-        elif view == "compare-text-view":
-            self._draw_text_view()
 
     def _show_status(self) -> None:
         r = self._result
@@ -463,36 +424,9 @@ class ComparePane(Widget):
         status = status_text(r, self.baseline, self._mode(), self._loading or busy or failed)
         self.query_one("#compare-status", SteadyStatic).show(status)
 
-    def _draw_text_view(self) -> None:
-        if self.view != "compare-text-view":
-            self._stale_views.add("compare-text-view")
-            return
-        r = self._result
-        view = self.query_one("#compare-colored", TokenText)
-        if r is None or not 0 <= self.current_row < len(r.comparison.rows):
-            view.show(None, None, empty="no rows: press a to add some")
-            return
-        row = r.comparison.rows[self.current_row]
-        view.show(row.encoding, row.alignment, empty=f"(failed: {visible_text(row.error or '')})")
-        title = text_title(r, self.current_row, view.mode)
-        self.query_one("#compare-text-title", SteadyStatic).show(title)
-
-    def _draw_selection(self) -> None:
-        """Light the span of the shown token in every view, and describe it."""
-        r, lit = self._result, self.lit
-        chars = lit.chars if lit is not None else None
-        self.query_one(AlignedRows).light(chars)
-        self.query_one("#compare-colored", TokenText).light(chars, lit.token if lit is not None and lit.row == self.current_row else None)
-        info = selection_line(r, lit) if r is not None else Text()
-        self.query_one("#compare-info", SteadyStatic).show(info)
-
     def _set_current(self, row: int) -> None:
         self.current_row = row
-        self.query_one(AlignedRows).set_current(row)
-        table = self.query_one(StatsTable)
-        if "compare-rows" not in self._stale_views and table.row_count and table.cursor_row != row:
-            table.move_cursor(row=row)
-        self._draw_text_view()
+        self._views.show_current(row)
 
     def _nav(self, drow: int, dtoken: int) -> None:
         """Arrow keys in the Rows / Text views: another row (keeping the lit place), another token."""
@@ -502,31 +436,14 @@ class ComparePane(Widget):
         if drow:
             self._set_current(max(0, min(self.current_row + drow, len(r.labels) - 1)))
         self._selection.nav(r.comparison, self.current_row, row_moved=bool(drow), dtoken=dtoken)
-        self._draw_selection()
+        self._views.light()
         picked = self._selection.picked
         if picked is not None:
-            self.query_one(AlignedRows).reveal(picked.row, picked.chars[0])
+            self._views.reveal(picked.row, picked.chars[0])
 
     # -- helpers ---------------------------------------------------------------------------------
     def _mode(self) -> SpecialMode:
         return self.query_one("#compare-special", SpecialModeSelect).mode
-
-    def _focus_view(self) -> bool:
-        """The keyboard to the shown view (the Text view's coloured text takes it for that view);
-        False when the view takes no keys."""
-        view = self.view
-        target = self.query_one("#compare-colored") if view == "compare-text-view" else self.query_one(f"#{view}")
-        if target.can_focus:
-            target.focus()
-        return target.can_focus
-
-    def _redraw_curve(self) -> None:
-        if self.is_mounted and self.view == "compare-curve":
-            self.query_one(CurveChart).redraw(self._state, self.k)
-
-    def _row_width(self) -> int:
-        """The width the aligned rows wrap to (the view's border and scrollbar taken off)."""
-        return max(self.query_one(ContentSwitcher).size.width or self.app.size.width, 40) - 4
 
     def _ours_key(self, k: int) -> tuple[object, ...]:
         """What the "ours" row shows depends on: a new model, k, or why there is none."""
