@@ -1,16 +1,19 @@
 """The Compare tab: one text, any number of tokenizers, aligned on one character axis as you type.
 
-Each edit runs the comparison once the key is handled (a burst coalesces: one run at a time, the
-newest input next); the text is encoded by every row -- on the UI thread when it is small and
-every tokenizer is loaded (instant feedback), in a worker thread otherwise (a
-tokenizer still to load is named in the status: "loading tekken…"). Each run carries a generation
-number and only the newest run may draw, so a slow stale result never overwrites a newer one.
+Each edit runs the comparison again (:mod:`.runs`: on the UI thread when the text is small and
+every tokenizer is loaded, in a worker otherwise; one run at a time, the newest input next, and a
+stale result never drawn over a newer one).
 
 Four views of the same result, one at a time (``v`` or a click on their tabs): **Rows** (every row
 on the character axis; the pointer lights a token's span up in all rows), **Stats** (every row's
 counts, graphemes beside code points, and its cost against the baseline row ★), **Text** (the
 current row as plain coloured text; ids or bytes on demand) and **Curve** (the training's
 compression curve). Rows come from a searchable picker (``a``); ``c`` copies the current row's ids.
+
+The pane owns the feature -- the rows, the current row, the baseline and the drawn result -- and
+composes the parts that do one job each: the runs (:mod:`.runs`), the lit token
+(:mod:`.selection`), the row list's rules (:mod:`.row_list`), the k bar (:mod:`.k_bar`) and the
+views the result is drawn in (:mod:`.views`).
 
 The pane reads nothing from the app: the app sets :attr:`ComparePane.state` (model, merges,
 step k) while the tab is visible. k follows the Train step until the user moves the slider;
@@ -21,19 +24,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, DataTable, Select, Tab, Tabs, TextArea
 
 from bpe_engine.choices import COMPARE_ROWS
-from bpe_engine.compare.segments import SegmentCache
 from bpe_engine.compare.spans import TokenPick
-from bpe_engine.display import visible_text
 from bpe_engine.types import SpecialMode
 
 from ..models.flow import choose_tokenizers
@@ -43,20 +42,27 @@ from ..widgets.safe_text import SafeTextArea
 from ..widgets.special_mode import SpecialModeSelect
 from ..widgets.steady_static import SteadyStatic
 from ..widgets.token_text import TokenText
-from . import row_list, sources
+from . import row_list
 from .aligned import AlignedRows
 from .chart import CurveChart
 from .info import status_text
 from .k_bar import KBar
 from .running import Compared, run_comparison
+from .runs import SYNC_LIMIT, Runs
 from .selection import Selection
 from .slider import MergeSlider
 from .stats_table import StatsTable
 from .views import VIEWS, Views
 
 DEFAULT_TEXT = "The tokenizer doesn't see words: 한국어 텍스트는 바이트로 쪼개진다. 👩‍👩‍👧 naïve café"
-BUSY_AFTER = 0.15  # a worker run still going after this says so (a quicker one would only flash)
-SYNC_LIMIT = 2000  # characters: below this (and with every tokenizer loaded) encode on the UI thread
+
+__all__ = ["DEFAULT_TEXT", "SYNC_LIMIT", "ComparePane", "Compared", "run_comparison"]  # the last three: tests and benchmark read them here
+
+
+def _run_comparison(*args: Any) -> Compared:
+    """:func:`.running.run_comparison`, looked up in this module at each run (the tests slow it
+    down or break it here, to see what the status says meanwhile)."""
+    return run_comparison(*args)
 
 
 class ComparePane(Widget):
@@ -113,19 +119,10 @@ class ComparePane(Widget):
         self.rows: list[str] = list(rows)
         self.baseline: str | None = row_list.baseline_among(rows, None)
         self.current_row = 0
-        self._generation = 0
-        self._drawn = 0
         self._result: Compared | None = None
-        self._encoding = False  # a worker is encoding
-        self._input_changed = False  # input changed while it was
-        self._segments = SegmentCache()  # line encodings: typing re-encodes only the edited line
+        self._runs = Runs(self, _run_comparison, self._draw, self._show_status)
         self._selection = Selection()
         self._views = Views(self)
-        self._loading = ""
-        self._failure = ""  # why the last run gave no result: the rows shown are older than the text
-        self._busy_timer: Timer | None = None
-        self._ours_used: tuple[object, ...] | None = None  # what the last run's "ours" row showed (see _ours_key)
-        self._width_used: int | None = None  # the width the last run wrapped the rows to
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -176,6 +173,15 @@ class ComparePane(Widget):
         return self.query_one(KBar).k
 
     @property
+    def special_mode(self) -> SpecialMode:
+        return self.query_one("#compare-special", SpecialModeSelect).mode
+
+    @property
+    def row_width(self) -> int:
+        """The width the aligned rows wrap to."""
+        return self._views.row_width()
+
+    @property
     def result(self) -> Compared | None:
         return self._result
 
@@ -187,6 +193,11 @@ class ComparePane(Widget):
     def lit(self) -> TokenPick | None:
         """The token whose span is lit: under the pointer, else the one picked."""
         return self._selection.lit
+
+    @property
+    def _generation(self) -> int:
+        """The newest run's number (the tests and the benchmark count runs by it)."""
+        return self._runs.generation
 
     def set_k(self, k: int) -> None:
         """Use the first ``k`` merges of the trained model in the "ours" row."""
@@ -206,6 +217,10 @@ class ComparePane(Widget):
     def show_view(self, view: str) -> None:
         """Show ``view`` now (a key right behind this one reads the new view)."""
         self._views.show(view)
+
+    def schedule(self, *, immediate: bool = False) -> None:
+        """Compare again once the current event is handled (or at once)."""
+        self._runs.schedule(immediate=immediate)
 
     # -- events ----------------------------------------------------------------------------------
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
@@ -232,14 +247,12 @@ class ComparePane(Widget):
     def on_merge_slider_changed(self, message: MergeSlider.Changed) -> None:
         """The user moved k (the k bar has noted it): the "ours" row and the curve follow."""
         message.stop()
-        self._rerun_ours()
+        self._runs.rerun_ours()
         self._views.redraw_curve()
 
     def on_resize(self) -> None:
-        """The aligned rows wrap to a new width. Textual also sends a Resize each time the tab is
-        shown again, at the same size: re-running every row then was ~7 % of an f2/f4 switch."""
-        if self._views.row_width() != self._width_used:
-            self.schedule()
+        """The aligned rows wrap to a new width (a Resize at the same width runs nothing)."""
+        self._runs.rewrap()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
@@ -256,10 +269,6 @@ class ComparePane(Widget):
         self._selection.point_at_char(r.comparison, message.row, message.char, clicked=message.clicked)
         self._views.light()
 
-    def on_aligned_rows_nav(self, message: AlignedRows.Nav) -> None:
-        message.stop()
-        self._nav(message.drow, message.dtoken)
-
     def on_token_text_pointed(self, message: TokenText.Pointed) -> None:
         message.stop()
         r = self._result
@@ -268,6 +277,10 @@ class ComparePane(Widget):
         self._selection.point_at_token(r.comparison, self.current_row, message.token, clicked=message.clicked)
         self._views.light()
 
+    def on_aligned_rows_nav(self, message: AlignedRows.Nav) -> None:
+        message.stop()
+        self._nav(message.drow, message.dtoken)
+
     def on_token_text_nav(self, message: TokenText.Nav) -> None:
         message.stop()
         self._nav(message.drow, message.dtoken)
@@ -275,6 +288,12 @@ class ComparePane(Widget):
     def on_token_text_mode_changed(self, message: TokenText.ModeChanged) -> None:
         message.stop()
         self._views.draw_text()
+
+    def on_compare_pane_loading(self, message: Loading) -> None:
+        self._runs.loading(message.spec, message.i, message.n)
+
+    def on_compare_pane_compared(self, message: Compared) -> None:
+        self._runs.finished(message.result, message.error)
 
     # -- actions ---------------------------------------------------------------------------------
     def action_add_rows(self) -> None:
@@ -336,80 +355,9 @@ class ComparePane(Widget):
         self._sync_slider()
         self._views.redraw_curve()
 
-    # -- encoding --------------------------------------------------------------------------------
-    def schedule(self, *, immediate: bool = False) -> None:
-        """Re-run the comparison once the current event is handled (or at once). A burst of keys
-        coalesces without a timer: only the newest generation starts, and while a run is going
-        the newest input waits for it (single-flight), so a pause would only add latency."""
-        self._generation += 1
-        gen = self._generation
-        if immediate:
-            self._start(gen)
-        else:
-            self.call_later(self._start, gen)
-
-    def _start(self, generation: int) -> None:
-        if generation != self._generation:
-            return
-        if self._encoding:
-            self._input_changed = True  # one run at a time; the newest input runs as soon as it ends
-            return
-        text, specs, mode, k = self.text, tuple(self.rows), self._mode(), self.k
-        self._ours_used = self._ours_key(k)
-        width = self._width_used = self._views.row_width()
-        state = self._state
-        ours = lambda: state.ours(k)  # noqa: E731 - a frozen state, safe in a worker
-        if len(text) <= SYNC_LIMIT and all(sources.is_loaded(s) for s in specs):
-            self._accept(run_comparison(generation, text, specs, mode, ours, k, width, self._segments))
-        else:
-            self._encoding = True
-            self._loading = ""
-            if self._busy_timer is not None:
-                self._busy_timer.stop()
-            self._busy_timer = self.set_timer(BUSY_AFTER, self._show_status)
-            self._compare_worker(generation, text, specs, mode, ours, k, width)
-
-    @work(thread=True, exit_on_error=False, group="compare", description="comparing the rows")
-    def _compare_worker(self, generation: int, text: str, specs: tuple[str, ...], mode: SpecialMode, ours: Any, k: int, width: int) -> None:
-        def loading(spec: str, i: int, n: int) -> None:
-            self.post_message(self.Loading(generation, spec, i, n))
-
-        try:
-            result = run_comparison(generation, text, specs, mode, ours, k, width, self._segments, loading)
-        except Exception as exc:  # noqa: BLE001 - rows catch their own errors; this keeps the pane alive
-            self.post_message(self.Compared(None, generation, f"{type(exc).__name__}: {exc}"))
-            return
-        self.post_message(self.Compared(result, generation))
-
-    def on_compare_pane_loading(self, message: Loading) -> None:
-        self._loading = f"loading {visible_text(sources.row_label(message.spec))}… ({message.i} of {message.n}, off the UI thread)"
-        self._show_status()
-
-    def on_compare_pane_compared(self, message: Compared) -> None:
-        self._encoding = False
-        if self._busy_timer is not None:
-            self._busy_timer.stop()
-        self._loading = ""
-        if message.result is not None:
-            self._accept(message.result)
-        else:
-            self._failure = visible_text(message.error.splitlines()[0] if message.error else "no result")
-            self._show_status()
-        if self._input_changed:
-            self._input_changed = False
-            self._start(self._generation)
-
-    def _accept(self, result: Compared) -> None:
-        """Draw ``result`` unless something newer was drawn already (stale never wins)."""
-        if result.generation < self._drawn:
-            return
-        self._drawn = result.generation
-        self._failure = ""
-        self._draw(result)
-
     # -- drawing ---------------------------------------------------------------------------------
     def _draw(self, r: Compared) -> None:
-        """Draw result ``r`` (only the newest is handed over): the views, the lit place, the status."""
+        """Draw result ``r`` (the runs hand over only the newest): the views, the lit place, the status."""
         self._result = r
         self.current_row = max(0, min(self.current_row, len(r.labels) - 1))
         self._views.show_result(r, row_list.baseline_index(r.specs, self.baseline), self.current_row)
@@ -418,10 +366,7 @@ class ComparePane(Widget):
         self._show_status()
 
     def _show_status(self) -> None:
-        r = self._result
-        busy = "encoding… the rows below are of the text before the last change" if self._encoding else ""
-        failed = f"comparing failed ({self._failure}): the rows below are of an earlier text" if self._failure else ""
-        status = status_text(r, self.baseline, self._mode(), self._loading or busy or failed)
+        status = status_text(self._result, self.baseline, self.special_mode, self._runs.note)
         self.query_one("#compare-status", SteadyStatic).show(status)
 
     def _set_current(self, row: int) -> None:
@@ -441,20 +386,7 @@ class ComparePane(Widget):
         if picked is not None:
             self._views.reveal(picked.row, picked.chars[0])
 
-    # -- helpers ---------------------------------------------------------------------------------
-    def _mode(self) -> SpecialMode:
-        return self.query_one("#compare-special", SpecialModeSelect).mode
-
-    def _ours_key(self, k: int) -> tuple[object, ...]:
-        """What the "ours" row shows depends on: a new model, k, or why there is none."""
-        state = self._state
-        return (state.tokenizer, state.unigram, k, state.training)
-
     def _sync_slider(self) -> None:
         """Fit the k bar to the app's model; the "ours" row runs again if it changed."""
         self.query_one(KBar).sync()
-        self._rerun_ours()
-
-    def _rerun_ours(self) -> None:
-        if sources.OURS in self.rows and self._ours_used != self._ours_key(self.k):
-            self.schedule(immediate=True)  # the "ours" row changed: a new model or another k
+        self._runs.rerun_ours()
