@@ -56,7 +56,8 @@ from .views import VIEWS, Views
 
 DEFAULT_TEXT = "The tokenizer doesn't see words: 한국어 텍스트는 바이트로 쪼개진다. 👩‍👩‍👧 naïve café"
 
-__all__ = ["DEFAULT_TEXT", "SYNC_LIMIT", "ComparePane", "Compared", "run_comparison"]  # the last three: tests and benchmark read them here
+# SYNC_LIMIT, Compared and run_comparison: the tests and the benchmark read them here.
+__all__ = ["DEFAULT_TEXT", "SYNC_LIMIT", "ComparePane", "Compared", "run_comparison"]
 
 
 def _run_comparison(*args: Any) -> Compared:

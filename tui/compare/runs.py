@@ -47,7 +47,9 @@ def ours_key(state: ExplorerState, k: int) -> tuple[object, ...]:
 class Runs:
     """The comparison runs of one pane: single-flight, newest input next, stale never drawn."""
 
-    def __init__(self, pane: ComparePane, run: RunComparison, draw: Callable[[Compared], None], show_status: Callable[[], None]) -> None:
+    def __init__(
+        self, pane: ComparePane, run: RunComparison, draw: Callable[[Compared], None], show_status: Callable[[], None]
+    ) -> None:
         self.pane = pane
         self._run = run
         self._draw = draw

@@ -139,7 +139,8 @@ class Views:
         r, lit = pane.result, pane.lit
         chars = lit.chars if lit is not None else None
         pane.query_one(AlignedRows).light(chars)
-        pane.query_one("#compare-colored", TokenText).light(chars, lit.token if lit is not None and lit.row == pane.current_row else None)
+        token = lit.token if lit is not None and lit.row == pane.current_row else None  # the Text view shows the current row
+        pane.query_one("#compare-colored", TokenText).light(chars, token)
         info = selection_line(r, lit) if r is not None else Text()
         pane.query_one("#compare-info", SteadyStatic).show(info)
 
