@@ -1,16 +1,19 @@
 """The Compare tab: one text, any number of tokenizers, aligned on one character axis as you type.
 
-Each edit runs the comparison once the key is handled (a burst coalesces: one run at a time, the
-newest input next); the text is encoded by every row -- on the UI thread when it is small and
-every tokenizer is loaded (instant feedback), in a worker thread otherwise (a
-tokenizer still to load is named in the status: "loading tekken…"). Each run carries a generation
-number and only the newest run may draw, so a slow stale result never overwrites a newer one.
+Each edit runs the comparison again (:mod:`.runs`: on the UI thread when the text is small and
+every tokenizer is loaded, in a worker otherwise; one run at a time, the newest input next, and a
+stale result never drawn over a newer one).
 
 Four views of the same result, one at a time (``v`` or a click on their tabs): **Rows** (every row
 on the character axis; the pointer lights a token's span up in all rows), **Stats** (every row's
 counts, graphemes beside code points, and its cost against the baseline row ★), **Text** (the
 current row as plain coloured text; ids or bytes on demand) and **Curve** (the training's
 compression curve). Rows come from a searchable picker (``a``); ``c`` copies the current row's ids.
+
+The pane owns the feature -- the rows, the current row, the baseline and the drawn result -- and
+composes the parts that do one job each: the runs (:mod:`.runs`), the lit token
+(:mod:`.selection`), the row list's rules (:mod:`.row_list`), the k bar (:mod:`.k_bar`) and the
+views the result is drawn in (:mod:`.views`).
 
 The pane reads nothing from the app: the app sets :attr:`ComparePane.state` (model, merges,
 step k) while the tab is visible. k follows the Train step until the user moves the slider;
@@ -21,20 +24,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, ContentSwitcher, DataTable, Select, Static, Tab, Tabs, TextArea
+from textual.widgets import Button, ContentSwitcher, DataTable, Select, Tab, Tabs, TextArea
 
 from bpe_engine.choices import COMPARE_ROWS
-from bpe_engine.compare.segments import SegmentCache
-from bpe_engine.compare.spans import TokenPick, first_token, pick, step, token_at
-from bpe_engine.display import visible_text
+from bpe_engine.compare.spans import TokenPick
 from bpe_engine.types import SpecialMode
 
 from ..models.flow import choose_tokenizers
@@ -44,28 +42,28 @@ from ..widgets.safe_text import SafeTextArea
 from ..widgets.special_mode import SpecialModeSelect
 from ..widgets.steady_static import SteadyStatic
 from ..widgets.token_text import TokenText
-from . import sources
+from . import row_list
 from .aligned import AlignedRows
 from .chart import CurveChart
-from .info import row_heads, selection_line, status_text, text_title
+from .info import status_text
+from .k_bar import KBar
 from .running import Compared, run_comparison
+from .runs import SYNC_LIMIT, Runs
+from .selection import Selection
 from .slider import MergeSlider
 from .stats_table import StatsTable
+from .views import VIEWS, Views
 
 DEFAULT_TEXT = "The tokenizer doesn't see words: 한국어 텍스트는 바이트로 쪼개진다. 👩‍👩‍👧 naïve café"
-BUSY_AFTER = 0.15  # a worker run still going after this says so (a quicker one would only flash)
-SYNC_LIMIT = 2000  # characters: below this (and with every tokenizer loaded) encode on the UI thread
-VIEWS: tuple[tuple[str, str], ...] = (
-    ("compare-aligned", "Rows"),
-    ("compare-rows", "Stats"),
-    ("compare-text-view", "Text"),
-    ("compare-curve", "Curve"),
-)
-"""(widget id, tab label) of the views, in the order ``v`` cycles them."""
-FILLED_WHEN_SHOWN = frozenset({"compare-rows", "compare-text-view"})
-"""Views a new result marks stale instead of drawing while hidden (a hidden view does no work:
-the Stats table alone was ~4 ms of every key)."""
-DEFAULT_BASELINE = "o200k_base"
+
+# SYNC_LIMIT, Compared and run_comparison: the tests and the benchmark read them here.
+__all__ = ["DEFAULT_TEXT", "SYNC_LIMIT", "ComparePane", "Compared", "run_comparison"]
+
+
+def _run_comparison(*args: Any) -> Compared:
+    """:func:`.running.run_comparison`, looked up in this module at each run (the tests slow it
+    down or break it here, to see what the status says meanwhile)."""
+    return run_comparison(*args)
 
 
 class ComparePane(Widget):
@@ -120,23 +118,12 @@ class ComparePane(Widget):
         self._state = state if state is not None else ExplorerState()
         self._initial_text = text
         self.rows: list[str] = list(rows)
-        self.baseline: str | None = DEFAULT_BASELINE if DEFAULT_BASELINE in rows else (rows[0] if rows else None)
+        self.baseline: str | None = row_list.baseline_among(rows, None)
         self.current_row = 0
-        self._generation = 0
-        self._drawn = 0
         self._result: Compared | None = None
-        self._follow_app = True  # k follows the app's step until the user moves the slider
-        self._encoding = False  # a worker is encoding
-        self._input_changed = False  # input changed while it was
-        self._segments = SegmentCache()  # line encodings: typing re-encodes only the edited line
-        self._pick: TokenPick | None = None  # the clicked / keyed token (stays)
-        self._hover: TokenPick | None = None  # the token under the pointer (while it is there)
-        self._loading = ""
-        self._failure = ""  # why the last run gave no result: the rows shown are older than the text
-        self._busy_timer: Timer | None = None
-        self._stale_views: set[str] = set()  # hidden views whose result came while hidden
-        self._ours_used: tuple[object, ...] | None = None  # what the last run's "ours" row showed (see _ours_key)
-        self._width_used: int | None = None  # the width the last run wrapped the rows to
+        self._runs = Runs(self, _run_comparison, self._draw, self._show_status)
+        self._selection = Selection()
+        self._views = Views(self)
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -145,9 +132,7 @@ class ComparePane(Widget):
             yield SpecialModeSelect(id="compare-special")
             yield Button("add a row… (a)", id="compare-add", compact=True)
             yield Button("Copy ids (c)", id="compare-copy", compact=True)
-        with Horizontal(classes="k-bar"):
-            yield Static("k = 0", id="compare-k-label", markup=False)
-            yield MergeSlider(id="compare-k")
+        yield KBar(self._state, classes="k-bar")
         yield Tabs(*(Tab(label, id=f"tab-{wid}") for wid, label in VIEWS), id="compare-views")
         with ContentSwitcher(initial=VIEWS[0][0], id="compare-body"):
             yield AlignedRows(id="compare-aligned")
@@ -160,6 +145,7 @@ class ComparePane(Widget):
         yield SteadyStatic(id="compare-status", markup=False)
 
     def on_mount(self) -> None:
+        self.query_one(KBar).state = self._state
         self._sync_slider()
         self.schedule(immediate=True)
 
@@ -178,13 +164,23 @@ class ComparePane(Widget):
         old, self._state = self._state, state
         if not self.is_mounted:
             return
+        self.query_one(KBar).state = state
         if old.tokenizer is not state.tokenizer or old.step != state.step or old.merges is not state.merges:
             self._sync_slider()
-            self._redraw_curve()
+            self._views.redraw_curve()
 
     @property
     def k(self) -> int:
-        return self.query_one(MergeSlider).value
+        return self.query_one(KBar).k
+
+    @property
+    def special_mode(self) -> SpecialMode:
+        return self.query_one("#compare-special", SpecialModeSelect).mode
+
+    @property
+    def row_width(self) -> int:
+        """The width the aligned rows wrap to."""
+        return self._views.row_width()
 
     @property
     def result(self) -> Compared | None:
@@ -192,36 +188,40 @@ class ComparePane(Widget):
 
     @property
     def view(self) -> str:
-        return self.query_one(ContentSwitcher).current or VIEWS[0][0]
+        return self._views.current
 
     @property
     def lit(self) -> TokenPick | None:
         """The token whose span is lit: under the pointer, else the one picked."""
-        return self._hover or self._pick
+        return self._selection.lit
+
+    @property
+    def _generation(self) -> int:
+        """The newest run's number (the tests and the benchmark count runs by it)."""
+        return self._runs.generation
 
     def set_k(self, k: int) -> None:
         """Use the first ``k`` merges of the trained model in the "ours" row."""
-        self.query_one(MergeSlider).value = k
+        self.query_one(KBar).k = k
 
     def add_row(self, spec: str) -> None:
         self.set_rows([*self.rows, spec])
 
     def set_rows(self, specs: tuple[str, ...] | list[str]) -> None:
         """The rows to compare, in order (the baseline and current row follow their tokenizers)."""
-        current = self.rows[self.current_row] if 0 <= self.current_row < len(self.rows) else None
-        self.rows = list(specs)
-        if self.baseline not in self.rows:
-            self.baseline = DEFAULT_BASELINE if DEFAULT_BASELINE in self.rows else (self.rows[0] if self.rows else None)
-        self.current_row = self.rows.index(current) if current in self.rows else min(self.current_row, max(len(self.rows) - 1, 0))
-        self._pick = self._hover = None
+        old, self.rows = self.rows, list(specs)
+        self.baseline = row_list.baseline_among(self.rows, self.baseline)
+        self.current_row = row_list.current_after(old, self.current_row, self.rows)
+        self._selection.clear()
         self.schedule(immediate=True)
 
     def show_view(self, view: str) -> None:
-        """Show ``view`` now: the switcher changes at once (the tab follows), so a key that comes
-        right behind this one -- ``v v v`` arrive together in a terminal -- reads the new view."""
-        self.query_one(ContentSwitcher).current = view
-        self._draw_shown_view()
-        self.query_one("#compare-views", Tabs).active = f"tab-{view}"
+        """Show ``view`` now (a key right behind this one reads the new view)."""
+        self._views.show(view)
+
+    def schedule(self, *, immediate: bool = False) -> None:
+        """Compare again once the current event is handled (or at once)."""
+        self._runs.schedule(immediate=immediate)
 
     # -- events ----------------------------------------------------------------------------------
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
@@ -242,28 +242,18 @@ class ComparePane(Widget):
 
     def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
         event.stop()
-        if event.tabs.id != "compare-views" or event.tab.id is None:
-            return
-        view = event.tab.id.removeprefix("tab-")
-        self.query_one(ContentSwitcher).current = view
-        self._draw_shown_view()
-        if view == "compare-curve":
-            self._redraw_curve()  # a hidden chart does no work: drawn when shown
-        self._draw_selection()
+        if event.tabs.id == "compare-views" and event.tab.id is not None:
+            self._views.activated(event.tab.id.removeprefix("tab-"))
 
     def on_merge_slider_changed(self, message: MergeSlider.Changed) -> None:
+        """The user moved k (the k bar has noted it): the "ours" row and the curve follow."""
         message.stop()
-        self._follow_app = False  # set_range() moves are silent: this was the user
-        self.query_one("#compare-k-label", Static).update(self._k_label())
-        if sources.OURS in self.rows and self._ours_used != self._ours_key(self.k):
-            self.schedule(immediate=True)  # the "ours" row changed: a new model or another k
-        self._redraw_curve()
+        self._runs.rerun_ours()
+        self._views.redraw_curve()
 
     def on_resize(self) -> None:
-        """The aligned rows wrap to a new width. Textual also sends a Resize each time the tab is
-        shown again, at the same size: re-running every row then was ~7 % of an f2/f4 switch."""
-        if self._row_width() != self._width_used:
-            self.schedule()
+        """The aligned rows wrap to a new width (a Resize at the same width runs nothing)."""
+        self._runs.rewrap()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
@@ -275,31 +265,22 @@ class ComparePane(Widget):
         r = self._result
         if r is None:
             return
-        found = token_at(r.comparison, message.row, message.char) if message.row is not None and message.char is not None else None
-        if message.clicked:
-            if message.row is not None:
-                self._set_current(message.row)
-            self._pick = found
-            self._hover = None
-        else:
-            self._hover = found
-        self._draw_selection()
-
-    def on_aligned_rows_nav(self, message: AlignedRows.Nav) -> None:
-        message.stop()
-        self._nav(message.drow, message.dtoken)
+        if message.clicked and message.row is not None:
+            self._set_current(message.row)
+        self._selection.point_at_char(r.comparison, message.row, message.char, clicked=message.clicked)
+        self._views.light()
 
     def on_token_text_pointed(self, message: TokenText.Pointed) -> None:
         message.stop()
         r = self._result
         if r is None or message.view.id != "compare-colored":
             return
-        found = pick(r.comparison, self.current_row, message.token) if message.token is not None else None
-        if message.clicked:
-            self._pick, self._hover = found, None
-        else:
-            self._hover = found
-        self._draw_selection()
+        self._selection.point_at_token(r.comparison, self.current_row, message.token, clicked=message.clicked)
+        self._views.light()
+
+    def on_aligned_rows_nav(self, message: AlignedRows.Nav) -> None:
+        message.stop()
+        self._nav(message.drow, message.dtoken)
 
     def on_token_text_nav(self, message: TokenText.Nav) -> None:
         message.stop()
@@ -307,7 +288,13 @@ class ComparePane(Widget):
 
     def on_token_text_mode_changed(self, message: TokenText.ModeChanged) -> None:
         message.stop()
-        self._draw_text_view()
+        self._views.draw_text()
+
+    def on_compare_pane_loading(self, message: Loading) -> None:
+        self._runs.loading(message.spec, message.i, message.n)
+
+    def on_compare_pane_compared(self, message: Compared) -> None:
+        self._runs.finished(message.result, message.error)
 
     # -- actions ---------------------------------------------------------------------------------
     def action_add_rows(self) -> None:
@@ -315,10 +302,7 @@ class ComparePane(Widget):
 
     def action_cycle_view(self, delta: int) -> None:
         """The next view, with the keyboard (its keys -- arrows, t/i/b -- work at once)."""
-        ids = [wid for wid, _ in VIEWS]
-        view = ids[(ids.index(self.view) + delta) % len(ids)]
-        self.show_view(view)
-        self._focus_view()
+        self._views.cycle(delta)
 
     def action_copy_ids(self) -> None:
         r = self._result
@@ -336,27 +320,24 @@ class ComparePane(Widget):
     def action_remove_row(self) -> None:
         i = self.current_row
         if 0 <= i < len(self.rows):
-            rows = self.rows[:i] + self.rows[i + 1 :]
+            rows = row_list.without(self.rows, i)
             self.current_row = min(i, max(len(rows) - 1, 0))
             self.set_rows(rows)
 
     def action_move_row(self, delta: int) -> None:
         i, j = self.current_row, self.current_row + delta
         if 0 <= i < len(self.rows) and 0 <= j < len(self.rows):
-            rows = list(self.rows)
-            rows[i], rows[j] = rows[j], rows[i]
-            self.set_rows(rows)
+            self.set_rows(row_list.swapped(self.rows, i, j))
             self.current_row = j
 
     def action_escape(self) -> None:
         """esc in the text box leaves it for the shown view, so the pane's keys (v, a, c, arrows)
         act instead of being typed; elsewhere esc lets the lit token go."""
         if self.query_one("#compare-text").has_focus:
-            if not self._focus_view():  # the Curve takes no keys: the views' tabs do (←/→ switch)
+            if not self._views.focus():  # the Curve takes no keys: the views' tabs do (←/→ switch)
                 self.query_one("#compare-views", Tabs).focus()
-        elif self._pick is not None or self._hover is not None:
-            self._pick = self._hover = None
-            self._draw_selection()
+        elif self._selection.clear():
+            self._views.light()
 
     def action_text_view(self, mode: str) -> None:
         """t / i / b from anywhere in the pane but the text box: the Text view, in that mode (they
@@ -371,219 +352,42 @@ class ComparePane(Widget):
 
     def action_follow(self) -> None:
         """k follows the Train step again."""
-        self._follow_app = True
+        self.query_one(KBar).following = True
         self._sync_slider()
-        self._redraw_curve()
-
-    # -- encoding --------------------------------------------------------------------------------
-    def schedule(self, *, immediate: bool = False) -> None:
-        """Re-run the comparison once the current event is handled (or at once). A burst of keys
-        coalesces without a timer: only the newest generation starts, and while a run is going
-        the newest input waits for it (single-flight), so a pause would only add latency."""
-        self._generation += 1
-        gen = self._generation
-        if immediate:
-            self._start(gen)
-        else:
-            self.call_later(self._start, gen)
-
-    def _start(self, generation: int) -> None:
-        if generation != self._generation:
-            return
-        if self._encoding:
-            self._input_changed = True  # one run at a time; the newest input runs as soon as it ends
-            return
-        text, specs, mode, k = self.text, tuple(self.rows), self._mode(), self.k
-        self._ours_used = self._ours_key(k)
-        width = self._width_used = self._row_width()
-        state = self._state
-        ours = lambda: state.ours(k)  # noqa: E731 - a frozen state, safe in a worker
-        if len(text) <= SYNC_LIMIT and all(sources.is_loaded(s) for s in specs):
-            self._accept(run_comparison(generation, text, specs, mode, ours, k, width, self._segments))
-        else:
-            self._encoding = True
-            self._loading = ""
-            if self._busy_timer is not None:
-                self._busy_timer.stop()
-            self._busy_timer = self.set_timer(BUSY_AFTER, self._show_status)
-            self._compare_worker(generation, text, specs, mode, ours, k, width)
-
-    @work(thread=True, exit_on_error=False, group="compare", description="comparing the rows")
-    def _compare_worker(self, generation: int, text: str, specs: tuple[str, ...], mode: SpecialMode, ours: Any, k: int, width: int) -> None:
-        def loading(spec: str, i: int, n: int) -> None:
-            self.post_message(self.Loading(generation, spec, i, n))
-
-        try:
-            result = run_comparison(generation, text, specs, mode, ours, k, width, self._segments, loading)
-        except Exception as exc:  # noqa: BLE001 - rows catch their own errors; this keeps the pane alive
-            self.post_message(self.Compared(None, generation, f"{type(exc).__name__}: {exc}"))
-            return
-        self.post_message(self.Compared(result, generation))
-
-    def on_compare_pane_loading(self, message: Loading) -> None:
-        self._loading = f"loading {visible_text(sources.row_label(message.spec))}… ({message.i} of {message.n}, off the UI thread)"
-        self._show_status()
-
-    def on_compare_pane_compared(self, message: Compared) -> None:
-        self._encoding = False
-        if self._busy_timer is not None:
-            self._busy_timer.stop()
-        self._loading = ""
-        if message.result is not None:
-            self._accept(message.result)
-        else:
-            self._failure = visible_text(message.error.splitlines()[0] if message.error else "no result")
-            self._show_status()
-        if self._input_changed:
-            self._input_changed = False
-            self._start(self._generation)
-
-    def _accept(self, result: Compared) -> None:
-        """Draw ``result`` unless something newer was drawn already (stale never wins)."""
-        if result.generation < self._drawn:
-            return
-        self._drawn = result.generation
-        self._failure = ""
-        self._draw(result)
+        self._views.redraw_curve()
 
     # -- drawing ---------------------------------------------------------------------------------
-    def _baseline_index(self, r: Compared) -> int | None:
-        return r.specs.index(self.baseline) if self.baseline in r.specs else None
-
     def _draw(self, r: Compared) -> None:
+        """Draw result ``r`` (the runs hand over only the newest): the views, the lit place, the status."""
         self._result = r
         self.current_row = max(0, min(self.current_row, len(r.labels) - 1))
-        base = self._baseline_index(r)
-        self._stale_views = set(FILLED_WHEN_SHOWN)
-        self._draw_shown_view()
-        heads = row_heads(r.labels, r.comparison, base)
-        aligned = self.query_one(AlignedRows)
-        aligned.set_current(self.current_row)
-        label_width = max((len(h) for h in heads), default=0) + 1
-        aligned.show(r.comparison, r.ranges, r.cuts, heads, r.width - label_width)
-        self._repick()
-        self._draw_selection()
+        self._views.show_result(r, row_list.baseline_index(r.specs, self.baseline), self.current_row)
+        self._selection.keep_after(r.comparison)
+        self._views.light()
         self._show_status()
 
-    def _draw_shown_view(self) -> None:
-        """Fill the shown view if the result came while it was hidden."""
-        r, view = self._result, self.view
-        if view not in self._stale_views:
-            return
-        self._stale_views.discard(view)
-        if view == "compare-rows" and r is not None:
-            self.query_one(StatsTable).show(r.labels, r.comparison, self._baseline_index(r), self.current_row)
-        elif view == "compare-text-view":
-            self._draw_text_view()
-
     def _show_status(self) -> None:
-        r = self._result
-        busy = "encoding… the rows below are of the text before the last change" if self._encoding else ""
-        failed = f"comparing failed ({self._failure}): the rows below are of an earlier text" if self._failure else ""
-        status = status_text(r, self.baseline, self._mode(), self._loading or busy or failed)
+        status = status_text(self._result, self.baseline, self.special_mode, self._runs.note)
         self.query_one("#compare-status", SteadyStatic).show(status)
-
-    def _draw_text_view(self) -> None:
-        if self.view != "compare-text-view":
-            self._stale_views.add("compare-text-view")
-            return
-        r = self._result
-        view = self.query_one("#compare-colored", TokenText)
-        if r is None or not 0 <= self.current_row < len(r.comparison.rows):
-            view.show(None, None, empty="no rows: press a to add some")
-            return
-        row = r.comparison.rows[self.current_row]
-        view.show(row.encoding, row.alignment, empty=f"(failed: {visible_text(row.error or '')})")
-        title = text_title(r, self.current_row, view.mode)
-        self.query_one("#compare-text-title", SteadyStatic).show(title)
-
-    def _draw_selection(self) -> None:
-        """Light the span of the shown token in every view, and describe it."""
-        r, lit = self._result, self.lit
-        chars = lit.chars if lit is not None else None
-        self.query_one(AlignedRows).light(chars)
-        self.query_one("#compare-colored", TokenText).light(chars, lit.token if lit is not None and lit.row == self.current_row else None)
-        info = selection_line(r, lit) if r is not None else Text()
-        self.query_one("#compare-info", SteadyStatic).show(info)
-
-    def _repick(self) -> None:
-        """After a new result, keep the picked place (its row and first character) if it exists."""
-        r = self._result
-        self._hover = None
-        if self._pick is None or r is None:
-            return
-        p = self._pick
-        self._pick = token_at(r.comparison, p.row, p.chars[0]) if p.row < len(r.comparison.rows) else None
 
     def _set_current(self, row: int) -> None:
         self.current_row = row
-        self.query_one(AlignedRows).set_current(row)
-        table = self.query_one(StatsTable)
-        if "compare-rows" not in self._stale_views and table.row_count and table.cursor_row != row:
-            table.move_cursor(row=row)
-        self._draw_text_view()
+        self._views.show_current(row)
 
     def _nav(self, drow: int, dtoken: int) -> None:
         """Arrow keys in the Rows / Text views: another row (keeping the lit place), another token."""
         r = self._result
         if r is None or not r.labels:
             return
-        c = r.comparison
         if drow:
             self._set_current(max(0, min(self.current_row + drow, len(r.labels) - 1)))
-            if self._pick is not None:
-                self._pick = token_at(c, self.current_row, self._pick.chars[0])
-        if dtoken:
-            if self._pick is None or self._pick.row != self.current_row:
-                self._pick = first_token(c, self.current_row)
-            else:
-                self._pick = step(c, self.current_row, self._pick.token, dtoken) or self._pick
-        self._hover = None
-        self._draw_selection()
-        if self._pick is not None:
-            self.query_one(AlignedRows).reveal(self._pick.row, self._pick.chars[0])
-
-    # -- helpers ---------------------------------------------------------------------------------
-    def _mode(self) -> SpecialMode:
-        return self.query_one("#compare-special", SpecialModeSelect).mode
-
-    def _focus_view(self) -> bool:
-        """The keyboard to the shown view (the Text view's coloured text takes it for that view);
-        False when the view takes no keys."""
-        view = self.view
-        target = self.query_one("#compare-colored") if view == "compare-text-view" else self.query_one(f"#{view}")
-        if target.can_focus:
-            target.focus()
-        return target.can_focus
-
-    def _redraw_curve(self) -> None:
-        if self.is_mounted and self.view == "compare-curve":
-            self.query_one(CurveChart).redraw(self._state, self.k)
-
-    def _row_width(self) -> int:
-        """The width the aligned rows wrap to (the view's border and scrollbar taken off)."""
-        return max(self.query_one(ContentSwitcher).size.width or self.app.size.width, 40) - 4
-
-    def _ours_key(self, k: int) -> tuple[object, ...]:
-        """What the "ours" row shows depends on: a new model, k, or why there is none."""
-        state = self._state
-        return (state.tokenizer, state.unigram, k, state.training)
-
-    def _k_label(self) -> Text:
-        total = self._state.step_total
-        if not total:
-            return Text("k: training…" if self._state.training else "k: nothing trained (ctrl+t)", style="bold")
-        how = "follows Train step" if self._follow_app else "fixed: f follows Train"
-        return Text.assemble((f"k = {self.k:,} / {total:,}", "bold"), (f" ({how})", "dim"))
+        self._selection.nav(r.comparison, self.current_row, row_moved=bool(drow), dtoken=dtoken)
+        self._views.light()
+        picked = self._selection.picked
+        if picked is not None:
+            self._views.reveal(picked.row, picked.chars[0])
 
     def _sync_slider(self) -> None:
-        """Fit the slider to the app's model; k follows the Train step until the user slides."""
-        slider = self.query_one(MergeSlider)
-        total = self._state.step_total
-        if self._follow_app:
-            slider.set_range(total, self._state.step)
-        else:
-            slider.set_range(total)
-        self.query_one("#compare-k-label", Static).update(self._k_label())
-        if sources.OURS in self.rows and self._ours_used != self._ours_key(self.k):
-            self.schedule(immediate=True)  # the "ours" row changed: a new model or another k
+        """Fit the k bar to the app's model; the "ours" row runs again if it changed."""
+        self.query_one(KBar).sync()
+        self._runs.rerun_ours()
