@@ -58,3 +58,23 @@ async def test_a_loaded_tokenizer_puts_its_settings_in_the_form(tmp_path: Path) 
         form = {name: app.query_one(f"#{name}").value for name in ("model", "level", "vocab", "pretok")}
         trained = load_tokenizer(str(saved)).vocab_size  # the corpus ran out of pairs before 260
         assert form == {"model": "bpe", "level": "char", "vocab": str(trained), "pretok": "whitespace"}
+
+
+@pytest.mark.parametrize(
+    ("model", "kind", "choose"),
+    [("unigram", "a Unigram model", "choose Unigram"), ("wordpiece", "a WordPiece vocabulary", "choose WordPiece")],
+)
+async def test_a_loaded_model_without_merges_says_what_can_be_done_with_it(
+    model: str, kind: str, choose: str, tmp_path: Path
+) -> None:
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(CORPUS, encoding="utf-8")
+    saved = tmp_path / "saved"
+    assert main(["train", str(corpus), "--model", model, "--vocab-size", "60", "-o", str(saved)]) == 0
+    app = make_app(CORPUS)
+    async with app.run_test(size=(140, 44)) as pilot:
+        app.train_pane.explore(load_tokenizer(str(saved)), "saved")
+        await settle(app, pilot)
+        message = list(app._notifications)[-1].message  # noqa: SLF001 - what the toast shows
+        assert message.startswith(f"saved is {kind}:") and "Inspect (f3, m)" in message and choose in message
+        assert app.train_pane.tokenizer is None  # nothing replaced what the Train tab shows

@@ -65,6 +65,19 @@ def settings_of(tokenizer: ReplaysMerges) -> dict[str, str]:
     return settings
 
 
+def cannot_replay(tokenizer: Tokenizer, label: str) -> str:
+    """What to do with a loaded tokenizer whose training cannot be replayed on the corpus: a
+    Unigram or WordPiece model keeps its final vocabulary only, not the steps that made it."""
+    family = tokenizer.capabilities.family
+    kind = {"unigram": "a Unigram model", "wordpiece": "a WordPiece vocabulary"}.get(family, f"a {family} model")
+    train = {"unigram": "Unigram", "wordpiece": "WordPiece"}.get(family)
+    retrain = f"; to watch one being made, choose {train} in the form and press ctrl+t" if train else ""
+    return (
+        f"{label} is {kind}: it keeps its final vocabulary, not the training steps, so there is nothing to "
+        f"replay here. Inspect (f3, m) and Compare (f4, a) load it by its path{retrain}."
+    )
+
+
 class RunEvents:
     """Starts and ends the runs of one pane and applies their events to it."""
 
@@ -108,7 +121,7 @@ class RunEvents:
         """Step through a loaded tokenizer's merges on the current corpus."""
         pane = self.pane
         if not tokenizer.capabilities.replays_merges:
-            pane.notify(f"{visible_text(label)} has no merge list to step through.", severity="error")
+            pane.notify(cannot_replay(tokenizer, visible_text(label)), severity="warning", timeout=8)
             return
         merges_tokenizer: ReplaysMerges = tokenizer  # type: ignore[assignment]  # declared by replays_merges
         corpus = pane.query_one(CorpusPane)
