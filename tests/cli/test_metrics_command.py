@@ -64,6 +64,20 @@ def test_tables(files: tuple[Path, Path], capsys: pytest.CaptureFixture[str], mo
     assert "Shannon" in out and "Rényi" in out and "total" in out and "language premium" in out and "(×1.00)" in out
 
 
+def test_an_80_column_terminal_gets_every_figure_whole(files: tuple[Path, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ten figures of three tokenizers do not fit a row each in 80 columns: the table turns on its
+    side (a row per figure) instead of cutting every number to three characters."""
+    en, _ = files
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["metrics", "-t", "gpt2,o200k_base,cl100k_base", str(en)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "…" not in "\n".join(lines) and all(len(line) <= 80 for line in lines)
+    tokens = next(line for line in lines if line.startswith("tokens"))
+    counts = [len(load_reference(name).encode(EN)) for name in ("gpt2", "o200k_base", "cl100k_base")]
+    assert tokens.replace("│", " ").split()[1:] == [f"{n:,}" for n in counts]
+    assert any(line.startswith("Rényi") for line in lines) and any("en.txt" in line for line in lines)
+
+
 def test_user_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["metrics", "-t", "gpt2"]) == 2
     assert "give FILE(s) to measure" in capsys.readouterr().err
