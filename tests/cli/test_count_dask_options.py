@@ -89,8 +89,11 @@ def wait_for_line(log: Path, text: str, process: subprocess.Popen[Any], timeout:
         time.sleep(0.1)
 
 
-def test_a_scheduler_lost_while_counting_is_one_line_and_nothing_is_written(corpus: Path, tmp_path: Path) -> None:
-    """A scheduler without workers holds the count until it is killed: the count is mid-run then."""
+def test_a_scheduler_killed_under_a_count_is_one_line_and_nothing_is_written(corpus: Path, tmp_path: Path) -> None:
+    """A scheduler without workers holds the count until it is killed. It is killed once it logs the
+    client's connection: mostly the count is mid-run then ("lost ... while counting"), but with both
+    cores busy the kill can land inside the client's handshake ("cannot use ..."); either way the user
+    reads one line naming the scheduler and nothing is written."""
     port = free_port()
     log = tmp_path / "scheduler.log"
     env = {**os.environ, "TMPDIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
@@ -120,7 +123,9 @@ def test_a_scheduler_lost_while_counting_is_one_line_and_nothing_is_written(corp
             scheduler.kill()
             scheduler.wait(10)
     assert counting.returncode == 2 and err.count("\n") == 1 and "Traceback" not in err, err[-3000:]
-    assert f"lost the Dask scheduler 'tcp://127.0.0.1:{port}' while counting" in err and "nothing was written" in err
+    scheduler_named = f"the Dask scheduler 'tcp://127.0.0.1:{port}'"
+    lost = f"lost {scheduler_named} while counting" in err and "nothing was written" in err
+    assert lost or f"cannot use {scheduler_named}: " in err, err
     assert not out.exists()
 
 
