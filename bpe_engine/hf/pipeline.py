@@ -33,11 +33,11 @@ from ..token_ids import check_decode_ids
 from ..types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Capabilities, Encoding, Explains, SpecialMode
 from .added_tokens import AddedVocabulary
 from .bpe import BpeModel
-from .decoders import Decoder
+from .decoders import DecoderStage
 from .models import HfModel
 from .normalizers import Normalizer
 from .post_processors import Padding, PostProcessor, TokenRecord, Truncation
-from .pre_tokenizers import ByteLevel, PreTokenizer, SequencePre
+from .pre_tokenizers import ByteLevel, PreTokenizerStage, SequencePre
 
 if TYPE_CHECKING:
     from ..explore.merge_tree import MergeNode
@@ -50,9 +50,9 @@ class Pipeline:
 
     model: HfModel
     normalizer: Normalizer | None = None
-    pre_tokenizer: PreTokenizer | None = None
+    pre_tokenizer: PreTokenizerStage | None = None
     post_processor: PostProcessor | None = None
-    decoder: Decoder | None = None
+    decoder: DecoderStage | None = None
     added: AddedVocabulary = field(default_factory=lambda: AddedVocabulary([], None))
     truncation: Truncation | None = None
     padding: Padding | None = None
@@ -328,7 +328,7 @@ class HfTokenizer:
         return ConfigError(f"token id {token_id!r} is not in tokenizer {self.name!r}")
 
 
-def _flatten(pre: PreTokenizer | None) -> list[PreTokenizer]:
+def _flatten(pre: PreTokenizerStage | None) -> list[PreTokenizerStage]:
     """Nested ``Sequence`` pre-tokenizers as one flat list of stages."""
     if pre is None:
         return []
