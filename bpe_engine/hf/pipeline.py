@@ -32,7 +32,7 @@ from ..special_text import checked_mode, refuse_special_text
 from ..token_ids import check_decode_ids
 from ..types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Capabilities, Encoding, Explains, SpecialMode
 from .added_tokens import AddedVocabulary
-from .bpe import BpeModel
+from .bpe import HfBpeModel
 from .decoders import DecoderStage
 from .models import HfModel
 from .normalizers import Normalizer
@@ -232,7 +232,7 @@ class HfTokenizer:
     def merges(self) -> list[tuple[str, str]]:
         """The BPE model's merge list (AttributeError for other models: nothing to step through)."""
         model = self.pipeline.model
-        if not isinstance(model, BpeModel):
+        if not isinstance(model, HfBpeModel):
             raise AttributeError(f"a {type(model).__name__} has no merges")
         return [(a, b) for a, b in model.merges[: min(model.limit, len(model.merges))]]
 
@@ -240,7 +240,7 @@ class HfTokenizer:
     def n_merges(self) -> int:
         """How many merges the BPE model has (0 for other models)."""
         model = self.pipeline.model
-        return min(model.limit, len(model.merges)) if isinstance(model, BpeModel) else 0
+        return min(model.limit, len(model.merges)) if isinstance(model, HfBpeModel) else 0
 
     def merge_tree(self, token_id: int, *, special: bool = False) -> MergeNode | None:
         """The merges that build token ``token_id`` of the BPE model (an added token is a leaf)."""
@@ -254,7 +254,7 @@ class HfTokenizer:
     def with_merge_prefix(self, k: int) -> HfTokenizer:
         """The same pipeline using only the first ``k`` merges of its BPE model."""
         model = self.pipeline.model
-        if not isinstance(model, BpeModel):
+        if not isinstance(model, HfBpeModel):
             raise ConfigError(f"tokenizer {self.name!r} is not a BPE model; it has no merges to limit")
         if k < 0:
             raise ConfigError(f"merge prefix must be >= 0, got {k}")
@@ -301,8 +301,8 @@ class HfTokenizer:
 
     def _piece_ids(self, text: str, at_origin: bool) -> list[int]:
         p = self.pipeline
-        if p.fold_bytes:  # only a BpeModel is raw_bytes_ok (loader.py)
-            return reduce(iadd, map(cast(BpeModel, p.model).encode_raw, self.pre_pieces(text, at_origin, map_bytes=False)), [])
+        if p.fold_bytes:  # only an HfBpeModel is raw_bytes_ok (loader.py)
+            return reduce(iadd, map(cast(HfBpeModel, p.model).encode_raw, self.pre_pieces(text, at_origin, map_bytes=False)), [])
         return reduce(iadd, map(p.model.encode_piece, self.pre_pieces(text, at_origin)), [])
 
     def pre_pieces(self, text: str, at_origin: bool, *, map_bytes: bool = True) -> list[str]:
