@@ -44,7 +44,7 @@ from ..steps import MergeStep, Why, contest
 from ..stepwise import StepwiseTraining
 from ..word_table import Words, index_formed_pairs
 from .setup import (
-    InitialState,
+    WordPieceInitialState,
     WordPieceTrainerConfig,
     count_bert_words,
     initial_state,
@@ -127,7 +127,7 @@ class WordPieceTraining(StepwiseTraining):
         )
 
     # -- setup -----------------------------------------------------------------------------------
-    def _build(self, state: InitialState) -> None:
+    def _build(self, state: WordPieceInitialState) -> None:
         ids = self._tok_to_id
         self._words = Words(["".join(chr(ids[s]) for s in w) for w in state.words], list(state.counts))
         sym = [0] * len(self._id_to_tok)
