@@ -1,6 +1,6 @@
 """``bpe-explorer chunk``: a text cut at token boundaries into pieces of at most N tokens.
 
-Output, one chunk at a time as it is made (:mod:`bpe_engine.chunking` says what each chunk
+Output, one chunk at a time as it is made (:mod:`bpe_engine.streaming.chunking` says what each chunk
 promises):
 
 - default, JSON Lines: ``{"text": ..., "tokens": 812, "byte_span": [0, 3301], "exact": true}`` per
@@ -22,9 +22,9 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from bpe_engine.chunking import Chunk, chunk_text
-from bpe_engine.encode_stream import encode_cut_rule, text_blocks
 from bpe_engine.errors import ConfigError
+from bpe_engine.streaming.chunking import Chunk, chunk_text
+from bpe_engine.streaming.encode_stream import encode_cut_rule, text_blocks
 
 from .arg_types import positive
 from .cmd_encode import (

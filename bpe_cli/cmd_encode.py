@@ -8,7 +8,7 @@ or ``null`` when its bytes are not whole UTF-8), ``bytes`` in hex, ``byte_span``
 UTF-8, ``special``, ``unknown`` --, ``ids`` and ``notes``); ``--jsonl`` (that object for each input
 line encoded alone, without its ``\\n``, with its ``line`` number first).
 
-Standard input is read in blocks cut where the tokenizer allows (:mod:`bpe_engine.encode_stream`),
+Standard input is read in blocks cut where the tokenizer allows (:mod:`bpe_engine.streaming.encode_stream`),
 and each block's output is written before the next is read: memory does not grow with the
 input, and the ids are those of the whole text. A tokenizer that cannot be cut holds its input
 whole, up to what ``--memory-limit`` (default: the memory available) allows.
@@ -28,9 +28,9 @@ from typing import Any
 from bpe_engine.choices import SPECIAL_MODES, values
 from bpe_engine.corpus.blocks import CutRule
 from bpe_engine.corpus.table_size import available_memory
-from bpe_engine.encode_stream import encode_cut_rule, text_blocks
 from bpe_engine.errors import ConfigError
 from bpe_engine.special_text import find_special_text, special_text_note
+from bpe_engine.streaming.encode_stream import encode_cut_rule, text_blocks
 from bpe_engine.types import DEFAULT_SPECIAL_MODE
 
 from .corpus_input import parse_size

@@ -1,5 +1,5 @@
 """What ``encode`` writes, block by block: each output mode as a sink that takes one block's text
-and writes its part before the next block is read (:mod:`bpe_engine.encode_stream` cuts them).
+and writes its part before the next block is read (:mod:`bpe_engine.streaming.encode_stream` cuts them).
 
 - :class:`IdsSink` (``--ids``): the ids, space separated, one line; :class:`CountSink` (``--count``).
 - :class:`JsonSink` (``--json``): one object, ``{"tokenizer", "tokens", "ids", "notes"}``. The
@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from bpe_engine.display import counted
-from bpe_engine.encode_stream import encode_ids
+from bpe_engine.streaming.encode_stream import encode_ids
 from bpe_engine.types import UNKNOWN_ID, Encoding, SpecialMode
 
 from .output import (

@@ -89,7 +89,7 @@ class Capabilities:
       (Compare re-encodes only the line a key changed).
     * ``space_safe``: no token crosses a plain space that follows a letter or digit (its
       pre-tokenizer's ``safe_to_cut``, with nothing before it that looks across: no normaliser), so
-      a long text can be encoded in blocks cut there (:mod:`bpe_engine.encode_stream`).
+      a long text can be encoded in blocks cut there (:mod:`bpe_engine.streaming.encode_stream`).
     * ``adds_specials``: ``encode`` adds tokens of its own by default (BERT's ``[CLS]``/``[SEP]``,
       a post-processor's ``<s>``), as Hugging Face's ``add_special_tokens=True`` does;
       ``add_special_tokens=False`` turns them off.

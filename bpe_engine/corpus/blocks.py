@@ -12,7 +12,7 @@ text would give. Two kinds of *cut points* guarantee that:
 - at a line start -- after a ``\\n`` that follows a non-space and precedes a non-space -- when the
   tokenizer declares no token crosses one (``line_starts``, from ``Capabilities.line_safe``; the rule of
   :func:`bpe_engine.compare.segments.cut_points`, on bytes): streamed encoding
-  (:mod:`bpe_engine.encode_stream`) cuts BERT's WordPiece there, which has no space cut.
+  (:mod:`bpe_engine.streaming.encode_stream`) cuts BERT's WordPiece there, which has no space cut.
 
 A stretch with no cut point is held whole while it is counted; ``CutRule.max_span`` bounds it
 (:func:`.table_size.uncut_limit`): reading stops with one line as soon as a block would run that far

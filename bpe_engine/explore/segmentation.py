@@ -9,9 +9,9 @@ the app, a loaded tokenizer file) over the words of a text. It is the words tabl
 * a pair -> words index to find the words a merge touches. It is a *superset* of the current
   pairs: a merge adds the pairs its new token forms (:attr:`Merge.formed_in
   <bpe_engine.training.word_table.Merge.formed_in>`), drops its own pair (every occurrence is fused), and
-  undoing it (:meth:`Segmentation.unapply`) gives the pair its words back.
+  undoing it (:meth:`CorpusSegmentation.unapply`) gives the pair its words back.
 
->>> seg = Segmentation([("l", "o", "w"), ("l", "o", "w", "e", "r")], [3, 1])
+>>> seg = CorpusSegmentation([("l", "o", "w"), ("l", "o", "w", "e", "r")], [3, 1])
 >>> seg.apply("l", "o", "lo").pair_count, seg.apply("lo", "w", "low").words_changed
 (4, 2)
 >>> seg.symbols(1)
@@ -53,7 +53,7 @@ class Applied:
         return self.merge.changed if self.merge is not None else ()
 
 
-class Segmentation:
+class CorpusSegmentation:
     """Words (as token tuples at the start) with counts, segmented merge by merge."""
 
     def __init__(self, words: Iterable[Sequence[str]], counts: Sequence[int]) -> None:
@@ -142,9 +142,9 @@ class Segmentation:
             else:
                 found.add(wid)
 
-    def fresh(self) -> Segmentation:
+    def fresh(self) -> CorpusSegmentation:
         """A copy at step 0 (the words as they started), sharing the symbol table's tokens."""
-        copy = Segmentation.__new__(Segmentation)
+        copy = CorpusSegmentation.__new__(CorpusSegmentation)
         copy.tokens, copy._char = list(self.tokens), dict(self._char)
         copy.words = Words(list(self.initial), list(self.words.counts))
         copy.initial = self.initial

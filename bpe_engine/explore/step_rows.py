@@ -6,8 +6,8 @@ any step (the alphabet, or for Unigram the empty model before the seeds); row ``
 ``k``, numbered from 1 as everywhere in the app and the CLI. A step that won a tie carries
 :data:`TIE_MARK` on its deciding number.
 
->>> from bpe_engine.training.steps import MergeStep, Why
->>> step = MergeStep(0, "e", "s", "es", 1, 2, 3, 9, 2, 9, why=Why("count", 9, ("s", "t"), 9, (("s", "t"),), 1, "hf"))
+>>> from bpe_engine.training.steps import MergeStep, StepWhy
+>>> step = MergeStep(0, "e", "s", "es", 1, 2, 3, 9, 2, 9, why=StepWhy("count", 9, ("s", "t"), 9, (("s", "t"),), 1, "hf"))
 >>> [c.title for c in columns_for("bpe")], row_of(step, byte_level=False)
 (['#', 'merge', 'count', 'words'], ('1', 'e + s → es', '9=', '2'))
 """

@@ -5,7 +5,7 @@ Re-segmenting a 1 MB corpus from scratch for every step would take seconds, so t
 the segmentation of every distinct word and only touches what merge *k* can change:
 
 * forward applies merge *k* to the words that contain its pair, on the words table of
-  :mod:`bpe_engine.training.word_table` through :class:`~bpe_engine.explore.segmentation.Segmentation` (a pair -> words
+  :mod:`bpe_engine.training.word_table` through :class:`~bpe_engine.explore.segmentation.CorpusSegmentation` (a pair -> words
   index, a superset of the current pairs);
 * backward pops the undo log entry of the last step (word ids only) and restores the words it
   changed: the merge's new token split again, or the word's old symbols where it held that token
@@ -37,7 +37,7 @@ from ..corpus.cut import CorpusCancelled, CorpusWords
 from ..pretokenizers import NONE, EndOfWord, PreTokenizer
 from .corpus_pieces import CorpusPieces
 from .merge_tree import MergeIndex, MergeNode, render_tree  # noqa: F401 - render_tree: the doctest above
-from .segmentation import Applied, Segmentation
+from .segmentation import Applied, CorpusSegmentation
 from .surfaces import token_bytes_of
 from .word_changes import MergeLike, StepChange, UndoEntry, WordChange, before_after, initial_symbols, spell_out
 
@@ -71,7 +71,7 @@ class Stepper:
         self.byte_level = byte_level
         self.counts = list(counts)
         self.pieces = pieces if pieces is not None else CorpusPieces()
-        self._seg = Segmentation(words, self.counts)
+        self._seg = CorpusSegmentation(words, self.counts)
         self._undo: list[UndoEntry] = []
         self._last: tuple[UndoEntry, StepChange] | None = None
         self._index = MergeIndex(to_bytes=_byte_symbol_bytes if byte_level else None)  # grows with the merges
@@ -233,7 +233,7 @@ class Stepper:
         return forward < sum(len(entry.word_ids) for entry in undo[step:])
 
     def _restart(self) -> None:
-        """Back to step 0 in one move (:meth:`Segmentation.restart`)."""
+        """Back to step 0 in one move (:meth:`CorpusSegmentation.restart`)."""
         seg = self._seg
 
         def emptied() -> Iterator[tuple[str, array]]:

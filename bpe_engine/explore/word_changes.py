@@ -19,7 +19,7 @@ from typing import Protocol
 
 from ..bpe.byte_table import BYTE_CHARS
 from ..pretokenizers import EndOfWord, mark_word_end
-from .segmentation import Segmentation
+from .segmentation import CorpusSegmentation
 
 
 class MergeLike(Protocol):
@@ -70,7 +70,7 @@ class UndoEntry:
     kept: dict[int, str] | None
 
 
-def before_after(seg: Segmentation, merge: tuple[str, str, str], entry: UndoEntry) -> Iterator[tuple[int, str, str]]:
+def before_after(seg: CorpusSegmentation, merge: tuple[str, str, str], entry: UndoEntry) -> Iterator[tuple[int, str, str]]:
     """``(word id, symbols before, symbols after)`` of each word the entry's merge changed, the
     segmentation standing just after that merge."""
     left, right, new = merge
@@ -84,7 +84,7 @@ def before_after(seg: Segmentation, merge: tuple[str, str, str], entry: UndoEntr
         yield wid, before, after
 
 
-def spell_out(seg: Segmentation, merge: tuple[str, str, str], entry: UndoEntry, counts: list[int]) -> StepChange:
+def spell_out(seg: CorpusSegmentation, merge: tuple[str, str, str], entry: UndoEntry, counts: list[int]) -> StepChange:
     """An undo entry spelled out: each word's tokens before and after its merge."""
     tokens = seg.as_tokens
     changes = tuple(

@@ -11,8 +11,8 @@ the model spells them::
      "why": {"quantity": "count", "value": 9, "runner_up": ["s", "t"], "runner_up_value": 9,
              "tied": [["s", "t"], ["t", "</w>"]], "tied_total": 2, "rule": "hf: ..."}}
 
->>> from bpe_engine.training.steps import MergeStep, Why
->>> record = step_record(MergeStep(0, "e", "s", "es", 1, 2, 3, 9, 2, 9, why=Why("count", 9, ("s", "t"), 9, (("s", "t"),), 1, "hf")))
+>>> from bpe_engine.training.steps import MergeStep, StepWhy
+>>> record = step_record(MergeStep(0, "e", "s", "es", 1, 2, 3, 9, 2, 9, why=StepWhy("count", 9, ("s", "t"), 9, (("s", "t"),), 1, "hf")))
 >>> record["merge"], record["why"]["tied"]
 (1, [['s', 't']])
 """
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TokenizerFileError
-from ..training.steps import MergeStep, Why
+from ..training.steps import MergeStep, StepWhy
 
 LOG_FILE = "training.jsonl"
 MAX_LOG_BYTES = 1 << 30  # far above any real run (a 100k-merge log is ~20 MB)
@@ -44,7 +44,7 @@ def step_record(step: MergeStep) -> dict[str, Any]:
     return record
 
 
-def why_record(why: Why) -> dict[str, Any]:
+def why_record(why: StepWhy) -> dict[str, Any]:
     return {
         "quantity": why.quantity,
         "value": why.value,

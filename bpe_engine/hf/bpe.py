@@ -12,7 +12,7 @@ byte-level model whose alphabet holds all 256 byte characters can take the raw t
 (``raw_bytes=True``): its symbols are then the piece's UTF-8 bytes, the very same ids, without
 building the GPT-2 string; :mod:`.pipeline` uses that on its fast path.
 
-:meth:`BpeModel.tokenize` also returns each token's character span in the piece (for offsets).
+:meth:`HfBpeModel.tokenize` also returns each token's character span in the piece (for offsets).
 It runs its own small leftmost-lowest merge loop that carries symbol lengths, because the shared
 loops return ids only (for speed); ``tests/test_hf_models.py`` checks both give the same ids.
 """
@@ -31,7 +31,7 @@ from ..types import Family
 Symbol = tuple[int, int]  # (id, length in UTF-8 bytes of the piece)
 
 
-class BpeModel:
+class HfBpeModel:
     """A HF BPE model over a validated vocabulary and merge list (see the module docstring)."""
 
     family: Family = "bpe"
@@ -82,9 +82,9 @@ class BpeModel:
         self._raw_cache: PieceCache[tuple[int, ...]] = PieceCache(self._encode_raw)
         self._span_cache: PieceCache[tuple[tuple[int, int, int], ...]] = PieceCache(self._tokenize)
 
-    def with_merge_limit(self, k: int) -> BpeModel:
+    def with_merge_limit(self, k: int) -> HfBpeModel:
         """The same model using only its first ``k`` merges (tables shared, fresh caches)."""
-        view = object.__new__(BpeModel)
+        view = object.__new__(HfBpeModel)
         view.__dict__.update(self.__dict__)
         view.limit = NEVER if k >= len(self.merges) else max(k, 0)
         view._caches()

@@ -148,7 +148,7 @@ def decoder(node: Node) -> Any:
     if kind == "WordPiece":
         return dec.WordPieceDecoder(node.str("prefix", "##"), node.bool("cleanup", True))
     if kind == "BPEDecoder":
-        return dec.BpeDecoder(node.str("suffix", "</w>"))
+        return dec.BpeSuffixDecoder(node.str("suffix", "</w>"))
     if kind == "ByteFallback":
         return dec.ByteFallbackDecoder()
     if kind == "Fuse":

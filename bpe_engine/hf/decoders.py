@@ -16,7 +16,9 @@ from ..wordpiece.model import wordpiece_cleanup
 from .normalizers import Replace
 
 
-class Decoder(Protocol):
+class DecoderStage(Protocol):
+    """One decoding stage: token strings in, token strings out (see the module docstring)."""
+
     def decode_chain(self, tokens: list[str]) -> list[str]: ...
 
 
@@ -68,7 +70,7 @@ class WordPieceDecoder:
 
 
 @dataclass(frozen=True)
-class BpeDecoder:
+class BpeSuffixDecoder:
     """``BPEDecoder``: the end-of-word suffix becomes a space, except on the last token."""
 
     suffix: str = "</w>"
@@ -175,7 +177,7 @@ class CtcDecoder:
 class SequenceDecoder:
     """``Sequence``: decoders applied in order."""
 
-    decoders: Sequence[Decoder]
+    decoders: Sequence[DecoderStage]
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         for decoder in self.decoders:

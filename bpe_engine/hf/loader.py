@@ -24,8 +24,8 @@ from ..formats._json import load_json
 from ..token_ids import MAX_TOKEN_ID
 from . import components
 from .added_tokens import AddedToken, AddedVocabulary, assign_ids
-from .bpe import BpeModel
-from .models import UnigramModel, WordLevelModel, WordPieceModel
+from .bpe import HfBpeModel
+from .models import HfUnigramModel, WordLevelModel, WordPieceModel
 from .pipeline import HfTokenizer, Pipeline
 from .post_processors import Padding, TokenRecord, Truncation
 from .pre_tokenizers import ByteLevel, Metaspace
@@ -104,7 +104,7 @@ def _settle(p: Pipeline, norm_node: Node | None) -> None:
     """Flags the encoder derives from the stages (see :class:`.Pipeline`)."""
     tok_stages = HfTokenizer("", p)._stages
     byte_level = any(isinstance(s, ByteLevel) for s in tok_stages) or _has_byte_level_normalizer(norm_node)
-    p.byte_level = byte_level and isinstance(p.model, BpeModel)
+    p.byte_level = byte_level and isinstance(p.model, HfBpeModel)
     metaspace = next((s for s in tok_stages if isinstance(s, Metaspace)), None)
     p.metaspace = metaspace.replacement if metaspace is not None else _marker_replacement(norm_node)
     first = [i for i, s in enumerate(tok_stages) if isinstance(s, Metaspace) and s.prepend_scheme == "first"]
@@ -188,7 +188,7 @@ def _vocab(node: Node) -> dict[str, int]:
     return vocab
 
 
-def _bpe(node: Node, notes: list[str]) -> BpeModel:
+def _bpe(node: Node, notes: list[str]) -> HfBpeModel:
     vocab = _vocab(node.child("vocab"))
     prefix = node.str("continuing_subword_prefix", None, nullable=True)
     dropout = node.number("dropout", None, nullable=True)
@@ -205,10 +205,10 @@ def _bpe(node: Node, notes: list[str]) -> BpeModel:
     pairs = _merge_pairs(node.child("merges").value, prefix or "")
     if pairs is not None:
         try:  # the model's own table building is the check of a well-formed list (all C-level)
-            return BpeModel(vocab, pairs, **options)
+            return HfBpeModel(vocab, pairs, **options)
         except (KeyError, TypeError):
             pass
-    return BpeModel(vocab, _merges_checked(node.child("merges"), vocab, prefix or ""), **options)
+    return HfBpeModel(vocab, _merges_checked(node.child("merges"), vocab, prefix or ""), **options)
 
 
 def _merge_pairs(value: Any, prefix: str) -> list[Any] | None:
@@ -249,7 +249,7 @@ def _merges_checked(node: Node, vocab: dict[str, int], prefix: str) -> list[tupl
     return out
 
 
-def _unigram(node: Node) -> UnigramModel:
+def _unigram(node: Node) -> HfUnigramModel:
     pieces: list[tuple[str, float]] = []
     for entry in node.items("vocab"):
         pair = entry.as_list()
@@ -258,7 +258,7 @@ def _unigram(node: Node) -> UnigramModel:
         pieces.append((pair[0].as_str(), Node(entry.file, pair[1].path, {"s": pair[1].value}).number("s")))
     unk_id = node.int("unk_id", None, nullable=True, maximum=max(len(pieces) - 1, 0))
     try:
-        return UnigramModel(pieces, unk_id=unk_id, byte_fallback=node.bool("byte_fallback", False))
+        return HfUnigramModel(pieces, unk_id=unk_id, byte_fallback=node.bool("byte_fallback", False))
     except ImportError:
         node.fail("model 'Unigram' needs the SentencePiece engine (bpe_engine.sentencepiece), which this installation does not have yet")
 

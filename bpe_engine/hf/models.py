@@ -1,4 +1,4 @@
-"""HF's other models behind the interface of :class:`.bpe.BpeModel`: WordPiece, WordLevel, Unigram.
+"""HF's other models behind the interface of :class:`.bpe.HfBpeModel`: WordPiece, WordLevel, Unigram.
 
 Each offers ``encode_piece(piece) -> ids`` (cached where it pays), ``tokenize(piece)`` with
 character spans inside the piece, ``vocab``, ``id_to_token`` and ``token_to_id``.
@@ -23,7 +23,7 @@ from ..wordpiece.model import WordPieceTokenizer
 
 
 class HfModel(Protocol):
-    """What every model stage declares (:class:`~bpe_engine.hf.bpe.BpeModel` and the three below):
+    """What every model stage declares (:class:`~bpe_engine.hf.bpe.HfBpeModel` and the three below):
     the pipeline reads these, never probes for them."""
 
     family: Family
@@ -117,7 +117,7 @@ class WordLevelModel:
         return self.vocab.get(token)
 
 
-class UnigramModel:
+class HfUnigramModel:
     """HF ``Unigram`` over the SentencePiece engine's Viterbi."""
 
     family: Family = "unigram"

@@ -21,6 +21,7 @@ from ..errors import ConfigError
 from ..wordpiece.bert_normalizer import (
     WHITE_SPACE,
     BertNormalizer,
+    LazyCharTable,
     is_bert_control,
     is_cjk_ideograph,
     is_nonspacing_mark,
@@ -67,18 +68,6 @@ class Normalizer(Protocol):
     def normalize(self, ns: NormalizedString) -> None: ...
 
 
-class _CharTable(dict[int, str]):
-    """Code point -> output for ``str.translate``, filled on first sight by a per-character rule."""
-
-    def __init__(self, rule: Callable[[str], str]) -> None:
-        super().__init__()
-        self.rule = rule
-
-    def __missing__(self, cp: int) -> str:
-        out = self[cp] = self.rule(chr(cp))
-        return out
-
-
 @dataclass(frozen=True)
 class UnicodeForm:
     """``NFC``, ``NFD``, ``NFKC`` or ``NFKD``."""
@@ -98,7 +87,7 @@ class _PerChar:
 
     def __init__(self, rule: Callable[[str], str]) -> None:
         self.rule = rule
-        self._table = _CharTable(rule)
+        self._table = LazyCharTable(rule)
 
     def normalize_str(self, text: str) -> str:
         return text.translate(self._table)

@@ -32,12 +32,12 @@ from ..special_text import checked_mode, refuse_special_text
 from ..token_ids import check_decode_ids
 from ..types import DEFAULT_SPECIAL_MODE, UNKNOWN_ID, Capabilities, Encoding, Explains, SpecialMode
 from .added_tokens import AddedVocabulary
-from .bpe import BpeModel
-from .decoders import Decoder
+from .bpe import HfBpeModel
+from .decoders import DecoderStage
 from .models import HfModel
 from .normalizers import Normalizer
 from .post_processors import Padding, PostProcessor, TokenRecord, Truncation
-from .pre_tokenizers import ByteLevel, PreTokenizer, SequencePre
+from .pre_tokenizers import ByteLevel, PreTokenizerStage, SequencePre
 
 if TYPE_CHECKING:
     from ..explore.merge_tree import MergeNode
@@ -50,9 +50,9 @@ class Pipeline:
 
     model: HfModel
     normalizer: Normalizer | None = None
-    pre_tokenizer: PreTokenizer | None = None
+    pre_tokenizer: PreTokenizerStage | None = None
     post_processor: PostProcessor | None = None
-    decoder: Decoder | None = None
+    decoder: DecoderStage | None = None
     added: AddedVocabulary = field(default_factory=lambda: AddedVocabulary([], None))
     truncation: Truncation | None = None
     padding: Padding | None = None
@@ -232,7 +232,7 @@ class HfTokenizer:
     def merges(self) -> list[tuple[str, str]]:
         """The BPE model's merge list (AttributeError for other models: nothing to step through)."""
         model = self.pipeline.model
-        if not isinstance(model, BpeModel):
+        if not isinstance(model, HfBpeModel):
             raise AttributeError(f"a {type(model).__name__} has no merges")
         return [(a, b) for a, b in model.merges[: min(model.limit, len(model.merges))]]
 
@@ -240,7 +240,7 @@ class HfTokenizer:
     def n_merges(self) -> int:
         """How many merges the BPE model has (0 for other models)."""
         model = self.pipeline.model
-        return min(model.limit, len(model.merges)) if isinstance(model, BpeModel) else 0
+        return min(model.limit, len(model.merges)) if isinstance(model, HfBpeModel) else 0
 
     def merge_tree(self, token_id: int, *, special: bool = False) -> MergeNode | None:
         """The merges that build token ``token_id`` of the BPE model (an added token is a leaf)."""
@@ -254,7 +254,7 @@ class HfTokenizer:
     def with_merge_prefix(self, k: int) -> HfTokenizer:
         """The same pipeline using only the first ``k`` merges of its BPE model."""
         model = self.pipeline.model
-        if not isinstance(model, BpeModel):
+        if not isinstance(model, HfBpeModel):
             raise ConfigError(f"tokenizer {self.name!r} is not a BPE model; it has no merges to limit")
         if k < 0:
             raise ConfigError(f"merge prefix must be >= 0, got {k}")
@@ -301,8 +301,8 @@ class HfTokenizer:
 
     def _piece_ids(self, text: str, at_origin: bool) -> list[int]:
         p = self.pipeline
-        if p.fold_bytes:  # only a BpeModel is raw_bytes_ok (loader.py)
-            return reduce(iadd, map(cast(BpeModel, p.model).encode_raw, self.pre_pieces(text, at_origin, map_bytes=False)), [])
+        if p.fold_bytes:  # only an HfBpeModel is raw_bytes_ok (loader.py)
+            return reduce(iadd, map(cast(HfBpeModel, p.model).encode_raw, self.pre_pieces(text, at_origin, map_bytes=False)), [])
         return reduce(iadd, map(p.model.encode_piece, self.pre_pieces(text, at_origin)), [])
 
     def pre_pieces(self, text: str, at_origin: bool, *, map_bytes: bool = True) -> list[str]:
@@ -328,7 +328,7 @@ class HfTokenizer:
         return ConfigError(f"token id {token_id!r} is not in tokenizer {self.name!r}")
 
 
-def _flatten(pre: PreTokenizer | None) -> list[PreTokenizer]:
+def _flatten(pre: PreTokenizerStage | None) -> list[PreTokenizerStage]:
     """Nested ``Sequence`` pre-tokenizers as one flat list of stages."""
     if pre is None:
         return []

@@ -30,7 +30,7 @@ from .splitting import Piece, compile_onig, regex_matches, run_pattern, split_sp
 from .unicode_tables import EXTRA_NUMERIC
 
 
-class PreTokenizer(Protocol):
+class PreTokenizerStage(Protocol):
     """One pre-tokenization stage (see the module docstring)."""
 
     def split_fast(self, pieces: list[str], first_at_origin: bool) -> list[str]: ...
@@ -265,7 +265,7 @@ class Metaspace:
 class SequencePre:
     """``Sequence``: stages in order, each on the pieces of the one before."""
 
-    def __init__(self, stages: Sequence[PreTokenizer]) -> None:
+    def __init__(self, stages: Sequence[PreTokenizerStage]) -> None:
         self.stages = list(stages)
 
     def split_fast(self, pieces: list[str], first_at_origin: bool) -> list[str]:

@@ -60,7 +60,7 @@ class Stage:
 
 
 @dataclass(frozen=True)
-class Why:
+class TokenWhy:
     """The answer for one token. ``tree``: its merges (None when none build it); ``unigram``: the
     Viterbi choice for its word (a :class:`~bpe_engine.sentencepiece.explain.UnigramChoice`);
     ``stages``: the HF pipeline's stages; ``note``: a sentence for a model with none of these."""
@@ -78,7 +78,7 @@ def explain(
     tokenizer: Tokenizer, encoding: Encoding, index: int, *,
     story_of: Callable[[str], PieceStory | None] | None = None,
     samples: int = 0, dropout: float = 0.1, alpha: float = 0.2,
-) -> Why:
+) -> TokenWhy:
     """Why token ``index`` of ``encoding`` (made by ``tokenizer``) is what it is; with
     ``story_of`` (a Unigram run's history) the piece's story in training, and with ``samples``
     the word's segmentations under BPE-dropout ``dropout`` or Unigram sampling ``alpha``."""
@@ -90,14 +90,14 @@ def explain(
     return replace(why, story=story, samples=drawn) if story is not None or drawn is not None else why
 
 
-def _explain(tokenizer: Tokenizer, encoding: Encoding, index: int) -> Why:
+def _explain(tokenizer: Tokenizer, encoding: Encoding, index: int) -> TokenWhy:
     if not 0 <= index < len(encoding.ids):
-        return Why(note="no token selected")
+        return TokenWhy(note="no token selected")
     special = encoding.special[index]
     unknown = bool(encoding.unknown and encoding.unknown[index])
     stages = pipeline_stages(tokenizer, encoding, index)
     if unknown:
-        return Why(stages=stages, note="an unknown piece: the vocabulary has no token for this text")
+        return TokenWhy(stages=stages, note="an unknown piece: the vocabulary has no token for this text")
     unigram, focus = None, None
     if tokenizer.capabilities.explains == "unigram-choice" and not special:
         from ..sentencepiece.explain import unigram_choice_at, word_around
@@ -122,7 +122,7 @@ def _explain(tokenizer: Tokenizer, encoding: Encoding, index: int) -> Why:
     elif tree is not None and tree.children:
         note = _score_story(tokenizer, encoding.ids[index])
     note = " ".join(filter(None, (_normalizer_story(tokenizer, encoding, index), note)))
-    return Why(tree, unigram, stages, note, focus)
+    return TokenWhy(tree, unigram, stages, note, focus)
 
 
 def _normalizer_story(tokenizer: Tokenizer, encoding: Encoding, index: int) -> str:
@@ -192,4 +192,4 @@ def _no_story(tokenizer: Tokenizer) -> str:
     return f"{visible_text(tokenizer.name)} is not built from merges (no merge tree)"
 
 
-__all__ = ["N_BEST", "Stage", "StagePart", "Why", "explain", "pipeline_stages"]
+__all__ = ["N_BEST", "Stage", "StagePart", "TokenWhy", "explain", "pipeline_stages"]

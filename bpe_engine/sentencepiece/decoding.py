@@ -19,7 +19,7 @@ from .spec_normalizer import SPACE, SpecNormalizer
 REPLACEMENT = "\ufffd"
 
 
-class Decoder:
+class SentencePieceDecoder:
     """Decoding rules of one model."""
 
     def __init__(self, model: ModelFile) -> None:

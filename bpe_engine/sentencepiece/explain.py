@@ -67,7 +67,7 @@ class ScoredPiece:
 
 
 @dataclass(frozen=True, slots=True)
-class Segmentation:
+class UnigramSegmentation:
     """A way to cut a word into pieces; ``score`` is the sum of their log-probabilities.
 
     ``pieces`` are the lattice nodes (a run of unknown characters is one piece, as encode reports
@@ -87,8 +87,8 @@ class UnigramChoice:
 
     text: str
     normalized: str
-    best: Segmentation
-    alternatives: tuple[Segmentation, ...]
+    best: UnigramSegmentation
+    alternatives: tuple[UnigramSegmentation, ...]
 
     @property
     def margin(self) -> float | None:
@@ -136,7 +136,7 @@ def unigram_choice(tok: SentencePieceTokenizer, text: str, n: int = 5, *, normal
     norm = text if normalized else tok.normalizer.normalize(text)
     paths = nbest_paths(model, norm, n + 1) if norm else [([], 0.0)]
     segmentations = [
-        Segmentation(_scored_pieces(tok, norm, path), score, tuple(model.ids(path, norm))) for path, score in paths
+        UnigramSegmentation(_scored_pieces(tok, norm, path), score, tuple(model.ids(path, norm))) for path, score in paths
     ]
     return UnigramChoice(text, norm, segmentations[0], tuple(segmentations[1:]))
 
@@ -191,7 +191,7 @@ def _text_bytes(piece: str) -> bytes:
 
 __all__ = [
     "ScoredPiece",
-    "Segmentation",
+    "UnigramSegmentation",
     "UnigramChoice",
     "bpe_tree",
     "merge_ranks",

@@ -24,7 +24,7 @@ from ..special_text import special_segments
 from ..token_ids import check_decode_ids
 from ..types import DEFAULT_SPECIAL_MODE, Capabilities, Encoding, SpecialMode
 from .bpe import BpeModel
-from .decoding import Decoder
+from .decoding import SentencePieceDecoder
 from .model_proto import ModelFile, PieceType, byte_of_piece
 from .scores import in_trie
 from .spec_normalizer import SpecNormalizer
@@ -81,7 +81,7 @@ class SentencePieceTokenizer:
                 float32=True,
             )
             self._unigram_words = UnigramWords(self.unigram)
-        self._decoder = Decoder(model)
+        self._decoder = SentencePieceDecoder(model)
         self._specials = {p: i for i, (p, t) in enumerate(zip(model.pieces, model.types)) if t in (PieceType.CONTROL, PieceType.UNKNOWN)}
         self.bos_id = self._control_id(model.bos_piece)
         self.eos_id = self._control_id(model.eos_piece)

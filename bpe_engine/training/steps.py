@@ -1,6 +1,6 @@
 """Why a training step won: the deciding quantity, the runner-up, and the tie and the rule that broke it.
 
-Every trainer's steps carry a :class:`Why`: a BPE merge was chosen by its pair's *count*, a
+Every trainer's steps carry a :class:`StepWhy`: a BPE merge was chosen by its pair's *count*, a
 WordPiece merge by its *score* count(ab) / (count(a) count(b)), a Unigram pruning round kept the
 pieces whose *loss* was highest. ``runner_up`` is the best candidate that lost; when it has the
 same value as the winner the step was a tie, ``tied`` lists the first tied candidates in the
@@ -35,7 +35,7 @@ merge loop of 3 MB at 32k merges); naming five and saying "more" costs a few hea
 
 
 @dataclass(frozen=True, slots=True)
-class Why:
+class StepWhy:
     """Why a step won. Candidates are tuples of tokens in the model's alphabet: a pair for a
     merge, one piece for Unigram. ``rule`` is None when nothing tied."""
 
@@ -56,13 +56,13 @@ class Why:
         """How far ahead of the runner-up the winner was (None without a runner-up)."""
         return None if self.runner_up_value is None else self.value - self.runner_up_value
 
-    def __reduce__(self) -> tuple[type[Why], tuple[object, ...]]:
+    def __reduce__(self) -> tuple[type[StepWhy], tuple[object, ...]]:
         """Pickled as a call to the class, like the steps that carry it (see MergeStep)."""
-        return (Why, (self.quantity, self.value, self.runner_up, self.runner_up_value, self.tied, self.tied_total, self.rule))
+        return (StepWhy, (self.quantity, self.value, self.runner_up, self.runner_up_value, self.tied, self.tied_total, self.rule))
 
 
-def why_of_ranking(quantity: Quantity, ranked: Sequence[tuple[tuple[str, ...], float]], rule: str | None) -> Why:
-    """The :class:`Why` of a whole ranking, best first -- how the naive oracles, which rank every
+def why_of_ranking(quantity: Quantity, ranked: Sequence[tuple[tuple[str, ...], float]], rule: str | None) -> StepWhy:
+    """The :class:`StepWhy` of a whole ranking, best first -- how the naive oracles, which rank every
     candidate, say it (``rule`` is kept only when the winner tied).
 
     >>> why_of_ranking("count", [(("a", "b"), 3), (("b", "c"), 3), (("c", "d"), 1)], "hf").tied_total
@@ -71,7 +71,7 @@ def why_of_ranking(quantity: Quantity, ranked: Sequence[tuple[tuple[str, ...], f
     (_, value), rest = ranked[0], ranked[1:]
     tied = [candidate for candidate, v in rest if v == value]
     runner_up = rest[0] if rest else None
-    return Why(
+    return StepWhy(
         quantity,
         value,
         runner_up[0] if runner_up else None,
@@ -162,7 +162,7 @@ class MergeStep:
     token pairs it actually fused, weighted by word counts, so the corpus shrinks by exactly that
     many tokens (``count`` can be larger: ``aaa`` holds the pair ``a a`` twice but fuses once).
     Together they give the compression curve without re-encoding the corpus. ``why`` says why this
-    pair won (:class:`Why`: the count or score, the runner-up, a tie and the rule that broke it).
+    pair won (:class:`StepWhy`: the count or score, the runner-up, a tie and the rule that broke it).
     """
 
     rank: int
@@ -176,7 +176,7 @@ class MergeStep:
     words_changed: int
     occurrences: int
     score: float | None = None
-    why: Why | None = None
+    why: StepWhy | None = None
 
     def __reduce__(self) -> tuple[type[MergeStep], tuple[object, ...]]:
         """Pickled as a call to the class: a child process sends the app thousands of steps a
@@ -193,4 +193,4 @@ TrainingStep: TypeAlias = "MergeStep | UnigramStep"
 """One step of any trainer: a merge (BPE, WordPiece), or a Unigram seed, EM, pruning or final step."""
 
 
-__all__ = ["TIES_COUNTED", "TIES_LISTED", "Contest", "MergeStep", "Quantity", "TrainingStep", "Why", "contest", "why_of_ranking"]
+__all__ = ["TIES_COUNTED", "TIES_LISTED", "Contest", "MergeStep", "Quantity", "StepWhy", "TrainingStep", "contest", "why_of_ranking"]

@@ -24,6 +24,7 @@ of the original character it came from.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -97,9 +98,9 @@ class BertNormalizer:
         """The normalised text (no alignment; the fast path used for training)."""
         if text.isascii():
             return self._normalize_ascii(text)
-        table = self._table()
+        table, risky = self._table()
         out = text.translate(table)
-        if table.risky and not table.risky.isdisjoint(text):
+        if risky and not risky.isdisjoint(text):
             return self._careful_aligned(text)[0]
         return out
 
@@ -107,9 +108,9 @@ class BertNormalizer:
         """The normalised text and, per normalised character, its original character index."""
         if text.isascii():
             return self._ascii_aligned(text)
-        table = self._table()
+        table, risky = self._table()
         out = text.translate(table)
-        if table.risky and not table.risky.isdisjoint(text):
+        if risky and not risky.isdisjoint(text):
             return self._careful_aligned(text)
         if len(out) == len(text) and all(len(table[ord(c)]) == 1 for c in text):
             return out, list(range(len(text)))
@@ -117,7 +118,7 @@ class BertNormalizer:
         return out, align
 
     # -- private ---------------------------------------------------------------------------------
-    def _table(self) -> _CharTable:
+    def _table(self) -> tuple[LazyCharTable, set[str]]:
         return _char_table(self.clean_text, self.handle_chinese_chars, self.strips_accents, self.lowercase)
 
     def _careful_aligned(self, text: str) -> tuple[str, list[int]]:
@@ -168,36 +169,44 @@ for _cp in range(128):
         _ASCII_CLEAN[_cp] = " "
 
 
-class _CharTable(dict[int, str]):
-    """Code point -> the normalised output of that one character, filled on first sight.
+class LazyCharTable(dict[int, str]):
+    """Code point -> output for ``str.translate``, filled on first sight by a per-character rule.
 
-    All four steps act on one character at a time except NFD's canonical reordering of combining
-    marks; so ``str.translate`` with this table *is* the normaliser, unless a character whose
-    output keeps a combining mark (``risky``) occurs -- then the careful whole-text path runs.
+    BERT's normaliser and Hugging Face's per-character normalisers (:mod:`bpe_engine.hf.normalizers`)
+    translate through one: text repeats characters, so each rule runs once per distinct one.
     """
 
-    def __init__(self, clean: bool, cjk: bool, strip: bool, lower: bool) -> None:
+    def __init__(self, rule: Callable[[str], str]) -> None:
         super().__init__()
-        self.options = (clean, cjk, strip, lower)
-        self.risky: set[str] = set()
+        self.rule = rule
 
     def __missing__(self, cp: int) -> str:
-        clean, cjk, strip, lower = self.options
-        ch = chr(cp)
-        out = _char_front(ch, clean, cjk, strip)
-        if strip:
-            out = "".join(c for c in out if not is_nonspacing_mark(c))
-            if _has_combining(out):
-                self.risky.add(ch)
-        if lower:
-            out = "".join(lower_char(c) for c in out)
-        self[cp] = out
+        out = self[cp] = self.rule(chr(cp))
         return out
 
 
 @lru_cache(maxsize=16)
-def _char_table(clean: bool, cjk: bool, strip: bool, lower: bool) -> _CharTable:
-    return _CharTable(clean, cjk, strip, lower)
+def _char_table(clean: bool, cjk: bool, strip: bool, lower: bool) -> tuple[LazyCharTable, set[str]]:
+    """Code point -> the normalised output of that one character, and the ``risky`` characters met.
+
+    All four steps act on one character at a time except NFD's canonical reordering of combining
+    marks; so ``str.translate`` with this table *is* the normaliser, unless a character whose
+    output keeps a combining mark (``risky``, added as the table fills) occurs -- then the careful
+    whole-text path runs.
+    """
+    risky: set[str] = set()
+
+    def rule(ch: str) -> str:
+        out = _char_front(ch, clean, cjk, strip)
+        if strip:
+            out = "".join(c for c in out if not is_nonspacing_mark(c))
+            if _has_combining(out):
+                risky.add(ch)
+        if lower:
+            out = "".join(lower_char(c) for c in out)
+        return out
+
+    return LazyCharTable(rule), risky
 
 
 @lru_cache(maxsize=65536)

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from bpe_cli.main import main
-from bpe_engine import encode_stream
 from bpe_engine.compare.resolve import resolve_tokenizer
+from bpe_engine.streaming import encode_stream
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 TEXT = (DATA / "alice29.txt").read_text(encoding="utf-8")[:5000] + (DATA / "constitution.txt").read_text(encoding="utf-8")[:800]

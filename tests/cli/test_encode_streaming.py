@@ -14,8 +14,8 @@ import pytest
 
 from bpe_cli.main import main
 from bpe_cli.output import json_text, token_json_fields
-from bpe_engine import encode_stream
 from bpe_engine.compare.resolve import resolve_tokenizer
+from bpe_engine.streaming import encode_stream
 from bpe_engine.types import UNKNOWN_ID
 
 DATA = Path(__file__).resolve().parents[1] / "data"

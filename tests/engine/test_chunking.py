@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_engine.chunking import chunk_text
 from bpe_engine.compare.resolve import resolve_tokenizer
-from bpe_engine.encode_stream import encode_cut_rule, encode_ids, text_blocks
 from bpe_engine.errors import ConfigError
+from bpe_engine.streaming.chunking import chunk_text
+from bpe_engine.streaming.encode_stream import encode_cut_rule, encode_ids, text_blocks
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 NAMES = ("cl100k_base", "gpt2", "bert-base-uncased", "mistral-v1", "sp-unigram-en", "claude-legacy", "tekken", "characters")

@@ -16,8 +16,8 @@ from bpe_cli.main import main
 from bpe_engine.compare.resolve import resolve_tokenizer
 from bpe_engine.corpus.blocks import CutRule
 from bpe_engine.corpus.table_size import UncutTooLarge
-from bpe_engine.encode_stream import ENCODE_BYTES_PER_BYTE, encode_cut_rule, encode_ids, text_blocks
 from bpe_engine.errors import ConfigError
+from bpe_engine.streaming.encode_stream import ENCODE_BYTES_PER_BYTE, encode_cut_rule, encode_ids, text_blocks
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 BUILT_INS = (

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
 from bpe_engine.bpe.encode import merge_pair_ranks
-from bpe_engine.hf.bpe import BpeModel
+from bpe_engine.hf.bpe import HfBpeModel
 from tests.hf_oracle import TRICKY, assert_parity, ours, texts
 
 
@@ -100,12 +100,12 @@ def test_wordlevel_without_unk_fails_like_hf() -> None:
 @settings(max_examples=200)
 @given(st.lists(st.integers(0, 5), max_size=40))
 def test_offset_merge_loop_gives_the_shared_loops_ids(symbols: list[int]) -> None:
-    """``BpeModel.tokenize`` runs its own loop to keep lengths; it must agree with bpe_encode's."""
+    """``HfBpeModel.tokenize`` runs its own loop to keep lengths; it must agree with bpe_encode's."""
     vocab = {c: i for i, c in enumerate("abcdef")}
     merges = [("a", "b"), ("b", "c"), ("ab", "c"), ("c", "c"), ("a", "a"), ("aa", "ab"), ("cc", "cc"), ("e", "f")]
     for left, right in merges:
         vocab.setdefault(left + right, len(vocab))
-    model = BpeModel(vocab, merges)
+    model = HfBpeModel(vocab, merges)
     piece = "".join("abcdef"[s] for s in symbols)
     ids = [vocab[c] for c in piece]
     expected = merge_pair_ranks(ids, model.pair_rank, model.new_id, model.stride) if len(ids) > 1 else ids

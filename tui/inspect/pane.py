@@ -28,7 +28,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static
 
 from bpe_engine.display import visible_text
-from bpe_engine.inspect.why import Why, explain
+from bpe_engine.inspect.why import TokenWhy, explain
 from bpe_engine.types import SpecialMode
 
 from ..compare import sources
@@ -85,7 +85,7 @@ class InspectorPane(Widget):
     class Explained(Message):
         """A worker answered "why" for token ``index`` of run ``generation``."""
 
-        def __init__(self, generation: int, index: int, why: Why) -> None:
+        def __init__(self, generation: int, index: int, why: TokenWhy) -> None:
             super().__init__()
             self.generation, self.index, self.why = generation, index, why
 
@@ -286,7 +286,7 @@ class InspectorPane(Widget):
         try:
             why = explain(tokenizer, encoding, index, story_of=story_of, samples=SAMPLES, dropout=dropout, alpha=alpha)
         except Exception as exc:  # noqa: BLE001 - a loaded file's bug is shown, never crashes the app
-            why = Why(note=f"could not explain this token: {type(exc).__name__}: {exc}")
+            why = TokenWhy(note=f"could not explain this token: {type(exc).__name__}: {exc}")
         self.post_message(self.Explained(generation, index, why))
 
     # -- drawing ---------------------------------------------------------------------------------

@@ -93,7 +93,7 @@ class PickerBar(Horizontal):
         """Load the file first: one that fails is not made the tokenizer (it replaced the one in
         use with its error, and the user had to pick that one again)."""
         loaded = sources.get(path, lambda: None)
-        error = loaded.error if isinstance(loaded, sources.Failed) else None
+        error = loaded.error if isinstance(loaded, sources.FailedTokenizer) else None
         self.post_message(self.FileTried(path, None if error is None else str(error)))
 
     def on_picker_bar_file_tried(self, message: FileTried) -> None:

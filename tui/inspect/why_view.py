@@ -1,6 +1,6 @@
 """"Why this token" drawn: the merge tree, the Unigram choice against its rivals, the HF stages.
 
-:func:`why_text` renders a :class:`bpe_engine.inspect.why.Why`; every token form and piece of
+:func:`why_text` renders a :class:`bpe_engine.inspect.why.TokenWhy`; every token form and piece of
 text goes through the display helpers (never markup).
 """
 
@@ -14,7 +14,7 @@ from rich.text import Text
 from bpe_engine.display import visible_text
 from bpe_engine.explore.regularization import WordSamples
 from bpe_engine.explore.surfaces import token_label
-from bpe_engine.inspect.why import Stage, Why
+from bpe_engine.inspect.why import Stage, TokenWhy
 
 from .render import tree_text
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # numpy comes with the Unigram trainer: not imported until a 
 ORDINALS = ("best", "2nd", "3rd", "4th", "5th", "6th", "7th")
 
 
-def why_text(why: Why, model_name: str, *, byte_level: bool) -> Text:
+def why_text(why: TokenWhy, model_name: str, *, byte_level: bool) -> Text:
     """Everything ``why`` holds, the Unigram choice or the merge tree first, then the stages."""
     if why.unigram is not None:
         out = unigram_text(why.unigram, why.focus)

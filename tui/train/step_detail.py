@@ -17,7 +17,7 @@ from bpe_engine.explore.merge_tree import MergeNode
 from bpe_engine.explore.stepper import Stepper
 from bpe_engine.explore.surfaces import merge_number, token_label
 from bpe_engine.explore.unigram_stepper import UnigramStepper
-from bpe_engine.training.steps import MergeStep, Why
+from bpe_engine.training.steps import MergeStep, StepWhy
 
 from ..widgets.fixed_text import FixedText
 from .render import merge_text, tokens_text
@@ -36,11 +36,11 @@ def _tree(node: MergeNode, tree: Tree | None, byte_level: bool) -> Tree:
     return branch
 
 
-def _value(why: Why, value: float) -> str:
+def _value(why: StepWhy, value: float) -> str:
     return f"{value:,}" if why.quantity == "count" else f"{value:.4g}"
 
 
-def why_text(why: Why, *, byte_level: bool) -> Text:
+def why_text(why: StepWhy, *, byte_level: bool) -> Text:
     """``why: count 9 · tied with (s, t), (t, </w>) · rule hf: ...`` -- or the runner-up's margin."""
     out = Text("why: ", style="bold")
     out.append(f"{why.quantity} {_value(why, why.value)}", "bold cyan")

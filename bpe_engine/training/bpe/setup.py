@@ -45,14 +45,14 @@ class Vocabulary:
 
 
 @dataclass
-class InitialState:
+class BpeInitialState:
     vocab: Vocabulary
     alphabet: tuple[str, ...]
     words: Words
     notes: list[str]
 
 
-def initial_state(counts: Mapping[str, int], config: BpeTrainerConfig) -> InitialState:
+def initial_state(counts: Mapping[str, int], config: BpeTrainerConfig) -> BpeInitialState:
     """Specials, alphabet and end-of-word symbols as ids, and the words as symbol strings.
 
     Characters left out of the alphabet (``limit_alphabet``) are skipped inside words, as HF does.
@@ -97,7 +97,7 @@ def initial_state(counts: Mapping[str, int], config: BpeTrainerConfig) -> Initia
             f"vocab_size {config.vocab_size} is below alphabet + specials ({len(vocab)}): "
             f"the vocabulary has {len(vocab)} tokens"
         )
-    return InitialState(vocab, tuple(alphabet), Words(symbols, word_counts), notes)
+    return BpeInitialState(vocab, tuple(alphabet), Words(symbols, word_counts), notes)
 
 
 def compute_alphabet(counts: Mapping[str, int], config: BpeTrainerConfig, notes: list[str]) -> list[str]:

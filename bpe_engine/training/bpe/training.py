@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from ...corpus import Document, WordCounts, count_words
 from ...errors import ConfigError
-from ..steps import MergeStep, Why
+from ..steps import MergeStep, StepWhy
 from ..stepwise import StepwiseTraining
 from .config import BpeTrainerConfig
 from .pair_index import PairIndex
@@ -158,7 +158,7 @@ class BpeTraining(StepwiseTraining):
         self.steps_done.append(step)
         return step
 
-    def _why(self, pair: str, count: int) -> Why:
+    def _why(self, pair: str, count: int) -> StepWhy:
         """The count that chose ``pair``, the runner-up, and the tie and rule when counts tie."""
         found = self._pairs.contest(pair, count)
         tokens = self._vocab.tokens
@@ -167,7 +167,7 @@ class BpeTraining(StepwiseTraining):
             return tokens[ord(p[0])], tokens[ord(p[1])]
 
         runner_up = found.runner_up
-        return Why(
+        return StepWhy(
             "count",
             count,
             spelled(runner_up[0]) if runner_up else None,

@@ -78,7 +78,7 @@ class WordPieceTrainerConfig:
 
 
 @dataclass(frozen=True)
-class InitialState:
+class WordPieceInitialState:
     """What both trainers start from: the vocabulary before any merge and the words as symbols."""
 
     tokens: tuple[str, ...]
@@ -120,7 +120,7 @@ def word_counts_for(corpus: WordCounts | Mapping[str, int] | Iterable[str], conf
     return counts
 
 
-def initial_state(word_counts: Mapping[str, int], config: WordPieceTrainerConfig) -> InitialState:
+def initial_state(word_counts: Mapping[str, int], config: WordPieceTrainerConfig) -> WordPieceInitialState:
     """Specials, then the alphabet (both forms, sorted by code point), and every usable word."""
     prefix = config.continuing_prefix
     char_counts: dict[str, int] = {}
@@ -161,7 +161,7 @@ def initial_state(word_counts: Mapping[str, int], config: WordPieceTrainerConfig
         if tok not in seen:
             seen.add(tok)
             tokens.append(tok)
-    return InitialState(tuple(tokens), tuple(words), tuple(counts), tuple(notes))
+    return WordPieceInitialState(tuple(tokens), tuple(words), tuple(counts), tuple(notes))
 
 
 def merged_token(left: str, right: str, prefix: str) -> str:

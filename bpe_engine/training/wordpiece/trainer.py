@@ -40,11 +40,11 @@ from heapq import heapify, heappop, heappush
 from typing import TYPE_CHECKING
 
 from ...corpus import WordCounts
-from ..steps import MergeStep, Why, contest
+from ..steps import MergeStep, StepWhy, contest
 from ..stepwise import StepwiseTraining
 from ..word_table import Words, index_formed_pairs
 from .setup import (
-    InitialState,
+    WordPieceInitialState,
     WordPieceTrainerConfig,
     count_bert_words,
     initial_state,
@@ -127,7 +127,7 @@ class WordPieceTraining(StepwiseTraining):
         )
 
     # -- setup -----------------------------------------------------------------------------------
-    def _build(self, state: InitialState) -> None:
+    def _build(self, state: WordPieceInitialState) -> None:
         ids = self._tok_to_id
         self._words = Words(["".join(chr(ids[s]) for s in w) for w in state.words], list(state.counts))
         sym = [0] * len(self._id_to_tok)
@@ -185,7 +185,7 @@ class WordPieceTraining(StepwiseTraining):
             return (a, b), count, -neg_score
         return None
 
-    def _why(self, pair: str, count: int, score: float) -> Why:
+    def _why(self, pair: str, count: int, score: float) -> StepWhy:
         """The score that chose ``pair``, the runner-up, and -- on equal scores -- what decided."""
         pairs, sym, tok = self._pairs, self._sym, self._id_to_tok
 
@@ -208,7 +208,7 @@ class WordPieceTraining(StepwiseTraining):
                 "equal scores: the higher count(ab) won" if runner_count < count
                 else "equal scores and counts: the smaller (left, right) by code point won"
             )
-        return Why(
+        return StepWhy(
             "score", score, spelled(runner_up[0]) if runner_up else None, runner_up[1] if runner_up else None,
             tuple(map(spelled, found.tied)), found.tied_total, rule,
         )

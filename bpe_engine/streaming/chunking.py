@@ -13,20 +13,20 @@ What is promised, for every chunk:
    sentence is ``▁world`` at a chunk's start: two tokens where N is 1).
 2. The chunks concatenated are the input exactly; each ends between two characters.
 3. ``exact``: its ids alone are the whole text's ids over its span. Always so when both its ends
-   are cut points of the tokenizer (:func:`~bpe_engine.encode_stream.encode_cut_rule`: before a
+   are cut points of the tokenizer (:func:`~bpe_engine.streaming.encode_stream.encode_cut_rule`: before a
    space after a letter or digit, at a line start -- where no token crosses, so the parts encode
    to the whole); the chunker cuts at the last such point within N tokens, and only where there is
    none (a long word, text without spaces, a tokenizer that declares no cut point) at a token
    boundary, preferring one beside a space (a word boundary). There a chunk is encoded alone: if it
    has more than N tokens its end moves back, and ``exact`` says whether its ids came out the same.
 
-The input arrives in blocks that end at cut points (:func:`~bpe_engine.encode_stream.text_blocks`),
+The input arrives in blocks that end at cut points (:func:`~bpe_engine.streaming.encode_stream.text_blocks`),
 each encoded once with its details; only the chunk being made is held (at most N tokens of text,
 bounded by the rule's ``max_span``), so memory does not grow with the input.
 
 >>> import io
 >>> from bpe_engine.catalog.openai import load_reference
->>> from bpe_engine.encode_stream import encode_cut_rule, text_blocks
+>>> from bpe_engine.streaming.encode_stream import encode_cut_rule, text_blocks
 >>> tok = load_reference("cl100k_base")
 >>> rule = encode_cut_rule(tok)
 >>> [(c.text, c.tokens) for c in chunk_text(tok, text_blocks("t", io.BytesIO(b"one two three four"), rule), rule, 2)]
@@ -41,10 +41,10 @@ from itertools import accumulate
 from operator import le
 from typing import Any, NamedTuple
 
-from .corpus.blocks import CutRule
+from ..corpus.blocks import CutRule
+from ..errors import ConfigError
+from ..types import SpecialMode
 from .encode_stream import TextBlock, encode_ids
-from .errors import ConfigError
-from .types import SpecialMode
 
 _WINDOW = 64
 """Bytes looked back from a chunk's furthest end for a cut point, at first (then 4x, 16x, ...):
@@ -203,7 +203,7 @@ class _Chunker:
 
 def chunk_text(tokenizer: Any, blocks: Iterable[TextBlock], rule: CutRule, max_tokens: int, special_mode: SpecialMode = "text") -> Iterator[Chunk]:
     """The chunks of the text ``blocks`` hold (cut by ``rule``, the tokenizer's
-    :func:`~bpe_engine.encode_stream.encode_cut_rule`), in order (see the module docstring)."""
+    :func:`~bpe_engine.streaming.encode_stream.encode_cut_rule`), in order (see the module docstring)."""
     chunker = _Chunker(tokenizer, rule, max_tokens, special_mode)
     for block in blocks:
         yield from chunker.feed(block)

@@ -35,10 +35,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any, NamedTuple
 
-from .corpus.blocks import BLOCK_BYTES, CutRule, stream_blocks
-from .corpus.table_size import uncut_limit, uncut_too_large
-from .errors import ConfigError, UnknownSymbolError
-from .types import SpecialMode
+from ..corpus.blocks import BLOCK_BYTES, CutRule, stream_blocks
+from ..corpus.table_size import uncut_limit, uncut_too_large
+from ..errors import ConfigError, UnknownSymbolError
+from ..types import SpecialMode
 
 ENCODE_BLOCK_BYTES = BLOCK_BYTES
 """Nominal block size: 1 MB of English is ~250,000 tokens, ~90 MB resident while its ``--json`` is
