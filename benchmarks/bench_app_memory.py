@@ -29,10 +29,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "pty"))
+sys.path.insert(0, str(ROOT))  # the pty harness imports itself as tests.pty.*
 
-from app_screen import set_vocab, step_shown  # noqa: E402
-from pty_terminal import Terminal, app_command  # noqa: E402
+from tests.pty.app_screen import set_vocab, step_shown  # noqa: E402
+from tests.pty.pty_terminal import Terminal, app_command  # noqa: E402
 
 SETTLE = 1.0  # seconds after "done:" before memory is read (the last frames, the tokenizer built)
 

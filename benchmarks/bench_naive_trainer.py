@@ -18,9 +18,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from _corpora import default_corpus  # noqa: E402  (benchmarks/ is on sys.path)
 
+from bpe_engine.choices import TIE_BREAKS, values  # noqa: E402
 from bpe_engine.corpus import count_words  # noqa: E402
 from bpe_engine.pretokenizers import GPT2  # noqa: E402
-from bpe_engine.training.bpe import TIE_BREAKS, BpeTrainerConfig, BpeTraining  # noqa: E402
+from bpe_engine.training.bpe import BpeTrainerConfig, BpeTraining  # noqa: E402
 from bpe_engine.training.naive_bpe import train_naive  # noqa: E402
 
 
@@ -29,7 +30,7 @@ def main() -> None:
     parser.add_argument("corpus", nargs="?", type=Path)
     parser.add_argument("--bytes", type=int, default=1_000_000)
     parser.add_argument("--merges", type=int, default=500)
-    parser.add_argument("--tie-break", choices=TIE_BREAKS, default="hf")
+    parser.add_argument("--tie-break", choices=values(TIE_BREAKS), default="hf")
     args = parser.parse_args()
     corpus = args.corpus or default_corpus()
     with open(corpus, "rb") as handle:

@@ -39,11 +39,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "pty"))
+sys.path.insert(0, str(ROOT))  # the pty harness imports itself as tests.pty.*
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from app_screen import set_vocab, step_shown  # noqa: E402
-from pty_terminal import Terminal, app_command  # noqa: E402
+from tests.pty.app_screen import set_vocab, step_shown  # noqa: E402
+from tests.pty.pty_terminal import Terminal, app_command  # noqa: E402
 
 MINIMAL_APP = '''
 from textual.app import App
