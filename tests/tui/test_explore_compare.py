@@ -323,6 +323,33 @@ async def test_picker_offers_the_hugging_face_cache_and_files(hub: Any, tiny_tok
         assert pane.result.labels[3] == "tokenizer.json"
 
 
+async def test_a_path_typed_into_the_search_adds_that_file(tiny_tokenizer_json: Any) -> None:  # noqa: F811
+    """The search box is the one box a user sees: a path typed there and entered is taken as 'Add
+    file…' takes it; a search that matches nothing and names no file says so (it did nothing)."""
+    app = CompareHost("Hello 한국어", ("characters",))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle_panes(pilot)
+        pane = app.query_one(ComparePane)
+        pane.action_add_rows()
+        await settle_panes(pilot)
+        picker = app.screen
+        assert isinstance(picker, TokenizerPicker)
+        await pilot.press(*"no-such-tokenizer\x00", "enter")
+        await settle_panes(pilot)
+        assert "no tokenizer matches 'no-such-tokenizer" in list(app._notifications)[-1].message  # noqa: SLF001
+        picker.query_one("#picker-search", Input).value = str(tiny_tokenizer_json)  # as if typed
+        await pilot.press("enter")
+        await settle_panes(pilot)
+        assert picker.query_one("#picker-search", Input).value == ""
+        await pilot.press("escape")
+        for _ in range(10):
+            await settle_panes(pilot)
+            if pane.result is not None and len(pane.result.labels) == 2:
+                break
+        assert pane.rows == ["characters", str(tiny_tokenizer_json)]
+        assert pane.result is not None and [r.error for r in pane.result.comparison.rows] == [None, None]
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_the_stats_view_shows_every_column_whole(size: tuple[int, int]) -> None:
     """At 80x24 the full headers pushed "partial" and "UNK" past the view's edge: every column

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from rich.text import Text
 from textual import work
@@ -171,6 +172,7 @@ class TokenizerPicker(TypeAhead, ModalScreen[Picked | None]):
         """Enter in the search box takes the first match (a row toggles on; one tokenizer is picked)."""
         event.stop()
         if not self._shown:
+            self._take_typed_path(event.value.strip())
             return
         first = self._shown[0]
         if not self._multiple:
@@ -180,6 +182,21 @@ class TokenizerPicker(TypeAhead, ModalScreen[Picked | None]):
             self._chosen.append(first.spec)
         self.query_one("#picker-search", Input).value = ""
         self._refresh_list()
+
+    def _take_typed_path(self, typed: str) -> None:
+        """A search that matches no tokenizer but names a file or directory that exists is taken as
+        "Add file…" would take it (users type the path of what they saved into the one box they see)."""
+        try:  # a pasted line may hold a NUL or be longer than a file name can be
+            path = Path(typed).expanduser() if typed else None
+            exists = path is not None and path.exists()
+        except (OSError, ValueError, RuntimeError):
+            path, exists = None, False
+        if path is not None and exists:
+            self.query_one("#picker-search", Input).value = ""
+            self._add_path(str(path))
+            return
+        if typed:
+            self.notify(f"no tokenizer matches {visible_text(typed)!r}; 'Add file…' takes a path", severity="warning")
 
     def on_selection_list_selection_toggled(self, event: SelectionList.SelectionToggled) -> None:
         event.stop()
