@@ -89,6 +89,12 @@ def test_compare_and_inspect_at_80x24(run_app) -> None:  # noqa: ANN001
     screen = term.wait_for(lambda s: "o200k_base ★" in s and "disputed" in s, 30)
     for label in ("characters", "words", "gpt2", "cl100k_base", "o200k_base ★"):
         row_line(screen, label)  # every default row is on screen with its count
+    y, line = row_line(screen, "gpt2")
+    term.click(line.index("│", 1) + 1, y)  # a token of gpt2's row: the keyboard goes to the rows
+    term.press("v")  # Stats: the short headers, Rényi efficiency among them, every column whole
+    screen = term.wait_for(lambda s: "Rény" in s and "vs ★" in s, 10)
+    header = next(line for line in screen.split("\n") if "vs ★" in line)
+    assert header.rstrip().endswith("UNK") and "Shan" not in header, header  # Shannon is what 80 columns leave out
     term.press("f3")
     screen = term.wait_for("token 1 of", 30)
     assert "why this token" not in screen  # one pane below the chips at a time
