@@ -31,9 +31,14 @@ def lazy_pane(tab_id: str) -> type[Widget]:
 
 def warm_up_lazy_panes() -> None:
     """Off the UI thread, once the corpus is counted: import the lazy panes and load Inspect's first
-    tokenizer into the sources' cache (the first f3 waited for both). Touches no widget."""
+    tokenizer into the sources' cache (the first f3 waited for both). Touches no widget.
+
+    The metrics' efficiencies come too: Compare's first run measures every row with them, and
+    their numpy (~0.1 s) would otherwise be imported on the UI thread by the first f4's run."""
     for tab_id in LAZY_PANES:
         lazy_pane(tab_id)
+    import bpe_engine.metrics.efficiency  # noqa: F401 - imported for the first Compare run
+
     from .compare import sources
     from .inspect import DEFAULT_SPEC
 

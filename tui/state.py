@@ -9,6 +9,7 @@ tokenizer that is never mutated), so a pane may hand it to a worker thread as it
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
@@ -40,6 +41,11 @@ class ExplorerState:
     source: str = ""  # "trained" or the label of a loaded tokenizer
     unigram: UnigramStepper | None = None
     """A Unigram run: its model after each step and each piece's story (steps only ever append)."""
+    initial_types: Callable[[], Mapping[str, int]] | None = None
+    """Each token type's count in the corpus before any merge (the Train stepper's
+    ``initial_type_counts``, computed once on first call): with ``merges`` it gives the Curve's
+    Rényi efficiency per merge step. A call, not the counts: a worker pays for them, and only when
+    the Curve is drawn."""
 
     @property
     def step_total(self) -> int:

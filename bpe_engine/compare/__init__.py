@@ -4,7 +4,15 @@ and the compression curve. Pure functions; the app and the CLI only render them.
 from __future__ import annotations
 
 from .align import RowAlignment, agreement, align_row, disagreements
-from .curve import CurvePoint, ReferenceLevel, compression_curve, initial_symbol_count, reference_level
+from .curve import (
+    CurvePoint,
+    EfficiencyPoint,
+    ReferenceLevel,
+    compression_curve,
+    efficiency_curve,
+    initial_symbol_count,
+    reference_level,
+)
 from .layout import LEGEND, Block, Segment, block, cell_text, cell_width, layout, legend_for, wrap_axis
 from .rows import CompareRow, Comparison, compare
 from .stats import RowStats, count_words, row_stats
@@ -22,6 +30,7 @@ __all__ = [
     "CompareRow",
     "Comparison",
     "CurvePoint",
+    "EfficiencyPoint",
     "ReferenceLevel",
     "RowAlignment",
     "RowStats",
@@ -31,6 +40,7 @@ __all__ = [
     "compression_curve",
     "count_words",
     "disagreements",
+    "efficiency_curve",
     "initial_symbol_count",
     "reference_level",
     "row_stats",

@@ -8,6 +8,12 @@ at all (``Encoding.unknown``: WordPiece's ``[UNK]``, SentencePiece's ``<unk>``, 
 vocabulary without an unknown token cannot spell; the count ``encode`` prints). :func:`relative_cost` puts a row beside a baseline row (the
 "Korean premium": how many tokens one text costs here against there).
 
+Shannon and Rényi efficiency (α 2.5) say how evenly the row spends its tokens over the types it
+uses. They are ``bpe-explorer metrics``'s figures, computed by the same functions
+(:mod:`bpe_engine.metrics.efficiency`) over the same tokens -- the row's final ids, whether encoded
+whole or stitched from cached lines, less the ones a post-processor added
+(:func:`bpe_engine.metrics.encoded.text_ids`) -- so the app and the command never disagree.
+
 >>> from bpe_engine.types import Encoding
 >>> enc = Encoding("한 a", (1, 2, 3, 4), ("íķ", "ľ", "Ġ", "a"), ((0, 2), (2, 3), (3, 4), (4, 5)), (False,) * 4)
 >>> s = row_stats(enc)
@@ -19,6 +25,7 @@ vocabulary without an unknown token cannot spell; the count ``encode`` prints). 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -43,6 +50,11 @@ class RowStats:
     special_tokens: int
     unk_tokens: int = 0
     graphemes: int | None = None
+    observed_types: int = 0
+    shannon_efficiency: float | None = None
+    renyi_efficiency: float | None = None
+    alpha: float | None = None
+    """The Rényi order (None where the efficiencies were not computed: a hand-made row)."""
 
     @property
     def graphemes_per_token(self) -> float | None:
@@ -85,6 +97,10 @@ class RowStats:
             "tokens_per_word": self.tokens_per_word,
             "partial_share": self.partial_share,
             "unk_rate": self.unk_rate,
+            "observed_types": self.observed_types,
+            "shannon_efficiency": self.shannon_efficiency,
+            "renyi_efficiency": self.renyi_efficiency,
+            "alpha": self.alpha,
         }
 
 
@@ -156,6 +172,7 @@ def row_stats(
     index = index or index_of(encoding.text)
     if flags is None:
         flags = partial_flags(encoding, index)
+    types, shannon, renyi, alpha = _efficiencies(encoding)
     return RowStats(
         tokens=len(encoding.ids),
         chars=index.n_chars,
@@ -165,4 +182,24 @@ def row_stats(
         partial_tokens=sum(flags),
         special_tokens=sum(encoding.special),
         unk_tokens=sum(encoding.unknown),
+        observed_types=types,
+        shannon_efficiency=shannon,
+        renyi_efficiency=renyi,
+        alpha=alpha,
     )
+
+
+def _efficiencies(encoding: Encoding) -> tuple[int, float | None, float | None, float]:
+    """(observed types, Shannon efficiency, Rényi efficiency, α) of the text's tokens, as ``metrics``
+    computes them.
+
+    Imported here, not at the top: :mod:`bpe_engine.metrics` reads this module (its words are
+    Compare's), and its efficiencies import numpy, which opening Compare does not wait for (the
+    app imports it in its warm-up worker; see ``tui.lazy_tabs``).
+    """
+    from ..metrics.efficiency import DEFAULT_ALPHA, efficiencies
+    from ..metrics.encoded import text_ids
+
+    counts = Counter(text_ids(encoding)).values()
+    shannon, renyi = efficiencies(counts, DEFAULT_ALPHA)
+    return len(counts), shannon, renyi, DEFAULT_ALPHA

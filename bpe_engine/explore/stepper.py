@@ -29,6 +29,7 @@ from __future__ import annotations
 import heapq
 import time
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
@@ -78,6 +79,7 @@ class Stepper:
         self.word_texts: Sequence[str] = ()  # the distinct pieces, when built from a cut corpus
         self.token_count = self._seg.token_count()
         self.initial_token_count = self.token_count
+        self._initial_types: dict[str, int] | None = None  # initial_type_counts, once asked
 
     @property
     def characters(self) -> int:
@@ -156,6 +158,24 @@ class Stepper:
     @property
     def word_count(self) -> int:
         return len(self.counts)
+
+    def initial_type_counts(self) -> dict[str, int]:
+        """Each token type's count in the corpus before any merge (its string in the model's
+        alphabet, as merges name tokens): what Compare's curve follows merge by merge
+        (:func:`bpe_engine.compare.curve.efficiency_curve`).
+
+        Read from the initial words, which never change while the stepper moves, so a worker may
+        call this while the UI thread steps; computed once (a 1 MB corpus is ~10^5 distinct words).
+        """
+        cached = self._initial_types
+        if cached is None:
+            seg = self._seg
+            by_symbol: Counter[str] = Counter()
+            for word, n in zip(seg.initial, self.counts):
+                for symbol, times in Counter(word).items():
+                    by_symbol[symbol] += times * n
+            cached = self._initial_types = {seg.tokens[ord(s)]: c for s, c in by_symbol.items()}
+        return cached
 
     def word_symbols(self, word_id: int) -> tuple[str, ...]:
         """The word's tokens at the current step."""

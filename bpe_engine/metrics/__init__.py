@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from .efficiency import DEFAULT_ALPHA, renyi_efficiency, shannon_efficiency, shannon_entropy, zipf_exponent
+from .efficiency import DEFAULT_ALPHA, efficiencies, renyi_efficiency, shannon_efficiency, shannon_entropy, zipf_exponent
 from .encoded import detailed_slices, id_slices, plain_ids, text_slices
 from .overlap import Overlap, vocabulary_overlap
 from .text_metrics import Premium, TextMetrics, language_premium, measure_files, measure_text
@@ -22,6 +22,7 @@ __all__ = [
     "Premium",
     "TextMetrics",
     "detailed_slices",
+    "efficiencies",
     "id_slices",
     "language_premium",
     "measure_files",

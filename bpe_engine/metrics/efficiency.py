@@ -32,35 +32,56 @@ import numpy as np
 DEFAULT_ALPHA = 2.5
 
 
-def _probabilities(counts: Iterable[int]) -> np.ndarray:
-    """Observed types' probabilities, most frequent first (the package's ``most_common`` order)."""
-    freqs = np.array(sorted((c for c in counts if c > 0), reverse=True), dtype=np.float64)
+def _probabilities(counts: Iterable[int] | np.ndarray) -> np.ndarray:
+    """Observed types' probabilities, most frequent first (the package's ``most_common`` order).
+
+    Sorted by numpy, not ``sorted``: Compare's Stats rows measure every row on every key, and the
+    Curve's efficiency per merge step reads tens of thousands of counts at each of its points.
+    """
+    freqs = np.asarray(counts, dtype=np.float64) if isinstance(counts, np.ndarray) else np.fromiter(counts, dtype=np.float64)
+    freqs = np.sort(freqs[freqs > 0])[::-1]
     return freqs / freqs.sum() if freqs.size else freqs
 
 
-def shannon_entropy(counts: Iterable[int]) -> float:
+def _entropy(probs: np.ndarray) -> float:
+    """``-Σ p log2 p``: the one place Shannon's formula is written."""
+    return float(-np.sum(probs * np.log2(probs)))
+
+
+def _renyi_entropy(probs: np.ndarray, alpha: float) -> float:
+    """``(1 / (1 - α)) · log2 Σ p^α``, Shannon's at α = 1 (see the module docstring)."""
+    if alpha == 1.0:
+        return _entropy(probs)
+    return float(1 / (1 - alpha) * np.log2(np.sum(probs**alpha)))
+
+
+def shannon_entropy(counts: Iterable[int] | np.ndarray) -> float:
     """``-Σ p log2 p`` in bits (0 for an empty text)."""
     probs = _probabilities(counts)
-    return float(-np.sum(probs * np.log2(probs))) if probs.size else 0.0
+    return _entropy(probs) if probs.size else 0.0
 
 
-def shannon_efficiency(counts: Iterable[int]) -> float | None:
+def shannon_efficiency(counts: Iterable[int] | np.ndarray) -> float | None:
     """Shannon entropy over ``log2`` of the observed vocabulary (None below two types)."""
-    probs = _probabilities(counts)
-    if probs.size < 2:
-        return None
-    return float(-np.sum(probs * np.log2(probs)) / np.log2(probs.size))
+    return efficiencies(counts, DEFAULT_ALPHA)[0]
 
 
-def renyi_efficiency(counts: Iterable[int], alpha: float = DEFAULT_ALPHA) -> float | None:
+def renyi_efficiency(counts: Iterable[int] | np.ndarray, alpha: float = DEFAULT_ALPHA) -> float | None:
     """Rényi entropy of order ``alpha`` over ``log2`` of the observed vocabulary (None below two types)."""
     probs = _probabilities(counts)
     if probs.size < 2:
         return None
-    if alpha == 1.0:
-        return float(-np.sum(probs * np.log2(probs)) / np.log2(probs.size))
-    scale = 1 / (1 - alpha)
-    return float(scale * np.log2(np.sum(probs**alpha)) / np.log2(probs.size))
+    return float(_renyi_entropy(probs, alpha) / np.log2(probs.size))
+
+
+def efficiencies(counts: Iterable[int] | np.ndarray, alpha: float = DEFAULT_ALPHA) -> tuple[float | None, float | None]:
+    """(Shannon efficiency, Rényi efficiency of order ``alpha``) from one sort of the counts: what
+    ``metrics`` and Compare's Stats rows show side by side (Compare computes them on every key)."""
+    probs = _probabilities(counts)
+    if probs.size < 2:
+        return None, None
+    bits = np.log2(probs.size)
+    return float(_entropy(probs) / bits), float(_renyi_entropy(probs, alpha) / bits)
 
 
 def zipf_exponent(counts: Iterable[int]) -> float | None:
@@ -77,4 +98,4 @@ def zipf_exponent(counts: Iterable[int]) -> float | None:
     return float(-slope) if math.isfinite(slope) else None
 
 
-__all__ = ["DEFAULT_ALPHA", "renyi_efficiency", "shannon_efficiency", "shannon_entropy", "zipf_exponent"]
+__all__ = ["DEFAULT_ALPHA", "efficiencies", "renyi_efficiency", "shannon_efficiency", "shannon_entropy", "zipf_exponent"]

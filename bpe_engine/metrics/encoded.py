@@ -8,8 +8,8 @@ and a caller can watch the vocabulary grow as the corpus does. Other tokenizers 
 
 Tokens a post-processor adds (BERT's ``[CLS]``, a template's ``<s>``) are not the text's, so they
 are left out: ``add_special_tokens=False`` for a tokenizer that declares ``adds_specials``, and
-special-flagged tokens dropped from detailed encodings (with ``special_mode="text"`` no text
-becomes a special token, so every one of them came from a post-processor).
+:func:`added_tokens` for detailed encodings -- the rule Compare's Stats view counts types by too, so
+its efficiencies are these.
 
 >>> from bpe_engine.catalog.openai import load_reference
 >>> [len(ids) for _, ids in id_slices(load_reference("gpt2"), "one\\ntwo\\n" * 3, slice_chars=8)]
@@ -18,12 +18,14 @@ becomes a special token, so every one of them came from a post-processor).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, TypeVar
 
 from ..compare.segments import cut_points
 from ..errors import UnknownSymbolError
-from ..types import Tokenizer
+from ..types import Encoding, Tokenizer
+
+T = TypeVar("T")
 
 SLICE_CHARS = 1 << 18
 """Characters per slice (~256 K): small enough to bound memory, big enough that a slice's call
@@ -67,17 +69,57 @@ def id_slices(tokenizer: Tokenizer, text: str, *, slice_chars: int = SLICE_CHARS
         yield done, plain_ids(tokenizer, piece)
 
 
+def added_tokens(enc: Encoding) -> list[int]:
+    """The indices of the tokens a post-processor added: special tokens that cover no text.
+
+    A special token spelled in the text (``special_mode="special"``) covers its characters and is
+    the text's; with ``special_mode="text"`` no text becomes a special token, so every special token
+    is an added one. Found with ``tuple.index`` (a C loop), not a Python pass over every token:
+    Compare asks on every key.
+
+    >>> from bpe_engine.registry import load_tokenizer
+    >>> enc = load_tokenizer("bert-base-uncased").encode_detailed("a [SEP]", special_mode="special")
+    >>> enc.tokens, added_tokens(enc)
+    (('[CLS]', 'a', '[SEP]', '[SEP]'), [0, 3])
+    """
+    found: list[int] = []
+    special, spans = enc.special, enc.byte_spans
+    k = -1
+    while True:
+        try:
+            k = special.index(True, k + 1)
+        except ValueError:
+            return found
+        if spans[k][1] <= spans[k][0]:
+            found.append(k)
+
+
+def _without(items: Sequence[T], drop: list[int]) -> list[T]:
+    """``items`` less the (ascending) indices ``drop``, a slice at a time."""
+    out: list[T] = []
+    start = 0
+    for k in drop:
+        out.extend(items[start:k])
+        start = k + 1
+    out.extend(items[start:])
+    return out
+
+
+def text_ids(enc: Encoding) -> Sequence[int]:
+    """The ids of the tokens that stand for text (:func:`added_tokens` left out): what the
+    efficiencies count, here and in Compare's Stats rows."""
+    drop = added_tokens(enc)
+    return _without(enc.ids, drop) if drop else enc.ids
+
+
 def detailed_slices(
     tokenizer: Tokenizer, text: str, *, slice_chars: int = SLICE_CHARS
 ) -> Iterator[tuple[str, list[int], list[tuple[int, int]]]]:
     """``(slice text, ids, byte spans in the slice)`` for each slice, post-processor tokens left out."""
     for piece in text_slices(tokenizer, text, slice_chars=slice_chars):
         enc = tokenizer.encode_detailed(piece, special_mode="text")
-        if any(enc.special):
-            kept = [k for k, special in enumerate(enc.special) if not special]
-            yield enc.text, [enc.ids[k] for k in kept], [enc.byte_spans[k] for k in kept]
-        else:
-            yield enc.text, list(enc.ids), list(enc.byte_spans)
+        drop = added_tokens(enc)
+        yield enc.text, _without(enc.ids, drop), _without(enc.byte_spans, drop)
 
 
-__all__ = ["SLICE_CHARS", "detailed_slices", "id_slices", "plain_ids", "text_slices"]
+__all__ = ["SLICE_CHARS", "added_tokens", "detailed_slices", "id_slices", "plain_ids", "text_ids", "text_slices"]

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..compare.stats import word_spans
 from ..types import Tokenizer
-from .efficiency import renyi_efficiency, shannon_efficiency, zipf_exponent
+from .efficiency import efficiencies, zipf_exponent
 from .encoded import detailed_slices
 
 
@@ -56,6 +56,7 @@ class TextMetrics:
         """The JSON object of ``metrics --json`` (``ordinary``: the vocabulary's ordinary ids)."""
         counts = list(self.frequencies.values())
         seen = sum(1 for i in self.frequencies if i in ordinary)
+        shannon, renyi = efficiencies(counts, alpha)
         return {
             "name": self.name,
             "tokens": self.tokens,
@@ -67,8 +68,8 @@ class TextMetrics:
             "tokens_per_word": _ratio(self.tokens, self.words),
             "continued_word_rate": _ratio(self.continued_words, self.words),
             "observed_types": len(self.frequencies),
-            "shannon_efficiency": shannon_efficiency(counts),
-            "renyi_efficiency": renyi_efficiency(counts, alpha),
+            "shannon_efficiency": shannon,
+            "renyi_efficiency": renyi,
             "alpha": alpha,
             "vocabulary_use": _ratio(seen, len(ordinary)),
             "zipf_exponent": zipf_exponent(counts),

@@ -12,7 +12,6 @@ from collections import Counter
 from typing import Any
 
 import pytest
-import tokenization_scorer
 import tqdm
 
 from bpe_engine.catalog.openai import load_reference
@@ -28,6 +27,9 @@ from bpe_engine.metrics import (
     vocabulary_overlap,
 )
 from bpe_engine.registry import load_tokenizer
+from tests.oracles import require
+
+tokenization_scorer = require("tokenization_scorer")
 
 # tokenization-scorer 1.1.8's own test texts (tokenization_scorer/test.py) and the values it asserts.
 TEXT1 = "pick @@ed pick @@l @@ed pick @@les"

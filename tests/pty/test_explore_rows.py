@@ -97,5 +97,14 @@ def test_compare_and_inspect_at_80x24(run_app) -> None:  # noqa: ANN001
     # the pane's title comes before the merge tree its worker makes: wait for the tree too
     screen = term.wait_for(lambda s: "why this token" in s and re.search(r"  merge \d", s), 10)
     assert re.search(r"  merge \d", screen) and "token 1 of" not in screen
+    # Compare's Stats last: a token clicked in Compare before Inspect's chips left "why this token" at "…"
+    term.press("f4")
+    screen = term.wait_for(lambda s: "o200k_base ★" in s and "disputed" in s, 10)
+    y, line = row_line(screen, "gpt2")
+    term.click(line.index("│", 1) + 1, y)  # a token of gpt2's row: the keyboard goes to the rows
+    term.press("v")  # Stats: the short headers, Rényi efficiency among them, every column whole
+    screen = term.wait_for(lambda s: "Rény" in s and "vs ★" in s, 10)
+    header = next(line for line in screen.split("\n") if "vs ★" in line)
+    assert header.rstrip().endswith("UNK") and "Shan" not in header, header  # Shannon is what 80 columns leave out
     term.press("ctrl+q")
     assert term.wait_exit(10) == 0

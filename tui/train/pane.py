@@ -26,6 +26,7 @@ from textual.widgets import Input, TextArea
 
 from bpe_engine.corpus.block_text import Text as CorpusText
 from bpe_engine.corpus.block_text import whole
+from bpe_engine.explore.stepper import Stepper
 from bpe_engine.explore.unigram_stepper import UnigramStepper
 from bpe_engine.training.runner import Event, TrainingRequest
 from bpe_engine.training.steps import MergeStep
@@ -133,6 +134,7 @@ class TrainPane(Horizontal):
             training=self.training,
             source=view.label if view is not None else "",
             unigram=cast(UnigramStepper, self.stepper) if view is not None and view.model == "unigram" else None,
+            initial_types=self.stepper.initial_type_counts if isinstance(self.stepper, Stepper) else None,
         )
 
     def _whole(self, text: CorpusText) -> str:
