@@ -4,6 +4,7 @@ Train step, and what the "ours" row says while there is none."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from textual.widgets import Static
@@ -32,6 +33,37 @@ async def test_the_words_bpe_dropout_cuts_are_shown_and_r_changes_p() -> None:
         await pilot.press("r")
         await settle_panes(pilot)
         assert "BPE-dropout (p = 0.2" in why_shown(app)
+
+
+async def test_the_merge_tree_shows_before_the_sampled_cuts_are_drawn(monkeypatch: Any) -> None:
+    """Drawing a word's cuts needs the tokenizer's rank table once (~0.5 s CPU for gpt2); with the
+    UI thread busy restyling a tab, the first "why" stood at "…" for seconds (10 s in a pty with
+    both cores busy). The tree comes first, the cuts when they are drawn."""
+    import tui.inspect.pane as pane_module
+
+    drawing, release = threading.Event(), threading.Event()
+    real = pane_module.explain
+
+    def slow_samples(*args: Any, samples: int = 0, **kwargs: Any) -> Any:
+        if samples:
+            drawing.set()
+            release.wait(10)  # the cuts are still being drawn
+        return real(*args, samples=samples, **kwargs)
+
+    monkeypatch.setattr(pane_module, "explain", slow_samples)
+    app = InspectorHost("the unbelievable")
+    async with app.run_test(size=(150, 40)) as pilot:
+        await pilot.pause(0.3)
+        app.query_one(TokenChips).action_select_token(1)
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if drawing.is_set() and "merge" in why_shown(app):
+                break
+        why = why_shown(app)
+        assert drawing.is_set() and "merge" in why and "BPE-dropout" not in why, why  # the tree, no cuts yet
+        release.set()
+        await settle_panes(pilot)
+        assert "BPE-dropout (p = 0.1" in why_shown(app)
 
 
 async def test_inspect_follows_a_unigram_runs_step_and_tells_each_pieces_story() -> None:

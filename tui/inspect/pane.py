@@ -26,6 +26,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static
+from textual.worker import get_current_worker
 
 from bpe_engine.display import visible_text
 from bpe_engine.inspect.why import TokenWhy, explain
@@ -282,12 +283,20 @@ class InspectorPane(Widget):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="inspect-why", description="why this token")
     def _why_worker(self, generation: int, index: int, tokenizer: Any, encoding: Any, story_of: Any) -> None:
+        """The token's merge tree (milliseconds) is posted first, then again with the word's sampled
+        cuts: drawing them needs the tokenizer's rank table once (~0.5 s CPU for gpt2), and with the
+        UI thread restyling a tab that first "why" stood at "…" for seconds."""
         dropout, alpha = REGULARIZATION[self._regularization]
+        worker = get_current_worker()
         try:
+            self.post_message(self.Explained(generation, index, explain(tokenizer, encoding, index, story_of=story_of)))
+            if worker.is_cancelled:
+                return
             why = explain(tokenizer, encoding, index, story_of=story_of, samples=SAMPLES, dropout=dropout, alpha=alpha)
         except Exception as exc:  # noqa: BLE001 - a loaded file's bug is shown, never crashes the app
             why = TokenWhy(note=f"could not explain this token: {type(exc).__name__}: {exc}")
-        self.post_message(self.Explained(generation, index, why))
+        if not worker.is_cancelled:
+            self.post_message(self.Explained(generation, index, why))
 
     # -- drawing ---------------------------------------------------------------------------------
     def _show(self, r: Inspected) -> None:
