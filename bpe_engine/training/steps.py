@@ -91,6 +91,36 @@ class Contest:
     tied_total: int
 
 
+class ContestTally:
+    """The runner-up and the ties of ``winner``, from candidates offered best first: the one tally
+    behind every trainer's contest (BPE's pair index walks its heap its own way, WordPiece's
+    :func:`contest` another). Several candidates of one pair count once."""
+
+    def __init__(self, winner: str, winner_value: float, listed: int = TIES_LISTED, counted: int = TIES_COUNTED) -> None:
+        self.winner_value, self.listed, self.counted = winner_value, listed, counted
+        self.seen: set[str] = {winner}
+        self.runner_up: tuple[str, float] | None = None
+        self.tied: list[str] = []
+        self.tied_total = 0
+
+    def offer(self, pair: str, value: float) -> bool:
+        """Count the next best candidate; True when no later one can change the result."""
+        if pair in self.seen:
+            return False
+        self.seen.add(pair)
+        if self.runner_up is None:
+            self.runner_up = (pair, value)
+        if value != self.winner_value:
+            return True
+        self.tied_total += 1
+        if len(self.tied) < self.listed:
+            self.tied.append(pair)
+        return self.tied_total >= self.counted
+
+    def result(self) -> Contest:
+        return Contest(self.runner_up, tuple(self.tied), self.tied_total)
+
+
 def contest(
     heap: Sequence[Any],
     winner: str,
@@ -116,38 +146,23 @@ def contest(
     """
     frontier: list[tuple[Any, int]] = [(heap[0], 0)] if heap else []
     ready: list[Any] = []
-    seen: set[str] = {winner}
-    runner_up: tuple[str, float] | None = None
-    tied: list[str] = []
-    tied_total = 0
+    tally = ContestTally(winner, winner_value, listed, counted)
     while frontier or ready:
         if ready and (not frontier or ready[0] <= frontier[0][0]):
             entry = heappop(ready)
-            pair = pair_of(entry)
-            if pair in seen:
-                continue
-            seen.add(pair)
-            value = value_of(entry)
-            if runner_up is None:
-                runner_up = (pair, value)
-            if value != winner_value:
-                break
-            tied_total += 1
-            if len(tied) < listed:
-                tied.append(pair)
-            if tied_total >= counted:
+            if tally.offer(pair_of(entry), value_of(entry)):
                 break
             continue
         stored, i = heappop(frontier)
         for child in (2 * i + 1, 2 * i + 2):
             if child < len(heap):
                 heappush(frontier, (heap[child], child))
-        if pair_of(stored) in seen:
+        if pair_of(stored) in tally.seen:
             continue
         now = current(stored)
         if now is not None:
             heappush(ready, now)
-    return Contest(runner_up, tuple(tied), tied_total)
+    return tally.result()
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from heapq import heapify, heappop, heappush
 
-from ..steps import TIES_COUNTED, TIES_LISTED, Contest
+from ..steps import TIES_COUNTED, TIES_LISTED, Contest, ContestTally
 from ..word_table import Merge
 from .tie_breaks import Entry, TieBreakRule
 
@@ -64,10 +64,7 @@ class PairIndex:
         """
         heap, counts, rule = self.heap, self.counts, self.rule
         taken: list[Entry] = []
-        seen = {winner}
-        runner_up: tuple[str, int] | None = None
-        tied: list[str] = []
-        tied_total = 0
+        tally = ContestTally(winner, count, listed, counted)
         while heap:
             top = heappop(heap)
             pair = rule.pair_of(top)
@@ -78,24 +75,14 @@ class PairIndex:
                     heappush(heap, fresh)
                 continue
             taken.append(top)
-            if pair in seen:
-                continue
-            seen.add(pair)
             value = rule.popped(top)[0]
-            if value < 1:
-                break
-            if runner_up is None:
-                runner_up = (pair, value)
-            if value != count:
-                break
-            tied_total += 1
-            if len(tied) < listed:
-                tied.append(pair)
-            if tied_total >= counted:
+            if pair not in tally.seen and value < 1:
+                break  # only pairs that no longer occur are left
+            if tally.offer(pair, value):
                 break
         for entry in taken:
             heappush(heap, entry)
-        return Contest(runner_up, tuple(tied), tied_total)
+        return tally.result()
 
     def apply(self, merge: Merge) -> None:
         """Take one merge's pair-count changes in, and push an entry for every pair it formed."""
