@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from bpe_engine.display import counted
+from bpe_engine.memo import Memo
 from bpe_engine.streaming.encode_stream import encode_ids
 from bpe_engine.types import UNKNOWN_ID, Encoding, SpecialMode
 
@@ -58,8 +59,8 @@ class TokenJson:
     def __init__(self, tokenizer: Any) -> None:
         self.tokenizer = tokenizer
         self._by_token: dict[tuple[int, str], str] = {}
-        self._by_id = _ById(self._head_of_id)
-        self._spelled = _ById(tokenizer.token_str)
+        self._by_id: Memo[int, str] = Memo(self._head_of_id)
+        self._spelled: Memo[int, str] = Memo(tokenizer.token_str)
 
     def items(self, encoding: Encoding, offset: int) -> Iterator[RawJson]:
         """The block's token objects, comma separated, :data:`~bpe_cli.output.LINE_PIECE` tokens
@@ -95,17 +96,6 @@ class TokenJson:
             f'"text": {json_text(fields["text"])}, "bytes": "{fields["bytes"]}", "byte_span": ['
         )
 
-
-class _ById(dict[int, str]):
-    """id -> ``make(id)``, made on first use."""
-
-    def __init__(self, make: Callable[[int], str]) -> None:
-        super().__init__()
-        self._make = make
-
-    def __missing__(self, tid: int) -> str:
-        value = self[tid] = self._make(tid)
-        return value
 
 
 class IdSpool:

@@ -278,11 +278,13 @@ class PreTokenizerFlags(TypedDict, total=False):
 
 
 _BUILT_IN: PreTokenizerFlags = {"keeps_unmatched": False, "trusted": True, "safe_to_cut": True, "line_safe": True}
-_OPENAI: PreTokenizerFlags = {**_BUILT_IN, "tiktoken_compatible": True}
-GPT2 = PreTokenizer("gpt2", GPT2_PATTERN, **_OPENAI, description="GPT-2 / r50k / p50k regex (tiktoken)")
-CL100K = PreTokenizer("cl100k", CL100K_PATTERN, **_OPENAI, description="cl100k_base regex (GPT-3.5/4)")
-O200K = PreTokenizer("o200k", O200K_PATTERN, **_OPENAI, description="o200k_base regex (GPT-4o)")
-HF_GPT2 = PreTokenizer("hf-gpt2", HF_GPT2_PATTERN, **_OPENAI, description="original GPT-2 regex (HF ByteLevel)")
+TIKTOKEN_STYLE: PreTokenizerFlags = {**_BUILT_IN, "tiktoken_compatible": True}
+"""The declarations of every tiktoken-style regex (OpenAI's, Llama's, Qwen's, Tekken's): every
+character matched, linear, no piece across a line start or the space after a word."""
+GPT2 = PreTokenizer("gpt2", GPT2_PATTERN, **TIKTOKEN_STYLE, description="GPT-2 / r50k / p50k regex (tiktoken)")
+CL100K = PreTokenizer("cl100k", CL100K_PATTERN, **TIKTOKEN_STYLE, description="cl100k_base regex (GPT-3.5/4)")
+O200K = PreTokenizer("o200k", O200K_PATTERN, **TIKTOKEN_STYLE, description="o200k_base regex (GPT-4o)")
+HF_GPT2 = PreTokenizer("hf-gpt2", HF_GPT2_PATTERN, **TIKTOKEN_STYLE, description="original GPT-2 regex (HF ByteLevel)")
 WHITESPACE = PreTokenizer(
     "whitespace", space_marker=SPACE_MARKER, description="SentencePiece style: spaces, tabs, newlines become ▁"
 )

@@ -61,10 +61,11 @@ from operator import iadd
 from typing import TYPE_CHECKING, Literal
 
 from ..errors import ConfigError, UnknownSymbolError
+from ..memo import Memo
 from ..pretokenizers import PreTokenizer, split_specials
 from ..types import Capabilities, Encoding, SpecialMode
 from .byte_table import utf8_safe
-from .decoding import BpeDecoder, TokenStrs
+from .decoding import BpeDecoder
 from .detailed import detailed_encoding
 from .encode import PieceCache
 from .merge_table import MergeTable
@@ -174,7 +175,7 @@ class BpeTokenizer(BpeDecoder):
         self._vocab: dict[str, int] | None = None
         self._vocab_size: int | None = None
         self._tiktoken: tuple[tiktoken.Encoding | None, str] | None = None
-        self._token_strs = TokenStrs(self.token_str)
+        self._token_strs = Memo(self.token_str)  # encode_detailed names every token
 
     def __repr__(self) -> str:
         kind = "ranks" if isinstance(self._table, RankTable) else "merges"

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..pretokenizers import PreTokenizer, PreTokenizerFlags
+from ..pretokenizers import TIKTOKEN_STYLE, PreTokenizer
 from .tiktoken_files import read_tiktoken
 
 if TYPE_CHECKING:
@@ -43,13 +43,9 @@ LLAMA3_PATTERN = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1
 # llama_models/llama4/tokenizer.py, Tokenizer.O200K_PATTERN (verbatim; equal to o200k_base's)
 LLAMA4_PATTERN = r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"""  # noqa: E501
 
-# Like cl100k/o200k: every character matched (nothing dropped), linear, no piece crosses a line
-# start or the space after a word (the declarations tests/engine/test_llama_builtins.py checks).
-_TIKTOKEN_STYLE: PreTokenizerFlags = {
-    "keeps_unmatched": False, "trusted": True, "safe_to_cut": True, "line_safe": True, "tiktoken_compatible": True,
-}
-LLAMA3 = PreTokenizer("llama3", LLAMA3_PATTERN, **_TIKTOKEN_STYLE, description="Llama 3 regex (cl100k-like, no possessives)")
-LLAMA4 = PreTokenizer("llama4", LLAMA4_PATTERN, **_TIKTOKEN_STYLE, description="Llama 4 regex (= o200k_base's)")
+# Declared like cl100k/o200k (tests/engine/test_llama_builtins.py checks the declarations).
+LLAMA3 = PreTokenizer("llama3", LLAMA3_PATTERN, **TIKTOKEN_STYLE, description="Llama 3 regex (cl100k-like, no possessives)")
+LLAMA4 = PreTokenizer("llama4", LLAMA4_PATTERN, **TIKTOKEN_STYLE, description="Llama 4 regex (= o200k_base's)")
 
 LLAMA3_NUM_SPECIAL = 256
 LLAMA3_NAMED_SPECIALS: tuple[str, ...] = (

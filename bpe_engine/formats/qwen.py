@@ -26,7 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..pretokenizers import PreTokenizer, PreTokenizerFlags
+from ..pretokenizers import TIKTOKEN_STYLE, PreTokenizer
 from .tiktoken_files import read_tiktoken
 
 if TYPE_CHECKING:
@@ -36,11 +36,8 @@ if TYPE_CHECKING:
 QWEN_PATTERN = r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""  # noqa: E501
 QWEN3_5_PATTERN = r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""  # noqa: E501
 
-_TIKTOKEN_STYLE: PreTokenizerFlags = {
-    "keeps_unmatched": False, "trusted": True, "safe_to_cut": True, "line_safe": True, "tiktoken_compatible": True,
-}
-QWEN = PreTokenizer("qwen", QWEN_PATTERN, **_TIKTOKEN_STYLE, description="Qwen regex (cl100k-like, one digit per piece)")
-QWEN3_5 = PreTokenizer("qwen3.5", QWEN3_5_PATTERN, **_TIKTOKEN_STYLE, description="Qwen 3.5/3.6 regex (letters with their marks)")
+QWEN = PreTokenizer("qwen", QWEN_PATTERN, **TIKTOKEN_STYLE, description="Qwen regex (cl100k-like, one digit per piece)")
+QWEN3_5 = PreTokenizer("qwen3.5", QWEN3_5_PATTERN, **TIKTOKEN_STYLE, description="Qwen 3.5/3.6 regex (letters with their marks)")
 
 QWEN_SPECIAL_START = 151643
 QWEN_SPECIALS: tuple[str, ...] = ("<|endoftext|>", "<|im_start|>", "<|im_end|>", *[f"<|extra_{i}|>" for i in range(205)])

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import TokenizerFileError
-from ..pretokenizers import PreTokenizer
+from ..pretokenizers import TIKTOKEN_STYLE, PreTokenizer
 from ._json import load_json
 
 if TYPE_CHECKING:
@@ -45,10 +45,7 @@ TEKKEN_PATTERN = (
 # every character anyway); it is linear like o200k's, so it runs without run_regex's time budget.
 # Its pieces meet spaces and line breaks as o200k's do (only digits differ), so it is safe to cut at
 # the same places (a space after a letter or digit, a line start): tests/engine/test_encode_stream.py.
-TEKKEN = PreTokenizer(
-    "tekken", TEKKEN_PATTERN, keeps_unmatched=False, trusted=True, tiktoken_compatible=True,
-    safe_to_cut=True, line_safe=True, description="Mistral Tekken regex (o200k-like, one digit per piece)",
-)  # fmt: skip
+TEKKEN = PreTokenizer("tekken", TEKKEN_PATTERN, **TIKTOKEN_STYLE, description="Mistral Tekken regex (o200k-like, one digit per piece)")
 
 # mistral_common's Tekkenizer.DEPRECATED_SPECIAL_TOKENS (ids 0..19), used by files of version <= v7
 # that carry no special_tokens list of their own.

@@ -18,10 +18,10 @@ from typing import Protocol
 
 from ..bpe.byte_table import bytes_to_token_str
 from ..errors import ConfigError
+from ..memo import char_table
 from ..wordpiece.bert_normalizer import (
     WHITE_SPACE,
     BertNormalizer,
-    LazyCharTable,
     is_bert_control,
     is_cjk_ideograph,
     is_nonspacing_mark,
@@ -87,7 +87,7 @@ class _PerChar:
 
     def __init__(self, rule: Callable[[str], str]) -> None:
         self.rule = rule
-        self._table = LazyCharTable(rule)
+        self._table = char_table(rule)
 
     def normalize_str(self, text: str) -> str:
         return text.translate(self._table)

@@ -24,10 +24,10 @@ of the original character it came from.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..memo import Memo, char_table
 from .unicode_tables import EXTRA_MN, LOWERCASE, NO_DECOMPOSITION, NOT_CONTROL, NOT_MN
 
 # Rust's char::is_whitespace (the Unicode White_Space property). Python's str.isspace() differs
@@ -118,7 +118,7 @@ class BertNormalizer:
         return out, align
 
     # -- private ---------------------------------------------------------------------------------
-    def _table(self) -> tuple[LazyCharTable, set[str]]:
+    def _table(self) -> tuple[Memo[int, str], set[str]]:
         return _char_table(self.clean_text, self.handle_chinese_chars, self.strips_accents, self.lowercase)
 
     def _careful_aligned(self, text: str) -> tuple[str, list[int]]:
@@ -169,24 +169,8 @@ for _cp in range(128):
         _ASCII_CLEAN[_cp] = " "
 
 
-class LazyCharTable(dict[int, str]):
-    """Code point -> output for ``str.translate``, filled on first sight by a per-character rule.
-
-    BERT's normaliser and Hugging Face's per-character normalisers (:mod:`bpe_engine.hf.normalizers`)
-    translate through one: text repeats characters, so each rule runs once per distinct one.
-    """
-
-    def __init__(self, rule: Callable[[str], str]) -> None:
-        super().__init__()
-        self.rule = rule
-
-    def __missing__(self, cp: int) -> str:
-        out = self[cp] = self.rule(chr(cp))
-        return out
-
-
 @lru_cache(maxsize=16)
-def _char_table(clean: bool, cjk: bool, strip: bool, lower: bool) -> tuple[LazyCharTable, set[str]]:
+def _char_table(clean: bool, cjk: bool, strip: bool, lower: bool) -> tuple[Memo[int, str], set[str]]:
     """Code point -> the normalised output of that one character, and the ``risky`` characters met.
 
     All four steps act on one character at a time except NFD's canonical reordering of combining
@@ -206,7 +190,7 @@ def _char_table(clean: bool, cjk: bool, strip: bool, lower: bool) -> tuple[LazyC
             out = "".join(lower_char(c) for c in out)
         return out
 
-    return LazyCharTable(rule), risky
+    return char_table(rule), risky
 
 
 @lru_cache(maxsize=65536)
