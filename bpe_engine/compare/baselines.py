@@ -30,13 +30,10 @@ _WORD = regex.compile(r"[^\s\x1c-\x1f]+")  # exactly the words of str.split()
 _MAX_CODEPOINT = 0x10FFFF
 
 
-class CharacterTokenizer:
-    """Every Unicode code point is a token and its id is the code point (so ids are stable).
+class _Baseline:
+    """What both baselines share: no special tokens, no unknown token, text as it is."""
 
-    Lone surrogates cannot be encoded as UTF-8; they are tokenized as U+FFFD, like tiktoken does.
-    """
-
-    name = "characters"
+    name: str
     capabilities = Capabilities(family="baseline", line_safe=True)
     unk_token = unk_id = None
     notes = ()
@@ -44,6 +41,21 @@ class CharacterTokenizer:
     @property
     def special_tokens(self) -> dict[str, int]:
         return {}
+
+    def token_str(self, token_id: int) -> str:
+        raise NotImplementedError
+
+    def token_bytes(self, token_id: int) -> bytes:
+        return self.token_str(token_id).encode("utf-8")
+
+
+class CharacterTokenizer(_Baseline):
+    """Every Unicode code point is a token and its id is the code point (so ids are stable).
+
+    Lone surrogates cannot be encoded as UTF-8; they are tokenized as U+FFFD, like tiktoken does.
+    """
+
+    name = "characters"
 
     @property
     def vocab_size(self) -> int:
@@ -72,11 +84,8 @@ class CharacterTokenizer:
             raise ConfigError(f"id {token_id} is not a Unicode scalar value (0..0x10FFFF without surrogates)")
         return chr(token_id)
 
-    def token_bytes(self, token_id: int) -> bytes:
-        return self.token_str(token_id).encode("utf-8")
 
-
-class WhitespaceWordTokenizer:
+class WhitespaceWordTokenizer(_Baseline):
     """Every run of non-whitespace is a token; whitespace belongs to no token.
 
     The vocabulary is open: a word gets the next free id the first time it is seen, so ids depend
@@ -84,13 +93,6 @@ class WhitespaceWordTokenizer:
     """
 
     name = "whitespace words"
-    capabilities = Capabilities(family="baseline", line_safe=True)
-    unk_token = unk_id = None
-    notes = ()
-
-    @property
-    def special_tokens(self) -> dict[str, int]:
-        return {}
 
     def __init__(self) -> None:
         self._ids: dict[str, int] = {}
@@ -124,9 +126,6 @@ class WhitespaceWordTokenizer:
         if not 0 <= token_id < len(self._words):
             raise ConfigError(f"id {token_id} is not a word seen so far (0..{len(self._words) - 1})")
         return self._words[token_id]
-
-    def token_bytes(self, token_id: int) -> bytes:
-        return self.token_str(token_id).encode("utf-8")
 
     def _id(self, word: str) -> int:
         found = self._ids.get(word)
