@@ -86,8 +86,18 @@ def explain(
     if not 0 <= index < len(encoding.ids):
         return why
     story = story_of(encoding.tokens[index]) if story_of is not None and not encoding.special[index] else None
-    drawn = samples_at(tokenizer, encoding, index, dropout=dropout, alpha=alpha, n=samples) if samples > 0 else None
-    return replace(why, story=story, samples=drawn) if story is not None or drawn is not None else why
+    why = replace(why, story=story) if story is not None else why
+    return with_samples(why, tokenizer, encoding, index, samples=samples, dropout=dropout, alpha=alpha)
+
+
+def with_samples(
+    why: TokenWhy, tokenizer: Tokenizer, encoding: Encoding, index: int, *, samples: int, dropout: float, alpha: float
+) -> TokenWhy:
+    """``why`` with the word's ``samples`` drawn segmentations added: the slow part of a why (the
+    first draw builds the tokenizer's rank table), so a view can show :func:`explain`'s tree first."""
+    if samples <= 0 or not 0 <= index < len(encoding.ids):
+        return why
+    return replace(why, samples=samples_at(tokenizer, encoding, index, dropout=dropout, alpha=alpha, n=samples))
 
 
 def _explain(tokenizer: Tokenizer, encoding: Encoding, index: int) -> TokenWhy:
@@ -192,4 +202,4 @@ def _no_story(tokenizer: Tokenizer) -> str:
     return f"{visible_text(tokenizer.name)} is not built from merges (no merge tree)"
 
 
-__all__ = ["N_BEST", "Stage", "StagePart", "TokenWhy", "explain", "pipeline_stages"]
+__all__ = ["N_BEST", "Stage", "StagePart", "TokenWhy", "explain", "pipeline_stages", "with_samples"]

@@ -42,15 +42,14 @@ async def test_the_merge_tree_shows_before_the_sampled_cuts_are_drawn(monkeypatc
     import tui.inspect.pane as pane_module
 
     drawing, release = threading.Event(), threading.Event()
-    real = pane_module.explain
+    real = pane_module.with_samples
 
-    def slow_samples(*args: Any, samples: int = 0, **kwargs: Any) -> Any:
-        if samples:
-            drawing.set()
-            release.wait(10)  # the cuts are still being drawn
-        return real(*args, samples=samples, **kwargs)
+    def slow_samples(*args: Any, **kwargs: Any) -> Any:
+        drawing.set()
+        release.wait(10)  # the cuts are still being drawn
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(pane_module, "explain", slow_samples)
+    monkeypatch.setattr(pane_module, "with_samples", slow_samples)
     app = InspectorHost("the unbelievable")
     async with app.run_test(size=(150, 40)) as pilot:
         await pilot.pause(0.3)

@@ -29,7 +29,7 @@ from textual.widgets import Button, Input, Select, Static
 from textual.worker import get_current_worker
 
 from bpe_engine.display import visible_text
-from bpe_engine.inspect.why import TokenWhy, explain
+from bpe_engine.inspect.why import TokenWhy, explain, with_samples
 from bpe_engine.types import SpecialMode
 
 from ..compare import sources
@@ -289,10 +289,11 @@ class InspectorPane(Widget):
         dropout, alpha = REGULARIZATION[self._regularization]
         worker = get_current_worker()
         try:
-            self.post_message(self.Explained(generation, index, explain(tokenizer, encoding, index, story_of=story_of)))
+            tree = explain(tokenizer, encoding, index, story_of=story_of)
+            self.post_message(self.Explained(generation, index, tree))
             if worker.is_cancelled:
                 return
-            why = explain(tokenizer, encoding, index, story_of=story_of, samples=SAMPLES, dropout=dropout, alpha=alpha)
+            why = with_samples(tree, tokenizer, encoding, index, samples=SAMPLES, dropout=dropout, alpha=alpha)
         except Exception as exc:  # noqa: BLE001 - a loaded file's bug is shown, never crashes the app
             why = TokenWhy(note=f"could not explain this token: {type(exc).__name__}: {exc}")
         if not worker.is_cancelled:
