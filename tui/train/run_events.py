@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
+from bpe_engine.choices import MODELS, PRE_TOKENIZERS, label_of, values
 from bpe_engine.corpus.block_text import blank
 from bpe_engine.display import counted, visible_text
 from bpe_engine.errors import BpeEngineError
@@ -51,8 +52,6 @@ if TYPE_CHECKING:
 def settings_of(tokenizer: ReplaysMerges) -> dict[str, str]:
     """The form's fields for a loaded BPE tokenizer: what the form can say of it (a pipeline's own
     pre-tokenizer is no choice of the form's, and is left as it is)."""
-    from bpe_engine.choices import PRE_TOKENIZERS, values
-
     settings = {
         "model": "bpe",
         "level": "byte" if tokenizer.capabilities.byte_level else "char",
@@ -69,9 +68,10 @@ def cannot_replay(tokenizer: Tokenizer, label: str) -> str:
     """What to do with a loaded tokenizer whose training cannot be replayed on the corpus: a
     Unigram or WordPiece model keeps its final vocabulary only, not the steps that made it."""
     family = tokenizer.capabilities.family
-    kind = {"unigram": "a Unigram model", "wordpiece": "a WordPiece vocabulary"}.get(family, f"a {family} model")
-    train = {"unigram": "Unigram", "wordpiece": "WordPiece"}.get(family)
-    retrain = f"; to watch one being made, choose {train} in the form and press ctrl+t" if train else ""
+    name = label_of(MODELS, family)  # the form's own name for the model
+    kind = "a WordPiece vocabulary" if family == "wordpiece" else f"a {name} model"
+    trainable = family in values(MODELS)
+    retrain = f"; to watch one being made, choose {name} in the form and press ctrl+t" if trainable else ""
     return (
         f"{label} is {kind}: it keeps its final vocabulary, not the training steps, so there is nothing to "
         f"replay here. Inspect (f3, m) and Compare (f4, a) load it by its path{retrain}."
