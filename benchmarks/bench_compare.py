@@ -36,7 +36,7 @@ from bpe_engine.catalog.openai import reference_pre_tokenizer, reference_ranks, 
 from bpe_engine.compare.segments import SegmentCache  # noqa: E402
 from bpe_engine.training.bpe import BpeTrainerConfig, train  # noqa: E402
 from tui.compare import sources  # noqa: E402
-from tui.compare.pane import run_comparison  # noqa: E402
+from tui.compare.running import run_comparison  # noqa: E402
 
 ROWS = ("characters", "words", "ours", "bert-base-uncased", "gpt2", "cl100k_base", "o200k_base")
 REFS = ("gpt2", "cl100k_base", "o200k_base")

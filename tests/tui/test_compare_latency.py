@@ -113,9 +113,9 @@ async def test_a_state_that_leaves_our_row_alone_runs_nothing() -> None:
 
 
 async def test_rows_still_encoding_say_they_are_of_the_previous_text(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tui.compare.pane as pane_module
+    import tui.compare.running as running_module
 
-    real = pane_module.run_comparison
+    real = running_module.run_comparison
 
     def slow(*args: Any, **kwargs: Any) -> Any:
         time.sleep(0.8)
@@ -126,7 +126,7 @@ async def test_rows_still_encoding_say_they_are_of_the_previous_text(monkeypatch
     async with app.run_test(size=(120, 40)) as pilot:
         await settle_panes(pilot)
         before = f"{len(text):,} code points"
-        monkeypatch.setattr(pane_module, "run_comparison", slow)
+        monkeypatch.setattr(running_module, "run_comparison", slow)
         area = app.query_one(TextArea)
         area.focus()
         area.move_cursor(area.document.end)
@@ -167,9 +167,9 @@ async def test_hidden_views_are_filled_when_shown_not_on_every_key() -> None:
 async def test_a_run_that_fails_says_so_and_the_next_one_clears_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """A comparison that raises (a bug) is named in the status, never swallowed: silently kept counts
     would look like keys that never registered."""
-    import tui.compare.pane as pane_module
+    import tui.compare.running as running_module
 
-    real = pane_module.run_comparison
+    real = running_module.run_comparison
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom \x1b[2J")
@@ -178,7 +178,7 @@ async def test_a_run_that_fails_says_so_and_the_next_one_clears_it(monkeypatch: 
     app = CompareHost(text, ("characters", "words"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle_panes(pilot)
-        monkeypatch.setattr(pane_module, "run_comparison", broken)
+        monkeypatch.setattr(running_module, "run_comparison", broken)
         area = app.query_one(TextArea)
         area.focus()
         area.move_cursor(area.document.end)
@@ -186,7 +186,7 @@ async def test_a_run_that_fails_says_so_and_the_next_one_clears_it(monkeypatch: 
         await settle_panes(pilot)
         status = str(app.query_one("#compare-status", Static).render())
         assert "comparing failed (RuntimeError: boom ␛[2J)" in status and "earlier text" in status
-        monkeypatch.setattr(pane_module, "run_comparison", real)
+        monkeypatch.setattr(running_module, "run_comparison", real)
         await pilot.press("y")
         await settle_panes(pilot)
         status = str(app.query_one("#compare-status", Static).render())

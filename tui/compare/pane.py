@@ -22,8 +22,6 @@ the label says which ("follows Train" or "fixed"), and ``f`` follows again.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -47,7 +45,7 @@ from .aligned import AlignedRows
 from .chart import CurveChart
 from .info import status_text
 from .k_bar import KBar
-from .running import Compared, run_comparison
+from .running import Compared
 from .runs import SYNC_LIMIT, Runs
 from .selection import Selection
 from .slider import MergeSlider
@@ -56,14 +54,8 @@ from .views import VIEWS, Views
 
 DEFAULT_TEXT = "The tokenizer doesn't see words: 한국어 텍스트는 바이트로 쪼개진다. 👩‍👩‍👧 naïve café"
 
-# SYNC_LIMIT, Compared and run_comparison: the tests and the benchmark read them here.
-__all__ = ["DEFAULT_TEXT", "SYNC_LIMIT", "ComparePane", "Compared", "run_comparison"]
-
-
-def _run_comparison(*args: Any) -> Compared:
-    """:func:`.running.run_comparison`, looked up in this module at each run (the tests slow it
-    down or break it here, to see what the status says meanwhile)."""
-    return run_comparison(*args)
+# SYNC_LIMIT and Compared: the tests and the benchmark read them here.
+__all__ = ["DEFAULT_TEXT", "SYNC_LIMIT", "ComparePane", "Compared"]
 
 
 class ComparePane(Widget):
@@ -121,7 +113,7 @@ class ComparePane(Widget):
         self.baseline: str | None = row_list.baseline_among(rows, None)
         self.current_row = 0
         self._result: Compared | None = None
-        self._runs = Runs(self, _run_comparison, self._draw, self._show_status)
+        self._runs = Runs(self, self._draw, self._show_status)
         self._selection = Selection()
         self._views = Views(self)
 

@@ -9,7 +9,7 @@ newest run may draw, so a slow stale result never overwrites a newer one. A work
 after :data:`BUSY_AFTER` says so; a run that fails (a bug) says why, and the next one clears it.
 
 :class:`Runs` holds this for one pane: it reads the pane's inputs when a run starts, computes the
-run with the function it was given (plain data, :mod:`.running`), and hands the result to the
+run with :func:`.running.run_comparison` (plain data), and hands the result to the
 pane's draw callback on the UI thread. The worker only computes and posts the pane's messages.
 """
 
@@ -26,7 +26,7 @@ from bpe_engine.display import visible_text
 from bpe_engine.types import SpecialMode
 
 from ..state import ExplorerState
-from . import sources
+from . import running, sources
 from .running import Compared
 
 if TYPE_CHECKING:
@@ -34,10 +34,6 @@ if TYPE_CHECKING:
 
 BUSY_AFTER = 0.15  # a worker run still going after this says so (a quicker one would only flash)
 SYNC_LIMIT = 2000  # characters: below this (and with every tokenizer loaded) encode on the UI thread
-
-RunComparison = Callable[..., Compared]
-"""How a run is computed: :func:`.running.run_comparison` (the pane says which function)."""
-
 
 def ours_key(state: ExplorerState, k: int) -> tuple[object, ...]:
     """What the "ours" row shows depends on: a new model, k, or why there is none."""
@@ -47,11 +43,8 @@ def ours_key(state: ExplorerState, k: int) -> tuple[object, ...]:
 class Runs:
     """The comparison runs of one pane: single-flight, newest input next, stale never drawn."""
 
-    def __init__(
-        self, pane: ComparePane, run: RunComparison, draw: Callable[[Compared], None], show_status: Callable[[], None]
-    ) -> None:
+    def __init__(self, pane: ComparePane, draw: Callable[[Compared], None], show_status: Callable[[], None]) -> None:
         self.pane = pane
-        self._run = run
         self._draw = draw
         self._show_status = show_status
         self.generation = 0  # the newest run asked for
@@ -108,7 +101,7 @@ class Runs:
         width = self._width_used = pane.row_width
         ours = lambda: state.ours(k)  # noqa: E731 - a frozen state, safe in a worker
         if len(text) <= SYNC_LIMIT and all(sources.is_loaded(s) for s in specs):
-            self._accept(self._run(generation, text, specs, mode, ours, k, width, self._segments))
+            self._accept(running.run_comparison(generation, text, specs, mode, ours, k, width, self._segments))
             return
         self._encoding = True
         self._loading = ""
@@ -128,7 +121,7 @@ class Runs:
             pane.post_message(pane.Loading(generation, spec, i, n))
 
         try:
-            result = self._run(generation, text, specs, mode, ours, k, width, self._segments, loading)
+            result = running.run_comparison(generation, text, specs, mode, ours, k, width, self._segments, loading)
         except Exception as exc:  # noqa: BLE001 - rows catch their own errors; this keeps the pane alive
             pane.post_message(pane.Compared(None, generation, f"{type(exc).__name__}: {exc}"))
             return
