@@ -35,6 +35,7 @@ makes it a symbol of its own (``l o w </w>``), which pairs like any other:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from ..bpe.byte_table import BYTE_ALPHABET, token_str_to_bytes
 from ..corpus import WordCounts
@@ -105,7 +106,7 @@ def train_naive(corpus: WordCounts | Mapping[str, int], config: BpeTrainerConfig
 
 def _rule(
     name: str, stats: Mapping[tuple[str, str], int], vocab: Mapping[str, int], token_bytes: Callable[[str], bytes]
-) -> tuple[Callable[..., tuple[str, str]], Callable[[tuple[str, str]], object]]:
+) -> tuple[Callable[..., tuple[str, str]], Callable[[tuple[str, str]], Any]]:
     """Each tie-break rule as the plain ``min`` or ``max`` that states it, and its key.
 
     ``first-seen`` is minbpe's ``max(stats, key=stats.get)``: ``max`` keeps the first of equal keys,
