@@ -16,10 +16,12 @@ from what the stepper declares -- never from its class:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Literal, Protocol
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..corpus.block_text import Text
     from ..training.steps import TrainingStep
     from ..types import Tokenizer
     from .merge_tree import MergeNode
@@ -36,9 +38,16 @@ DetailLine = tuple[tuple[str, DetailRole], ...]
 class TrainStepper(Protocol):
     """The corpus at step k of a run (k = 0: before the first step)."""
 
-    explains: Explains
-    models_per_step: bool
-    initial_token_count: int | None
+    @property
+    def explains(self) -> Explains: ...
+
+    @property
+    def models_per_step(self) -> bool: ...
+
+    @property
+    def initial_token_count(self) -> int | None:
+        """Tokens of the corpus before the first step (None: no model before it)."""
+        ...
 
     @property
     def step(self) -> int: ...
@@ -72,7 +81,7 @@ class TrainStepper(Protocol):
         """Make what drawing the step needs (slow: off the UI thread)."""
         ...
 
-    def window(self, text: str, start: int, end: int) -> Iterator[tuple[int, int, tuple[str, ...]]]:
+    def window(self, text: Text, start: int, end: int) -> Iterator[tuple[int, int, tuple[str, ...]]]:
         """``(start, end, tokens)`` of each piece of ``text[start:end]`` at this step."""
         ...
 
@@ -92,9 +101,42 @@ class TrainStepper(Protocol):
         """The current step's story below its title and why, when ``explains == "lines"``."""
         ...
 
-    def initial_type_counts(self) -> Mapping[str, int] | None:
-        """Each token's count before the first step, where the stepper knows it (merges)."""
+    @property
+    def initial_types(self) -> Callable[[], Mapping[str, int]] | None:
+        """Each token's count before the first step, as a call safe from any thread, where the
+        stepper knows it (merges: :class:`~bpe_engine.explore.initial_types.InitialTypes`)."""
         ...
+
+    def story(self, piece: str) -> Any | None:
+        """A piece's story so far (when it entered, how its score moved, how it left) as a copy
+        of its own -- safe from any thread -- or None (a stepper that keeps no stories)."""
+        ...
+
+
+@dataclass(frozen=True, eq=False)
+class StepModels:
+    """A read-only view of a stepper that makes the model of every step (``models_per_step``), for
+    the state the app hands to other tabs and their workers: it answers the model after step k
+    (k up to ``available``, the steps fed when the view was made) and a piece's story, each from
+    the stepper's lock-guarded reads -- never the stepper itself, which the UI thread feeds.
+    ``before`` says why step 0 has no model ("no model before the seeds"). Two views of one
+    stepper are equal: the run did not change."""
+
+    _source: TrainStepper = field(repr=False)
+    available: int
+    before: str = "no model before the first step"
+
+    def tokenizer_at(self, step: int) -> Tokenizer | None:
+        return self._source.tokenizer_at(max(0, min(step, self.available)))
+
+    def story(self, piece: str) -> Any | None:
+        return self._source.story(piece)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StepModels) and other._source is self._source
+
+    def __hash__(self) -> int:
+        return id(self._source)
 
 
 class MergeExplainer(Protocol):
@@ -113,4 +155,4 @@ class MergeExplainer(Protocol):
         ...
 
 
-__all__ = ["DetailLine", "DetailRole", "Explains", "MergeExplainer", "TrainStepper"]
+__all__ = ["DetailLine", "DetailRole", "Explains", "MergeExplainer", "StepModels", "TrainStepper"]

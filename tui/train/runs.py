@@ -67,7 +67,7 @@ class RunView:
 def stepper_for(words: CorpusWords | None, view: RunView) -> AnyStepper:
     """A stepper at step 0 for the run ``view`` shows (its steps are fed by the UI as they come)."""
     if view.request is not None:
-        return view.spec.hook("stepper")(view.request.config, view.text, words)  # type: ignore[no-any-return]
+        return view.spec.hook("stepper")(view.request.config, view.text, words)
     assert words is not None  # a replay always cuts its corpus
     return Stepper.from_words(  # a loaded tokenizer's merges, on its own pre-tokenizer's cut
         words,
