@@ -14,7 +14,7 @@ from ..bpe.hooks import stepper
 from ..front_options import pre_tokenizer_from
 from ..protocol import Saved, TrainingCorpus
 from ..registry import OptionValues
-from .trainer import WordPieceTrainerConfig, WordPieceTraining
+from .trainer import WordPieceTrainerConfig, WordPieceTraining, wordpiece_tokenizer
 
 if TYPE_CHECKING:
     from ...wordpiece.model import WordPieceTokenizer
@@ -48,19 +48,7 @@ def training(config: WordPieceTrainerConfig, corpus: TrainingCorpus) -> WordPiec
 
 
 def named_tokenizer(state: MergeModelState, name: str) -> WordPieceTokenizer:
-    from ...wordpiece.model import WordPieceTokenizer
-
-    cfg = state.config
-    return WordPieceTokenizer(
-        dict(state.vocab),
-        name=name,
-        unk_token=cfg.unk_token,
-        continuing_prefix=cfg.continuing_prefix,
-        max_input_chars_per_word=cfg.max_input_chars_per_word,
-        normalizer=cfg.normalizer if cfg.pre_tokenizer is None else None,
-        pre_tokenizer=cfg.pre_tokenizer,
-        special_tokens=cfg.special_tokens,
-    )
+    return wordpiece_tokenizer(state.config, dict(state.vocab), name)
 
 
 def tokenizer(state: MergeModelState) -> WordPieceTokenizer:

@@ -63,6 +63,7 @@ __all__ = [
     "merged_token",
     "train_wordpiece",
     "word_counts_for",
+    "wordpiece_tokenizer",
 ]
 
 
@@ -112,19 +113,7 @@ class WordPieceTraining(StepwiseTraining):
 
     def tokenizer(self, name: str | None = None) -> WordPieceTokenizer:
         """A tokenizer over the vocabulary so far, with the front end the training used."""
-        from ...wordpiece.model import WordPieceTokenizer  # late: model imports nothing from here at load time
-
-        cfg = self.config
-        return WordPieceTokenizer(
-            dict(self._tok_to_id),
-            name=name or f"wordpiece-{len(self._tok_to_id)}",
-            unk_token=cfg.unk_token,
-            continuing_prefix=cfg.continuing_prefix,
-            max_input_chars_per_word=cfg.max_input_chars_per_word,
-            normalizer=cfg.normalizer if cfg.pre_tokenizer is None else None,
-            pre_tokenizer=cfg.pre_tokenizer,
-            special_tokens=cfg.special_tokens,
-        )
+        return wordpiece_tokenizer(self.config, dict(self._tok_to_id), name or f"wordpiece-{len(self._tok_to_id)}")
 
     # -- setup -----------------------------------------------------------------------------------
     def _build(self, state: WordPieceInitialState) -> None:
@@ -274,3 +263,20 @@ class WordPieceTraining(StepwiseTraining):
                 f"stopped at {size} tokens after {len(self.steps_done)} merges: no pair occurs at least "
                 f"{self.config.min_frequency} times (the minimum frequency)"
             )
+
+
+def wordpiece_tokenizer(config: WordPieceTrainerConfig, vocab: dict[str, int], name: str) -> WordPieceTokenizer:
+    """The tokenizer of a WordPiece vocabulary, with the front end ``config`` trains with (the one
+    way: a training's ``tokenizer()`` and a finished run's model state both come here)."""
+    from ...wordpiece.model import WordPieceTokenizer  # late: model imports nothing from here at load time
+
+    return WordPieceTokenizer(
+        vocab,
+        name=name,
+        unk_token=config.unk_token,
+        continuing_prefix=config.continuing_prefix,
+        max_input_chars_per_word=config.max_input_chars_per_word,
+        normalizer=config.normalizer if config.pre_tokenizer is None else None,
+        pre_tokenizer=config.pre_tokenizer,
+        special_tokens=config.special_tokens,
+    )
