@@ -120,7 +120,8 @@ def _drive(training: Any, spec: TrainerSpec) -> tuple[list[Any], Any, list[str]]
                     progress.update(task, description=label, completed=event.done, total=max(event.target, event.done))
             elif isinstance(event, Finished):
                 state, notes = event.model, list(event.notes)
-        progress.update(task, completed=len(steps), total=max(len(steps), 1))
+        last = step_kind(steps[-1].kind).doing if steps else spec.step_kinds[0].doing
+        progress.update(task, description=last, completed=len(steps), total=max(len(steps), 1))
     assert state is not None  # drive ends with Finished when nothing cancels it
     return steps, state, notes
 

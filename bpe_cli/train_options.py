@@ -16,6 +16,7 @@ from bpe_engine.errors import ConfigError
 from bpe_engine.training.registry import Option, OptionValues, TrainerSpec, specs
 
 _BOOL = ("true", "false")
+_METAVARS = {"int": "N", "float": "X", "text": "TEXT"}
 
 
 def dest_of(option: Option) -> str:
@@ -48,8 +49,9 @@ def add_trainer_options(parser: argparse.ArgumentParser) -> None:
             kwargs["choices"] = [c.value for c in option.choices]
         elif option.kind in ("int", "float"):
             kwargs["type"] = int if option.kind == "int" else float
-        if option.metavar is not None:
-            kwargs["metavar"] = option.metavar
+        metavar = option.metavar or _METAVARS.get(option.kind)
+        if metavar is not None:
+            kwargs["metavar"] = metavar
         group.add_argument(flag, **kwargs)
 
 

@@ -253,6 +253,8 @@ class TrainerSpec:
                 value = f.default if f.default is not MISSING else (f.default_factory() if f.default_factory is not MISSING else None)
                 if isinstance(value, bool):
                     return "true" if value else "false"
+                if isinstance(value, tuple):
+                    return ",".join(map(str, value))
                 return "" if value is None else str(value)
         return ""
 
