@@ -40,7 +40,7 @@ from ..gc_pause import collector_paused
 from ..messages import StepReady, TrainingEvent
 from .corpus_pane import CorpusPane
 from .progress_panel import ProgressPanel
-from .runs import AnyStepper, RunView, StepperInAdvance, stepper_for
+from .runs import REPLAYED, AnyStepper, RunView, StepperInAdvance, stepper_for
 from .segmented_view import SegmentedView
 from .settings_form import SettingsForm
 from .step_detail import StepDetail
@@ -55,7 +55,7 @@ def settings_of(tokenizer: ReplaysMerges) -> dict[str, str]:
     """The form's fields for a loaded BPE tokenizer: what the form can say of it (a pipeline's own
     pre-tokenizer is no choice of the form's, and is left as it is)."""
     settings = {
-        "model": "bpe",
+        "model": REPLAYED,
         "level": "byte" if tokenizer.capabilities.byte_level else "char",
         "vocab": str(tokenizer.vocab_size),
         "unk": tokenizer.unk_token or "",

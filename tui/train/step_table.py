@@ -37,7 +37,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from bpe_engine.explore.step_rows import Column, column_widths, columns_for, row_of, start_row
-from bpe_engine.training.registry import TrainerSpec, spec_for
+from bpe_engine.training.registry import TrainerSpec, specs
 from bpe_engine.training.steps import TrainingStep
 
 GAP = 2  # spaces between columns
@@ -90,7 +90,7 @@ class StepTable(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.byte_level = True
-        first = spec_for("bpe")
+        first = specs()[0]
         self._columns: tuple[Column, ...] = columns_for(first)
         self._steps: list[TrainingStep] = []
         self._start: tuple[str, ...] = start_row(first, None)
@@ -112,9 +112,9 @@ class StepTable(ScrollView, can_focus=True):
         return self._cursor
 
     def reset(self, *, spec: TrainerSpec | None = None, byte_level: bool, alphabet: int | None = None) -> None:
-        """Empty the list for a new run (of ``spec``'s trainer; BPE's when None) or a loaded
-        tokenizer; row 0 stands for step 0."""
-        spec = spec or spec_for("bpe")
+        """Empty the list for a new run (of ``spec``'s trainer; the first registered, BPE, when
+        None) or a loaded tokenizer; row 0 stands for step 0."""
+        spec = spec or specs()[0]
         self.byte_level = byte_level
         self._columns = columns_for(spec)
         self._steps = []
