@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bpe_engine.errors import ConfigError
-from bpe_engine.training.registry import TrainerSpec, model_choices, names, spec_for
+from bpe_engine.training.registry import TrainerSpec, model_choices, names, spec_for, specs
 
 from .arg_types import vocab_size
 from .corpus_input import add_corpus_options, counts_for_training
@@ -76,7 +76,8 @@ def _training(args: argparse.Namespace, spec: TrainerSpec, config: Any) -> tuple
 
     make = spec.hook("training")
     if args.from_counts and spec.reads != "counts":
-        raise ConfigError(f"--from-counts trains a model that counts words (bpe); --model {spec.name} reads its corpus itself")
+        counting = " or ".join(s.name for s in specs() if s.reads == "counts")
+        raise ConfigError(f"--from-counts trains --model {counting}; --model {spec.name} reads its corpus itself")
     if spec.reads == "counts":
         counts, corpus = counts_for_training(args, config.front_end, config.byte_level)  # files streamed, or counts files added up
         config = spec.hook("with_counts_settings")(config, corpus.pre_tokenizer, corpus.byte_level, corpus.specials)

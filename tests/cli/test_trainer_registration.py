@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bpe_cli.main import main
 from bpe_engine.registry import load_tokenizer
 from bpe_engine.training.runner import Finished, TrainingRequest, run_training
@@ -58,3 +60,21 @@ def test_a_flag_of_another_trainer_is_refused_naming_the_models_it_applies_to(tm
         code, _out, err = run(capsys, "train", str(corpus), "--model", "toy", "--vocab-size", "20", "--toy-min-count", "0",
                               "-o", str(tmp_path / "v"))
         assert code == 2 and "error: --toy-min-count must be at least 1, got 0" in err  # the config's check, named by its flag
+
+
+@pytest.mark.parametrize(
+    ("model", "extra", "said"),
+    [
+        ("wordpiece", ["--tie-break", "hf"], "--tie-break applies to --model bpe, not to --model wordpiece"),
+        ("wordpiece", ["--byte-level"], "--byte-level applies to --model bpe, not to --model wordpiece"),
+        ("unigram", ["--pre-tokenizer", "gpt2"], "--pre-tokenizer applies to --model bpe or wordpiece, not to --model unigram"),
+        ("bpe", ["--character-coverage", "0.99"], "--character-coverage applies to --model unigram, not to --model bpe"),
+        ("wordpiece", ["--from-counts"], "--from-counts trains --model bpe; --model wordpiece reads its corpus itself"),
+    ],
+)
+def test_a_built_in_models_flags_apply_to_it_alone(tmp_path, capsys, model: str, extra: list[str], said: str) -> None:  # noqa: ANN001
+    corpus = tmp_path / "c.txt"
+    corpus.write_text(CORPUS, encoding="utf-8")
+    code, _out, err = run(capsys, "train", str(corpus), "--model", model, "--vocab-size", "300", *extra, "-o", str(tmp_path / "t"))
+    assert code == 2 and said in err and err.count("\n") == 1
+    assert not (tmp_path / "t").exists(), "refused before anything is written"
