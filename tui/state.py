@@ -48,11 +48,18 @@ class ExplorerState:
     ``initial_types``, computed once on first call): with ``merges`` it gives the Curve's Rényi
     efficiency per merge step. A call, not the counts: a worker pays for them, and only when the
     Curve is drawn."""
+    merges_at: Callable[[int], int] | None = None
+    """How many of the model's merges stand at step k, for a run whose steps are not one merge each
+    (an extended run's first step is the base's whole merge list); None: step k is merge k. The
+    stepper declares it (``TrainStepper.merges_at``), a pure function of immutable data."""
 
     @property
     def step_total(self) -> int:
-        """How far k goes: the merges of a merge model, the steps of a run that models each step."""
-        return len(self.merges) if self.step_models is not None else self.merge_count
+        """How far k goes: the merges of a merge model, the steps of a run that models each step or
+        whose steps stand for several merges."""
+        if self.step_models is not None or (self.merges_at is not None and self.merge_count):
+            return len(self.merges)
+        return self.merge_count
 
     def missing_model(self, k: int | None = None) -> str:
         """Why :meth:`tokenizer_at` has no model, in words that say what to do."""
@@ -80,16 +87,18 @@ class ExplorerState:
         return tok
 
     def tokenizer_at(self, k: int | None = None) -> Tokenizer | None:
-        """The model with its first ``k`` merges (default: the Train step), or a Unigram run's model
-        after step ``k``; a few recent prefix views are kept, so typing in Compare does not rebuild
-        one per keystroke."""
+        """The model as it stands at step ``k`` (default: the Train step): its first ``k`` merges
+        (the merges step ``k`` stands for, with ``merges_at``), or a Unigram run's model after step
+        ``k``; a few recent prefix views are kept, so typing in Compare does not rebuild one per
+        keystroke."""
         if self.step_models is not None:
             return self.step_models.tokenizer_at(self.step if k is None else k)
         base = self.tokenizer
         if base is None or not base.capabilities.replays_merges:
             return base
         prefix = cast(ReplaysMerges, base).with_merge_prefix
-        k = max(0, min(self.step if k is None else k, self.merge_count))
+        k = self.step if k is None else k
+        k = max(0, min(self.merges_at(k) if self.merges_at is not None else k, self.merge_count))
         key = (id(base), k)
         with _lock:
             hit = _views.get(key)

@@ -63,6 +63,7 @@ class Stepper:
 
     explains: Explains = "merges"
     models_per_step: bool = False
+    merges_at = None  # one merge per step (a stepper over collapsed blocks maps steps to merges)
 
     def __init__(
         self,

@@ -102,6 +102,13 @@ class TrainStepper(Protocol):
         ...
 
     @property
+    def merges_at(self) -> Callable[[int], int] | None:
+        """How many of the model's merges stand at step k, when a step may stand for several (an
+        extended run's first step: the base's whole merge list, shown as one collapsed row); None:
+        step k is merge k. A pure function of immutable data: the app's state hands it to workers."""
+        ...
+
+    @property
     def initial_types(self) -> Callable[[], Mapping[str, int]] | None:
         """Each token's count before the first step, as a call safe from any thread, where the
         stepper knows it (merges: :class:`~bpe_engine.explore.initial_types.InitialTypes`)."""

@@ -72,6 +72,7 @@ class UnigramStepper:
         return unigram_detail(self) if self._step else ()
 
     initial_types = None  # no counts before the seeds (there is no model yet)
+    merges_at = None  # no merges: every step's model is its own (tokenizer_at)
 
     def seek(self, step: int, *, until: float | None = None) -> bool:  # noqa: ARG002 - one move, never sliced
         """Go to ``step`` (clamped); the model is built by :meth:`prepare` or the first :meth:`window`."""

@@ -134,6 +134,7 @@ class TrainPane(Horizontal):
             source=view.label if view is not None else "",
             step_models=self._step_models(),
             initial_types=self.stepper.initial_types if self.stepper is not None else None,
+            merges_at=self.stepper.merges_at if self.stepper is not None else None,
         )
 
     def _step_models(self) -> StepModels | None:
