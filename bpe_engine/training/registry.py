@@ -276,26 +276,31 @@ class TrainerSpec:
 
 _specs: dict[str, TrainerSpec] = {}
 _kinds: dict[str, StepKind] = {}
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entrant: a spec module imported under it may look trainers up
 _loaded = False
 
 
 def register(spec: TrainerSpec) -> TrainerSpec:
     """Add ``spec`` (again: replaced). Its step kinds join the kinds every consumer renders; a kind
-    another trainer declared already must be the same declaration (BPE and a resumed BPE share
+    another registered trainer declares must be the same declaration (BPE and a resumed BPE share
     ``merge``), and a trainer's kinds fill the same number of columns."""
     _ensure_builtins()
     with _lock:
-        for kind in spec.step_kinds:
-            known = _kinds.get(kind.name)
-            if known is not None and known != kind and _owner(kind.name) not in (None, spec.name):
-                raise ValueError(f"step kind {kind.name!r} is declared differently by trainer {_owner(kind.name)!r}")
-            if len(kind.columns) != len(spec.columns):
-                raise ValueError(f"step kind {kind.name!r} of {spec.name!r} has {len(kind.columns)} columns, not {len(spec.columns)}")
-        _specs[spec.name] = spec
-        for kind in spec.step_kinds:
-            _kinds.setdefault(kind.name, kind)
+        _add(spec)
     return spec
+
+
+def _add(spec: TrainerSpec) -> None:
+    for kind in spec.step_kinds:
+        owner = _owner(kind.name)
+        if owner not in (None, spec.name) and _kinds[kind.name] != kind:
+            raise ValueError(f"step kind {kind.name!r} is declared differently by trainer {owner!r}")
+        if len(kind.columns) != len(spec.columns):
+            raise ValueError(f"step kind {kind.name!r} of {spec.name!r} has {len(kind.columns)} columns, not {len(spec.columns)}")
+    _specs[spec.name] = spec
+    for kind in spec.step_kinds:
+        if _owner(kind.name, besides=spec.name) is None:  # its own (or no one else's): this declaration
+            _kinds[kind.name] = kind
 
 
 def unregister(name: str) -> None:
@@ -304,20 +309,23 @@ def unregister(name: str) -> None:
         _specs.pop(name, None)
 
 
-def _owner(kind: str) -> str | None:
-    return next((s.name for s in _specs.values() if any(k.name == kind for k in s.step_kinds)), None)
+def _owner(kind: str, besides: str | None = None) -> str | None:
+    """The registered trainer (other than ``besides``) that declares ``kind``."""
+    return next((s.name for s in _specs.values() if s.name != besides and any(k.name == kind for k in s.step_kinds)), None)
 
 
 def _ensure_builtins() -> None:
+    """Register the built-in trainers on first use (under the lock: a worker thread asking at the
+    same time waits for the whole list)."""
     global _loaded
     if _loaded:
         return
     with _lock:
         if _loaded:
             return
+        for module in BUILTIN:
+            _add(importlib.import_module(module).SPEC)
         _loaded = True
-    for module in BUILTIN:
-        register(importlib.import_module(module).SPEC)
 
 
 def specs() -> tuple[TrainerSpec, ...]:

@@ -109,3 +109,14 @@ def test_a_step_kind_another_trainer_declares_differently_is_refused() -> None:
     with pytest.raises(ValueError, match="declared differently by trainer 'bpe'"):
         register(spec)
     assert step_kind("merge").columns[1].title == "merge"
+
+
+def test_a_trainer_registered_again_brings_its_new_kinds() -> None:
+    from dataclasses import replace
+
+    with registered() as spec:
+        kind = spec.step_kinds[0]
+        wider = replace(kind, columns=(*kind.columns[:2], Column("toy total")))
+        register(replace(spec, step_kinds=(wider,)))  # the same trainer, declared anew
+        assert step_kind("toy merge").columns[2].title == "toy total"
+    assert step_kind("toy merge") == wider  # kept for steps already made, after it is gone
