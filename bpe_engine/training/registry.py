@@ -76,8 +76,8 @@ class Ref:
 class Option:
     """One setting of a trainer, as both a CLI flag and a form field.
 
-    ``name`` keys the option's value (the form's widget id, the CLI's ``dest``); ``field`` is the
-    config field it sets. ``default`` is the raw default the form starts from; None reads it from
+    ``name`` keys the option's value (:class:`OptionValues`, the form's widget id); ``flag`` is
+    the CLI's (default: ``--name`` with dashes); ``field`` is the config field it sets. ``default`` is the raw default the form starts from; None reads it from
     the config class (``field``'s default) -- the CLI leaves an unset flag ``None`` so the config
     keeps its own. ``form`` / ``cli``: whether the form shows it and whether ``train`` makes a flag
     for it (``cli=False``: a corpus flag every command shares, such as ``--pre-tokenizer``, read by
