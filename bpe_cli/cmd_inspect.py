@@ -14,9 +14,10 @@ from typing import Any
 
 from rich.text import Text
 
+from bpe_engine.bpe.merge_tree import merge_tree_for
+from bpe_engine.core.merge_node import render_tree
 from bpe_engine.display import counted, token_label, visible_text
 from bpe_engine.errors import ConfigError
-from bpe_engine.explore.merge_tree import merge_tree_for, render_tree
 from bpe_engine.explore.surfaces import merge_number
 from bpe_engine.inspect import (
     CharPiece,

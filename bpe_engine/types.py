@@ -13,7 +13,7 @@ from .choices import DEFAULT_SPECIAL_MODE, SpecialMode
 
 if TYPE_CHECKING:  # pragma: no cover
     from .bpe.normalizer import NormalForm
-    from .explore.merge_tree import MergeNode
+    from .core.merge_node import MergeNode
     from .pretokenizers import PreTokenizer
     from .sentencepiece.explain import UnigramChoice
 

@@ -76,7 +76,7 @@ from .special_tokens import SpecialOption, allowed_specials, check_special_token
 if TYPE_CHECKING:
     import tiktoken
 
-    from ..explore.merge_tree import MergeNode
+    from ..core.merge_node import MergeNode
 
 Backend = Literal["python", "tiktoken", "auto"]
 
@@ -266,7 +266,8 @@ class BpeTokenizer(BpeDecoder):
         """The merges that build token ``token_id``: a rank table's are recovered from the ranks
         (one token's tree needs only them; the whole merge list of cl100k takes seconds), a merge
         list's are read from it. None for an id outside the vocabulary."""
-        from ..explore.merge_tree import MergeNode, tree_from_ranks, tree_of_merge_list
+        from ..core.merge_node import MergeNode
+        from .merge_tree import tree_from_ranks, tree_of_merge_list
 
         try:
             data = self.token_bytes(token_id)

@@ -33,7 +33,7 @@ from .unigram_words import UnigramWords
 from .words import word_splitter
 
 if TYPE_CHECKING:
-    from ..explore.merge_tree import MergeNode
+    from ..core.merge_node import MergeNode
     from .explain import UnigramChoice
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

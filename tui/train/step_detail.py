@@ -12,8 +12,8 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from rich.tree import Tree
 
+from bpe_engine.core.merge_node import MergeNode
 from bpe_engine.display import counted, visible_text
-from bpe_engine.explore.merge_tree import MergeNode
 from bpe_engine.explore.stepper import Stepper
 from bpe_engine.explore.surfaces import merge_number, token_label
 from bpe_engine.explore.unigram_stepper import UnigramStepper
