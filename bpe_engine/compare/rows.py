@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
+from ..core.text_index import TextIndex, clean_text, index_of
 from ..errors import BpeEngineError, UnknownSymbolError
 from ..inspect.partial import partial_flags
-from ..inspect.text_index import TextIndex, clean_text, index_of
 from ..types import DEFAULT_SPECIAL_MODE, Encoding, SpecialMode, Tokenizer
 from .align import RowAlignment, align_row, disagreements
 from .segments import SegmentCache

@@ -30,8 +30,8 @@ from collections.abc import Callable
 from itertools import chain
 from typing import Any, NamedTuple
 
+from ..core.text_index import TextIndex
 from ..inspect.partial import partial_flags
-from ..inspect.text_index import TextIndex
 from ..types import Encoding, SpecialMode
 from .align import RowAlignment, align_row
 

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 import regex
 
+from ..core.text_index import TextIndex, index_of
 from ..inspect.partial import partial_flags
-from ..inspect.text_index import TextIndex, index_of
 from ..types import Encoding
 
 _WORD = regex.compile(r"[^\s\x1c-\x1f]+")  # exactly the words of str.split()

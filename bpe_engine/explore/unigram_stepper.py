@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from ..inspect.text_index import index_of
+from ..core.text_index import index_of
 
 if TYPE_CHECKING:
     from ..sentencepiece.tokenizer import SentencePieceTokenizer

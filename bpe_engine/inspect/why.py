@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING, Any, cast
 from ..bpe.byte_table import token_str_to_bytes
 from ..bpe.merge_tree import merge_tree_for
 from ..core.merge_node import MergeNode
+from ..core.text_index import index_of
 from ..display import decode_bytes_visibly, visible_text
 from ..errors import BpeEngineError
 from ..explore.regularization import WordSamples, samples_at
 from ..types import Encoding, ScoresPieces, Tokenizer
-from .text_index import index_of
 
 if TYPE_CHECKING:
     from ..hf.pipeline import HfTokenizer

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
+from ..core.text_index import clean_text
 from ..errors import ConfigError
-from ..inspect.text_index import clean_text
 from ..special_text import special_segments
 from ..token_ids import check_decode_ids
 from ..types import DEFAULT_SPECIAL_MODE, Capabilities, Encoding, SpecialMode
