@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..atomic import clean_leftovers, keep_file_modes, new_directory_beside, replace_directory
+from ..core.json_files import parse_json, read_text
 from ..errors import TokenizerFileError
-from ._json import parse_json, read_text
 
 METADATA_FILE = "bpe-explorer.json"
 FORMAT_NAME = "bpe-explorer"

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_write_text
+from ..core.json_files import parse_json, read_text
 from ..errors import ConfigError, TokenizerFileError
-from ..formats._json import parse_json, read_text
 from .bert_normalizer import BertNormalizer
 from .model import WordPieceTokenizer
 

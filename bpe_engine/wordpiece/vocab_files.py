@@ -15,8 +15,8 @@ from importlib import resources
 from pathlib import Path
 
 from ..atomic import atomic_write_text
+from ..core.json_files import read_file_bytes
 from ..errors import ConfigError, ReferenceDataMissing, TokenizerFileError
-from ..formats._json import read_file_bytes
 from .bert_normalizer import BertNormalizer
 from .model import WordPieceTokenizer
 
