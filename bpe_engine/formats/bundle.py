@@ -86,15 +86,14 @@ def _save_unigram(tokenizer: Any, out: Path, name: str) -> list[Path]:
 def _save_wordpiece(tokenizer: Any, out: Path, name: str, steps: Sequence[MergeStep] | None) -> list[Path]:
     """WordPiece models have no merges: their own package writes vocab.txt (and tokenizer.json)."""
     refused = ConfigError(f"cannot save {type(tokenizer).__name__}: only BPE and WordPiece tokenizers can be saved")
-    try:
-        from .. import wordpiece
-    except ImportError:  # pragma: no cover - the package ships with the engine
-        raise refused from None
-    if not isinstance(tokenizer, wordpiece.WordPieceTokenizer):
+    from ..wordpiece.model import WordPieceTokenizer
+    from .wordpiece_json import save_wordpiece_dir
+
+    if not isinstance(tokenizer, WordPieceTokenizer):
         raise refused
 
     def write(fresh: Path) -> dict[str, Any]:
-        written = wordpiece.save_wordpiece_dir(tokenizer, fresh)
+        written = save_wordpiece_dir(tokenizer, fresh)
         files = {p.name: p.name for p in written}
         if steps:
             files[LOG_FILE] = _write_log(fresh, steps)

@@ -7,17 +7,10 @@ from pathlib import Path
 import pytest
 
 from bpe_engine.errors import ReferenceDataMissing, TokenizerFileError
+from bpe_engine.formats.wordpiece_json import load_hf_json, save_hf_json, save_wordpiece_dir
 from bpe_engine.pretokenizers import GPT2, WHITESPACE
 from bpe_engine.training.wordpiece import WordPieceTrainerConfig, train_wordpiece
-from bpe_engine.wordpiece import (
-    bert_base_uncased,
-    load_hf_json,
-    load_vocab_txt,
-    save_hf_json,
-    save_vocab_txt,
-    save_wordpiece_dir,
-    vocab_files,
-)
+from bpe_engine.wordpiece import bert_base_uncased, load_vocab_txt, save_vocab_txt, vocab_files
 from tests.oracles import require
 
 tokenizers = require("tokenizers")
