@@ -21,7 +21,7 @@ from bpe_engine.compare import LEGEND, Comparison, compare, layout
 from bpe_engine.compare.resolve import default_specs, parse_specs
 from bpe_engine.display import visible_text
 from bpe_engine.types import UNKNOWN_ID
-from tui.colours import SEGMENT_STYLES  # the app's colours: plain data, no Textual
+from bpe_styles import SEGMENT_STYLES  # the app's colours too: plain data, no Textual
 
 from .cmd_encode import add_special_mode_argument, read_input
 from .output import note_special_text, open_tokenizer, print_json, safe_text, say, stdout_console, token_json_fields
