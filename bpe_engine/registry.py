@@ -227,7 +227,7 @@ def _spec_from_source(kind: str, path: Path) -> BpeSpec:
         raise TokenizerFileError(path, "a vocab.json needs merges.txt in the same directory")
     vocab, merge_list = load_gpt2_files(path, merges)
     made = {left + right for left, right in merge_list}
-    from .bpe.byte_table import is_byte_token_str
+    from .core.byte_table import is_byte_token_str
 
     specials = {t: i for t, i in vocab.items() if t not in made and len(t) > 1 and _looks_special(t, is_byte_token_str)}
     spec = BpeSpec(

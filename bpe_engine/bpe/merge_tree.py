@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from threading import Lock
 from typing import TYPE_CHECKING, cast
 
+from ..core.byte_table import bytes_to_token_str, is_byte_token_str, token_str_to_bytes
 from ..core.merge_node import MergeNode
-from .byte_table import bytes_to_token_str, is_byte_token_str, token_str_to_bytes
 from .encode import merge_byte_ranks
 
 if TYPE_CHECKING:

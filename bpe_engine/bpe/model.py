@@ -60,11 +60,11 @@ from functools import reduce
 from operator import iadd
 from typing import TYPE_CHECKING, Literal
 
+from ..core.byte_table import utf8_safe
 from ..errors import ConfigError, UnknownSymbolError
 from ..memo import Memo
 from ..pretokenizers import PreTokenizer, split_specials
 from ..types import Capabilities, Encoding, SpecialMode
-from .byte_table import utf8_safe
 from .decoding import BpeDecoder
 from .detailed import detailed_encoding
 from .encode import PieceCache

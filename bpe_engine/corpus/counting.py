@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import NamedTuple
 
-from ..bpe.byte_table import BYTE_CHARS
+from ..core.byte_table import BYTE_CHARS
 from ..errors import CorpusError
 from ..pretokenizers import PreTokenizer, split_specials
 from .blocks import BLOCK_BYTES, CutRule, DataBlock, FileBlock, cut_bytes, read_file_block

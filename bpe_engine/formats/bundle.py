@@ -27,7 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..bpe.byte_table import CHAR_TO_BYTE
+from ..core.byte_table import CHAR_TO_BYTE
 from ..display import visible_text
 from ..errors import ConfigError, TokenizerFileError
 from ..pretokenizers import PreTokenizer

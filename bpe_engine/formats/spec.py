@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..bpe.byte_table import CHAR_TO_BYTE, is_byte_token_str, token_str_to_bytes
+from ..core.byte_table import CHAR_TO_BYTE, is_byte_token_str, token_str_to_bytes
 from ..errors import TokenizerFileError
 from ..pretokenizers import BUILTIN, PreTokenizer, custom
 

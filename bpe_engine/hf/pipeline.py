@@ -26,7 +26,7 @@ from functools import reduce
 from operator import iadd
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from ..bpe.byte_table import is_byte_token_str, token_str_to_bytes
+from ..core.byte_table import is_byte_token_str, token_str_to_bytes
 from ..errors import ConfigError
 from ..special_text import checked_mode, refuse_special_text
 from ..token_ids import check_decode_ids

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..bpe.byte_table import bytes_to_token_str
+from ..core.byte_table import bytes_to_token_str
 from ..core.text_index import TextIndex, index_of
 from ..types import Encoding, Tokenizer
 from .partial import group_of_token, partial_groups

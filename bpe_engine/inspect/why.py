@@ -26,8 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
-from ..bpe.byte_table import token_str_to_bytes
 from ..bpe.merge_tree import merge_tree_for
+from ..core.byte_table import token_str_to_bytes
 from ..core.merge_node import MergeNode
 from ..core.text_index import index_of
 from ..display import decode_bytes_visibly, visible_text

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..bpe.byte_table import BYTE_ALPHABET, token_str_to_bytes
+from ..core.byte_table import BYTE_ALPHABET, token_str_to_bytes
 from ..corpus import WordCounts
 from .bpe import BpeTrainerConfig
 from .bpe.tie_breaks import tie_rule

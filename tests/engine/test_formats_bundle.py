@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from bpe_engine.bpe.byte_table import BYTE_ALPHABET
+from bpe_engine.core.byte_table import BYTE_ALPHABET
 from bpe_engine.errors import TokenizerFileError
 from bpe_engine.formats import load_gpt2_files, load_saved, read_hf_json, read_tiktoken, save_spec, spec_from_tokenizer
 from bpe_engine.formats.bundle import METADATA_FILE, tiktoken_ranks

@@ -13,8 +13,8 @@ from typing import Literal
 
 import tiktoken
 
-from bpe_engine.bpe.byte_table import bytes_to_token_str
 from bpe_engine.bpe.merge_tree import tree_from_ranks
+from bpe_engine.core.byte_table import bytes_to_token_str
 from bpe_engine.core.merge_node import MergeNode
 from bpe_engine.errors import SpecialTokenError
 from bpe_engine.pretokenizers import GPT2_PATTERN
