@@ -99,10 +99,10 @@ def locate(spec: str, *, hf_roots: list[Path] | None = None) -> Located | None:
 
 
 def _installed_rows() -> list[ModelInfo]:
-    from ..registry import available_tokenizers
+    from ..wordpiece.vocab_files import bert_vocab_present
     from .openai import REFERENCE_NAMES, is_available
 
-    bert_ok = "bert-base-uncased" in available_tokenizers()
+    bert_ok = bert_vocab_present()
     rows = []
     for name, title, source, licence in _INSTALLED:
         ok = is_available(name) if name in REFERENCE_NAMES else bert_ok

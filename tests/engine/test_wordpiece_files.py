@@ -131,3 +131,15 @@ def test_save_directory_reloads_through_the_registry(tmp_path: Path, trained) ->
     assert load_tokenizer("bert-base-uncased").encode("unaffable") == [101, 14477, 20961, 3468, 102]
     marker = train_wordpiece(["a b"], WordPieceTrainerConfig(vocab_size=20, pre_tokenizer=WHITESPACE))
     assert [p.name for p in save_wordpiece_dir(marker, tmp_path / "m")] == ["vocab.txt"]
+
+
+def test_models_lists_the_packaged_bert_vocabulary_as_present_or_missing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``bpe-explorer models`` reads the packaged file itself (the catalog asks no registry)."""
+    from bpe_engine.catalog import list_models
+
+    def bert_state() -> str:
+        return next(r.state for r in list_models(hf_roots=[]) if r.name == "bert-base-uncased")
+
+    assert bert_state() == "present"
+    monkeypatch.setattr(vocab_files, "_bert_vocab_resource", lambda: tmp_path / "gone.txt")
+    assert bert_state() == "missing"
