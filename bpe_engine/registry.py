@@ -33,7 +33,7 @@ from typing import Any
 from .catalog.openai import REFERENCE_NAMES, reference_pre_tokenizer, reference_special_tokens
 from .errors import BpeEngineError, TokenizerFileError
 from .formats import load_gpt2_files, load_saved, read_hf_json, read_tiktoken
-from .formats.bundle import METADATA_FILE
+from .formats.saved_dir import METADATA_FILE
 from .formats.spec import BpeSpec
 from .formats.tiktoken_files import rank_gap_note, rank_gaps
 from .pretokenizers import GPT2, PreTokenizer

@@ -39,8 +39,8 @@ def warm_up_lazy_panes() -> None:
         lazy_pane(tab_id)
     import bpe_engine.metrics.efficiency  # noqa: F401 - imported for the first Compare run
 
-    from .compare import sources
     from .inspect import DEFAULT_SPEC
+    from .models import sources
 
     sources.get(DEFAULT_SPEC, lambda: None)
 

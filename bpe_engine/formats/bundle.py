@@ -35,13 +35,19 @@ from ..token_ids import check_file_id
 from ..training.steps import MergeStep
 from .gpt2_files import load_gpt2_files, merge_is_writable, merges_text, merges_writable, write_vocab_json
 from .hf_json import read_hf_json, write_hf_json
-from .saved_dir import FORMAT_NAME, METADATA_FILE, check_save_target, read_consistently, read_metadata, save_directory
+from .saved_dir import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    METADATA_FILE,
+    check_save_target,
+    read_consistently,
+    read_metadata,
+    safe_file_stem,
+    save_directory,
+)
 from .spec import BpeSpec, pretokenizer_from_settings, spec_from_tokenizer, split_specials_from_vocab
 from .tiktoken_files import write_tiktoken
 from .training_log import LOG_FILE, counts_of, log_text, read_training_log
-
-FORMAT_VERSION = 2
-"""2: the record carries a manifest and the directory is replaced as a whole (1: neither)."""
 
 # GPT-2 byte character -> the Latin-1 character of its byte: ``str.translate`` then
 # ``encode("latin-1")`` maps a whole token to its bytes at C speed (100k tokens in milliseconds).
@@ -121,7 +127,7 @@ def save_spec(spec: BpeSpec, directory: str | Path, *, steps: Sequence[MergeStep
             files["vocab.json"], files["merges.txt"] = "vocab.json", "merges.txt"
         ranks = tiktoken_ranks(spec)
         if ranks is not None:
-            name = f"{_safe_file_stem(spec.name)}.tiktoken"
+            name = f"{safe_file_stem(spec.name)}.tiktoken"
             write_tiktoken(out / name, ranks)
             files["tiktoken"] = name
         meta = metadata(spec, files)
@@ -288,14 +294,7 @@ def _json_repr(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _safe_file_stem(name: str) -> str:
-    stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip("._")
-    return stem or "tokenizer"
-
-
 __all__ = [
-    "FORMAT_VERSION",
-    "METADATA_FILE",
     "load_merge_counts",
     "load_saved",
     "metadata",

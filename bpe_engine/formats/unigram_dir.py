@@ -13,15 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TokenizerFileError
-from .bundle import FORMAT_VERSION, _safe_file_stem
-from .saved_dir import FORMAT_NAME, METADATA_FILE, read_consistently, save_directory
+from .saved_dir import FORMAT_NAME, FORMAT_VERSION, METADATA_FILE, read_consistently, safe_file_stem, save_directory
 
 MODEL = "unigram"
 
 
 def save_unigram_dir(directory: str | Path, name: str, model: bytes, tokenizer_json: str) -> list[Path]:
     """``DIR/NAME.model``, ``DIR/tokenizer.json`` and ``bpe-explorer.json``, swapped in atomically."""
-    stem = _safe_file_stem(name) + ".model"
+    stem = safe_file_stem(name) + ".model"
 
     def write(fresh: Path) -> dict[str, Any]:
         (fresh / stem).write_bytes(model)

@@ -144,7 +144,7 @@ def test_compare_pane_snapshot_korean(snap_compare: Any) -> None:
 
 def test_unloadable_row_is_a_visible_error_not_a_crash(tmp_path: Any) -> None:
     from bpe_engine.compare import compare
-    from tui.compare import sources
+    from tui.models import sources
 
     bad = tmp_path / "broken.tiktoken"
     bad.write_text("not base64 at all\n", encoding="utf-8")

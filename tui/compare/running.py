@@ -15,7 +15,7 @@ from bpe_engine.compare.layout import all_cuts
 from bpe_engine.compare.segments import SegmentCache
 from bpe_engine.types import SpecialMode
 
-from . import sources
+from ..models import sources
 
 LoadProgress = Callable[[str, int, int], None]
 """``(spec, i, n)``: the ``i``-th of ``n`` tokenizers still to load is ``spec`` (about to load)."""

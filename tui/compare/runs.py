@@ -25,8 +25,9 @@ from bpe_engine.compare.segments import SegmentCache
 from bpe_engine.display import visible_text
 from bpe_engine.types import SpecialMode
 
+from ..models import sources
 from ..state import ExplorerState
-from . import running, sources
+from . import running
 from .running import Compared
 
 if TYPE_CHECKING:

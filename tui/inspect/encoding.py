@@ -15,7 +15,7 @@ from bpe_engine.inspect import PartialGroup, StreamStep, TokenDetail, partial_gr
 from bpe_engine.special_text import find_special_text, special_text_note
 from bpe_engine.types import Encoding, SpecialMode
 
-from ..compare import sources
+from ..models import sources
 
 
 @dataclass(frozen=True)

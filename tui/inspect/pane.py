@@ -32,7 +32,7 @@ from bpe_engine.display import visible_text
 from bpe_engine.inspect.why import TokenWhy, explain, with_samples
 from bpe_engine.types import SpecialMode
 
-from ..compare import sources
+from ..models import sources
 from ..state import ExplorerState
 from ..widgets.clipboard import copy_ids
 from ..widgets.safe_text import SafeInput

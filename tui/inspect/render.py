@@ -18,7 +18,7 @@ from bpe_engine.inspect import PartialGroup, StreamStep, TokenDetail
 from bpe_engine.types import UNKNOWN_ID
 from bpe_styles import SEGMENT_STYLES
 
-from ..compare import sources
+from ..models import sources
 from ..state import ExplorerState
 from .encoding import Inspected
 
