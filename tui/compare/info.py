@@ -13,7 +13,7 @@ from bpe_engine.compare.spans import TokenPick, covering
 from bpe_engine.compare.stats import count_graphemes
 from bpe_engine.display import counted, visible_text
 
-from .running import Compared
+from .running import CompareResult
 from .stats_table import BASELINE_MARK
 
 MAX_SPAN_TEXT = 24
@@ -28,7 +28,7 @@ def row_heads(labels: tuple[str, ...], comparison: Comparison, baseline: int | N
     return tuple(f"{n:<{nw}} {c:>{cw}}" for n, c in zip(names, counts, strict=True))
 
 
-def status_text(r: Compared | None, baseline: str | None, mode: str, busy: str) -> Text:
+def status_text(r: CompareResult | None, baseline: str | None, mode: str, busy: str) -> Text:
     """Counts of the text (code points beside graphemes), the baseline, notes and row errors."""
     out = Text()
     if busy:
@@ -55,7 +55,7 @@ def status_text(r: Compared | None, baseline: str | None, mode: str, busy: str) 
     return out
 
 
-def selection_line(r: Compared, lit: TokenPick | None) -> Text:
+def selection_line(r: CompareResult, lit: TokenPick | None) -> Text:
     """The lit token: its row, place, id and form, its characters, and what each row spends on them."""
     out = Text(no_wrap=True, overflow="ellipsis")
     if lit is None:
@@ -83,7 +83,7 @@ def selection_line(r: Compared, lit: TokenPick | None) -> Text:
     return out
 
 
-def text_title(r: Compared, row: int, mode: str) -> Text:
+def text_title(r: CompareResult, row: int, mode: str) -> Text:
     """The Text view's head: which row, how many tokens, and the keys that change it."""
     out = Text(no_wrap=True, overflow="ellipsis")
     enc = r.comparison.rows[row].encoding

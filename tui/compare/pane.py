@@ -45,7 +45,7 @@ from .aligned import AlignedRows
 from .chart import CurveChart
 from .info import status_text
 from .k_bar import KBar
-from .running import Compared
+from .running import CompareResult
 from .runs import SYNC_LIMIT, Runs
 from .selection import Selection
 from .slider import MergeSlider
@@ -54,8 +54,8 @@ from .views import VIEWS, Views
 
 DEFAULT_TEXT = "The tokenizer doesn't see words: 한국어 텍스트는 바이트로 쪼개진다. 👩‍👩‍👧 naïve café"
 
-# SYNC_LIMIT and Compared: the tests and the benchmark read them here.
-__all__ = ["DEFAULT_TEXT", "SYNC_LIMIT", "ComparePane", "Compared"]
+# SYNC_LIMIT: the tests and the benchmark read it here.
+__all__ = ["DEFAULT_TEXT", "SYNC_LIMIT", "ComparePane"]
 
 
 class ComparePane(Widget):
@@ -85,7 +85,7 @@ class ComparePane(Widget):
     class Compared(Message):
         """A comparison finished (checked against the generation before drawing)."""
 
-        def __init__(self, result: Compared | None, generation: int, error: str = "") -> None:
+        def __init__(self, result: CompareResult | None, generation: int, error: str = "") -> None:
             super().__init__()
             self.result = result
             self.generation = generation
@@ -112,7 +112,7 @@ class ComparePane(Widget):
         self.rows: list[str] = list(rows)
         self.baseline: str | None = row_list.baseline_among(rows, None)
         self.current_row = 0
-        self._result: Compared | None = None
+        self._result: CompareResult | None = None
         self._runs = Runs(self, self._draw, self._show_status)
         self._selection = Selection()
         self._views = Views(self)
@@ -175,7 +175,7 @@ class ComparePane(Widget):
         return self._views.row_width()
 
     @property
-    def result(self) -> Compared | None:
+    def result(self) -> CompareResult | None:
         return self._result
 
     @property
@@ -349,7 +349,7 @@ class ComparePane(Widget):
         self._views.redraw_curve()
 
     # -- drawing ---------------------------------------------------------------------------------
-    def _draw(self, r: Compared) -> None:
+    def _draw(self, r: CompareResult) -> None:
         """Draw result ``r`` (the runs hand over only the newest): the views, the lit place, the status."""
         self._result = r
         self.current_row = max(0, min(self.current_row, len(r.labels) - 1))

@@ -28,7 +28,7 @@ from bpe_engine.types import SpecialMode
 from ..models import sources
 from ..state import ExplorerState
 from . import running
-from .running import Compared
+from .running import CompareResult
 
 if TYPE_CHECKING:
     from .pane import ComparePane
@@ -44,7 +44,7 @@ def ours_key(state: ExplorerState, k: int) -> tuple[object, ...]:
 class Runs:
     """The comparison runs of one pane: single-flight, newest input next, stale never drawn."""
 
-    def __init__(self, pane: ComparePane, draw: Callable[[Compared], None], show_status: Callable[[], None]) -> None:
+    def __init__(self, pane: ComparePane, draw: Callable[[CompareResult], None], show_status: Callable[[], None]) -> None:
         self.pane = pane
         self._draw = draw
         self._show_status = show_status
@@ -133,7 +133,7 @@ class Runs:
         self._loading = f"loading {visible_text(sources.row_label(spec))}… ({i} of {n}, off the UI thread)"
         self._show_status()
 
-    def finished(self, result: Compared | None, error: str) -> None:
+    def finished(self, result: CompareResult | None, error: str) -> None:
         """A worker run ended (``result`` None: it failed with ``error``); the newest input runs next."""
         self._encoding = False
         if self._busy_timer is not None:
@@ -148,7 +148,7 @@ class Runs:
             self._input_changed = False
             self._start(self.generation)
 
-    def _accept(self, result: Compared) -> None:
+    def _accept(self, result: CompareResult) -> None:
         """Draw ``result`` unless something newer was drawn already (stale never wins)."""
         if result.generation < self._drawn:
             return
