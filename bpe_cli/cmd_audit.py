@@ -17,6 +17,7 @@ import argparse
 import sys
 from typing import Any
 
+from rich.console import JustifyMethod
 from rich.table import Table
 
 from bpe_engine.audit import CATEGORIES, CorpusUse, VocabularyAudit, audit_vocabulary, corpus_use, explain_unreachable
@@ -102,8 +103,9 @@ def audit_json(tokenizer: Any, audit: VocabularyAudit, explained: list[Unreachab
 
 def _counts_table(audit: VocabularyAudit) -> Table:
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
-    for name, justify in (("category", "left"), ("tokens", "right"), ("share", "right"), ("what", "left")):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    columns: tuple[tuple[str, JustifyMethod], ...] = (("category", "left"), ("tokens", "right"), ("share", "right"), ("what", "left"))
+    for name, justify in columns:
+        table.add_column(name, justify=justify)
     counts = audit.counts
     for choice in AUDIT_CATEGORIES:
         share = counts[choice.value] / audit.vocab_size if audit.vocab_size else 0.0

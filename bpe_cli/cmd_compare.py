@@ -89,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
 def stats_table(result: Comparison) -> Table:
     """One line per row: counts and ratios, or the row's error."""
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
-    for name in ("tokenizer", "tokens", "chars/tok", "bytes/tok", "tok/word", "partial", "UNK"):
-        table.add_column(name, justify="left" if name == "tokenizer" else "right", no_wrap=True)
+    for column in ("tokenizer", "tokens", "chars/tok", "bytes/tok", "tok/word", "partial", "UNK"):
+        table.add_column(column, justify="left" if column == "tokenizer" else "right", no_wrap=True)
     for row in result.rows:
         name = safe_text(row.name, "bold")
         if row.stats is None:
