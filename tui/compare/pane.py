@@ -26,7 +26,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, DataTable, Select, Tab, Tabs, TextArea
 
 from bpe_engine.choices import COMPARE_ROWS
@@ -35,6 +34,7 @@ from bpe_engine.types import SpecialMode
 
 from ..models.flow import choose_tokenizers
 from ..state import ExplorerState
+from ..state_pane import StatePane
 from ..widgets.clipboard import copy_ids
 from ..widgets.safe_text import SafeTextArea
 from ..widgets.special_mode import SpecialModeSelect
@@ -58,7 +58,7 @@ DEFAULT_TEXT = "The tokenizer doesn't see words: 한국어 텍스트는 바이�
 __all__ = ["DEFAULT_TEXT", "SYNC_LIMIT", "ComparePane"]
 
 
-class ComparePane(Widget):
+class ComparePane(StatePane):
     """Rows of tokenizers on one text; pick rows, light spans, read the statistics, slide k."""
 
     BINDINGS = [
@@ -106,8 +106,7 @@ class ComparePane(Widget):
         rows: tuple[str, ...] = COMPARE_ROWS,
         state: ExplorerState | None = None,
     ) -> None:
-        super().__init__(id=id)
-        self._state = state if state is not None else ExplorerState()
+        super().__init__(id=id, state=state)
         self._initial_text = text
         self.rows: list[str] = list(rows)
         self.baseline: str | None = row_list.baseline_among(rows, None)
@@ -146,20 +145,11 @@ class ComparePane(Widget):
     def text(self) -> str:
         return self.query_one("#compare-text", SafeTextArea).text
 
-    @property
-    def state(self) -> ExplorerState:
-        return self._state
-
-    @state.setter
-    def state(self, state: ExplorerState) -> None:
-        """The app's model and step: the slider follows the step (unless the user slid it)."""
-        old, self._state = self._state, state
-        if not self.is_mounted:
-            return
-        self.query_one(KBar).state = state
-        if old.tokenizer is not state.tokenizer or old.step != state.step or old.merges is not state.merges:
-            self._sync_slider()
-            self._views.redraw_curve()
+    def state_moved(self, old: ExplorerState, new: ExplorerState) -> None:
+        """The slider follows the step (unless the user slid it); the curve is of the new model."""
+        self.query_one(KBar).state = new
+        self._sync_slider()
+        self._views.redraw_curve()
 
     @property
     def k(self) -> int:
@@ -186,11 +176,6 @@ class ComparePane(Widget):
     def lit(self) -> TokenPick | None:
         """The token whose span is lit: under the pointer, else the one picked."""
         return self._selection.lit
-
-    @property
-    def _generation(self) -> int:
-        """The newest run's number (the tests and the benchmark count runs by it)."""
-        return self._runs.generation
 
     def set_k(self, k: int) -> None:
         """Use the first ``k`` merges of the trained model in the "ours" row."""

@@ -48,7 +48,6 @@ class Runs:
         self.pane = pane
         self._draw = draw
         self._show_status = show_status
-        self.generation = 0  # the newest run asked for
         self._drawn = 0  # the newest generation drawn
         self._encoding = False  # a worker is encoding
         self._input_changed = False  # input changed while it was
@@ -70,8 +69,7 @@ class Runs:
         """Re-run the comparison once the current event is handled (or at once). A burst of keys
         coalesces without a timer: only the newest generation starts, and while a run is going
         the newest input waits for it (single-flight), so a pause would only add latency."""
-        self.generation += 1
-        gen = self.generation
+        gen = self.pane.next_generation()
         if immediate:
             self._start(gen)
         else:
@@ -90,7 +88,7 @@ class Runs:
             self.schedule()
 
     def _start(self, generation: int) -> None:
-        if generation != self.generation:
+        if not self.pane.fresh(generation):
             return
         if self._encoding:
             self._input_changed = True  # one run at a time; the newest input runs as soon as it ends
@@ -146,7 +144,7 @@ class Runs:
             self._show_status()
         if self._input_changed:
             self._input_changed = False
-            self._start(self.generation)
+            self._start(self.pane.generation)
 
     def _accept(self, result: CompareResult) -> None:
         """Draw ``result`` unless something newer was drawn already (stale never wins)."""
