@@ -53,7 +53,7 @@ class Files:
 
     # -- open a corpus -----------------------------------------------------------------------------
     def open_corpus(self) -> None:
-        self.app.push_screen(PathScreen("Open a text file as the corpus"), lambda path: path and self._read(path))
+        self.app.push_screen(PathScreen("Open a text file as the corpus"), lambda path: self._read(path) if path else None)
 
     def _read(self, path: str) -> None:
         app = self.app
@@ -75,7 +75,7 @@ class Files:
     # -- load a tokenizer --------------------------------------------------------------------------
     def load_tokenizer(self) -> None:
         hint = "a saved directory, vocab.json+merges.txt, tokenizer.json, .tiktoken, or a name like gpt2"
-        self.app.push_screen(PathScreen("Load a tokenizer to explore", hint=hint), lambda spec: spec and self._load(spec))
+        self.app.push_screen(PathScreen("Load a tokenizer to explore", hint=hint), lambda spec: self._load(spec) if spec else None)
 
     def _load(self, spec: str) -> None:
         app = self.app

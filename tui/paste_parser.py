@@ -50,7 +50,7 @@ class PasteParser(XTermParser):
         self._tail = ""  # the end of a read that may be the start of a marker
         self._tail_time = 0.0
 
-    def feed(self, data: str) -> Iterable[Message]:  # type: ignore[override]
+    def feed(self, data: str) -> Iterable[Message]:
         if not data:
             if self._pasted is not None:  # the input ended inside a paste: what came is the paste
                 yield self._paste()

@@ -41,7 +41,7 @@ class TypeAhead:
     INPUT_ID = ""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[call-arg]
+        super().__init__(*args, **kwargs)
         self._early_keys: list[events.Key] = []  # come before the input had focus
 
     def _forward_event(self, event: events.Event) -> None:
@@ -197,7 +197,9 @@ class ExplorerScreen(Screen):
     def release_keys(self, widget: Widget | None) -> None:
         """Pass the held keys, in order, to ``widget`` (the new tab's text box); None drops them."""
         held, self._held_keys = self._held_keys or [], None
-        for key in held if widget is not None else ():
+        if widget is None:
+            return
+        for key in held:
             send_key_again(widget, key)
 
     def on_key(self, event: events.Key) -> None:

@@ -199,8 +199,9 @@ class SafeTextArea(TextArea):
             self.post_message(TooLong(before + event.text + after))
             return
         kept = event.text[: max(0, room)]
-        if kept:
-            self.move_cursor(self._replace_via_keyboard(kept, start, end).end_location)
+        edit = self._replace_via_keyboard(kept, start, end) if kept else None  # None: read-only
+        if edit is not None:
+            self.move_cursor(edit.end_location)
         self.notify(paste_note(len(event.text), len(kept), self.capacity), severity="warning", markup=False)
 
     def render_line(self, y: int) -> Strip:
