@@ -220,7 +220,7 @@ class SafeTextArea(TextArea):
         if not event.is_printable and not event._stop_propagation:  # noqa: SLF001 - not taken above
             await run_own_binding(self, event)
 
-    def _on_resize(self, event: events.Resize) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         """Re-wrap only when the wrap width changed. Textual sends a Resize to every widget shown
         again (each tab switch), and TextArea re-wraps its whole text on each: a py-spy profile of
         f2/f4 put ~5 % of the switch in re-wrapping text whose width had not moved. Edits keep the
