@@ -27,6 +27,7 @@ from textual.widget import Widget
 from textual.widgets import Header, Static, TabbedContent, TabPane, TextArea
 from textual.widgets._select import SelectOverlay
 
+from bpe_engine.corpus.block_text import Text as CorpusText
 from bpe_engine.training.runner import run_training
 
 from .commands import ExplorerCommands
@@ -71,7 +72,7 @@ class ExplorerApp(App[None]):
     ]
 
     def __init__(
-        self, corpus: str = "", *, source: str = "sample corpus", vocab_size: int = 1000,
+        self, corpus: CorpusText = "", *, source: str = "sample corpus", vocab_size: int = 1000,
         runner: Runner | None = None, clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """``runner`` runs a training request (the engine's runner by default; a test passes a

@@ -44,7 +44,7 @@ def build_app(paths: list[str] | None = None) -> ExplorerApp:
     # In blocks, never one str: the app holds its corpus for as long as it runs, and one emoji in
     # a 50 MB file made the whole str 4 bytes per character (the corpus pane keeps a small one as str).
     corpus = texts[0] if len(texts) == 1 else BlockText.joined("\n\n", texts)
-    return ExplorerApp(corpus, source=source)  # type: ignore[arg-type]  # the app passes it on as it is
+    return ExplorerApp(corpus, source=source)
 
 
 def run_app(argv: list[str]) -> int:

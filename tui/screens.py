@@ -7,7 +7,9 @@ app's actions read as ``self.push_screen(PathScreen(...), callback)``.
 
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
+from typing import Any, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -21,8 +23,10 @@ from textual.widgets import DirectoryTree, Input, Label, Static
 
 from .widgets.safe_text import SafeDirectoryTree, SafeInput
 
+ResultT = TypeVar("ResultT")
 
-class TypeAhead:
+
+class TypeAhead(ModalScreen[ResultT]):
     """A modal with one input to type into (a path, a rank, the tokenizer picker's search): keys
     typed before its input had focus still go into it.
 
@@ -40,29 +44,32 @@ class TypeAhead:
 
     INPUT_ID = ""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._early_keys: list[events.Key] = []  # come before the input had focus
+        self._unfocused_keys: deque[events.Key] = deque(maxlen=256)  # forwarded to the screen itself
 
     def _forward_event(self, event: events.Event) -> None:
-        """Textual gives the screen itself the keys that arrive while nothing in it has focus."""
+        """Textual gives the screen itself the keys that arrive while nothing in it has focus
+        (a private method: :data:`tui.textual_compat.PRIVATE_NAMES` lists it, a test checks it)."""
         if isinstance(event, events.Key):
-            event._before_focus = True  # type: ignore[attr-defined]
-        super()._forward_event(event)  # type: ignore[misc]
+            self._unfocused_keys.append(event)
+        super()._forward_event(event)
 
     def on_key(self, event: events.Key) -> None:
-        if getattr(event, "_before_focus", False):
+        if any(key is event for key in self._unfocused_keys):
+            self._unfocused_keys.remove(event)
             self.take_typed_ahead(event)
 
     def _field(self) -> Input | None:
-        found = self.query(f"#{self.INPUT_ID}")  # type: ignore[attr-defined]
+        found = self.query(f"#{self.INPUT_ID}")
         return found.first(Input) if found else None
 
     def take_typed_ahead(self, event: events.Key) -> bool:
         """Give ``event``, a key meant for the input that did not reach it, to the input -- at once
         if it has focus, else once it takes focus (the dialog is still opening); True if taken."""
         field = self._field()
-        focused = self.focused  # type: ignore[attr-defined]
+        focused = self.focused
         if field is None or focused not in (field, None):
             return False
         event.stop()
@@ -93,7 +100,7 @@ def send_key_again(widget: Widget, event: events.Key) -> None:
     widget.post_message(again)
 
 
-class PathScreen(TypeAhead, ModalScreen[str | None]):
+class PathScreen(TypeAhead[str | None]):
     """Ask for a path: type it, or pick it in the directory tree (files fill the input)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -135,7 +142,7 @@ class PathScreen(TypeAhead, ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class JumpScreen(TypeAhead, ModalScreen[int | None]):
+class JumpScreen(TypeAhead[int | None]):
     """Ask for a merge rank (1-based, as the list shows it); 0 goes back to the alphabet."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]

@@ -62,7 +62,8 @@ def selection_line(r: CompareResult, lit: TokenPick | None) -> Text:
         out.append("point at a token (or click it; ←/→ in the rows) to light its characters up in every row", "dim")
         return out
     c = r.comparison
-    n = len(c.rows[lit.row].encoding.ids) if c.rows[lit.row].encoding is not None else 0  # type: ignore[union-attr]
+    encoding = c.rows[lit.row].encoding
+    n = len(encoding.ids) if encoding is not None else 0
     out.append(visible_text(r.labels[lit.row]), "bold")
     out.append(f" token {lit.token + 1:,}/{n:,}", "bold")
     out.append(f" · id {lit.id if lit.id >= 0 else '?'}", "bold cyan")

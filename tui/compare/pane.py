@@ -30,6 +30,7 @@ from textual.widgets import Button, ContentSwitcher, DataTable, Select, Tab, Tab
 
 from bpe_engine.choices import COMPARE_ROWS
 from bpe_engine.compare.spans import TokenPick
+from bpe_engine.compare.text_view import ViewMode
 from bpe_engine.types import SpecialMode
 
 from ..models.flow import choose_tokenizers
@@ -316,12 +317,12 @@ class ComparePane(StatePane):
         elif self._selection.clear():
             self._views.light()
 
-    def action_text_view(self, mode: str) -> None:
+    def action_text_view(self, mode: ViewMode) -> None:
         """t / i / b from anywhere in the pane but the text box: the Text view, in that mode (they
         were keys of that view only, and did nothing from the Rows after esc)."""
         self.show_view("compare-text-view")
         colored = self.query_one("#compare-colored", TokenText)
-        colored.action_mode(mode)  # type: ignore[arg-type]
+        colored.action_mode(mode)
         colored.focus()
 
     def action_step_k(self, delta: int) -> None:

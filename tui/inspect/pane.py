@@ -27,6 +27,7 @@ from textual.timer import Timer
 from textual.widgets import Button, Input, Select, Static
 from textual.worker import get_current_worker
 
+from bpe_engine.compare.text_view import ViewMode
 from bpe_engine.display import visible_text
 from bpe_engine.inspect.why import TokenWhy, explain, with_samples
 from bpe_engine.types import SpecialMode
@@ -222,9 +223,9 @@ class InspectorPane(StatePane):
         if self.query_one("#inspect-input").has_focus:
             self.query_one(TokenChips).focus()
 
-    def action_view_mode(self, mode: str) -> None:
+    def action_view_mode(self, mode: ViewMode) -> None:
         """The coloured text's ids / bytes / text, from anywhere in the pane but the text box."""
-        self.query_one(TokenText).action_mode(mode)  # type: ignore[arg-type]
+        self.query_one(TokenText).action_mode(mode)
 
     def action_regularize(self) -> None:
         """The next dropout p / alpha: the selected token's word is sampled again."""

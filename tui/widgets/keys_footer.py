@@ -20,6 +20,7 @@ the edge, and Inspect's row at 120 columns ended "f2 f3 f4 Ta", Compare's Text v
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.compose import compose
@@ -49,8 +50,8 @@ class KeysPage(Widget):
 class KeysFooter(Footer):
     """A :class:`Footer` that builds each set of keys once and shows it again when it recurs."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self._drawn: Hashable | None = None
         self._pending = False
         self._pages: dict[Hashable, KeysPage] = {}  # keys -> page, least recently shown first
