@@ -23,7 +23,7 @@ from rich.table import Table
 from bpe_engine.audit import CATEGORIES, CorpusUse, VocabularyAudit, audit_vocabulary, corpus_use, explain_unreachable
 from bpe_engine.audit.unreachable import Unreachable, shown
 from bpe_engine.choices import AUDIT_CATEGORIES
-from bpe_engine.text_files import read_text_file
+from bpe_engine.core.text_files import read_text_file
 
 from .arg_types import non_negative
 from .output import open_tokenizer, print_json, safe_text, say, stderr_console, stdout_console, token_json_fields

@@ -2,8 +2,8 @@
 
 Reading, loading and saving all run in worker threads (saving a cl100k-sized tokenizer took 3 s on
 the UI thread); the UI only learns the outcome. A corpus file is read by the one text reader
-(:func:`bpe_engine.text_files.read_text_blocks`: the same bytes and errors as the command line's
-:func:`~bpe_engine.text_files.read_text_file`, held in blocks).
+(:func:`bpe_engine.core.text_files.read_text_blocks`: the same bytes and errors as the command line's
+:func:`~bpe_engine.core.text_files.read_text_file`, held in blocks).
 
 Saving can be asked while a run trains: the directory is checked writable at once (not after a
 long training) and the save happens when the run finishes (the Train pane says so).
@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bpe_engine.corpus.block_text import Text
+from bpe_engine.core.block_text import Text
+from bpe_engine.core.text_files import read_text_blocks
 from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError
-from bpe_engine.text_files import read_text_blocks
 from bpe_engine.training.steps import MergeStep
 from bpe_engine.types import Tokenizer
 

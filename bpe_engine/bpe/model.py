@@ -37,7 +37,7 @@ Documented choices:
 - **Normalizer** (``from_ranks(normalizer="NFC")``, Qwen): the text is put in that Unicode normal
   form before anything else, by encode and encode_detailed alike (declared as
   ``capabilities.normalizer``); encode_detailed's spans still point into the text as given
-  (:mod:`bpe_engine.bpe.normalizer`), and decode gives the normalized text.
+  (:mod:`bpe_engine.core.normalizer`), and decode gives the normalized text.
 - **backend**: ``"python"`` (pure Python), ``"tiktoken"`` (tiktoken's core from our ranks, only
   where :mod:`bpe_engine.bpe.tiktoken_bridge` proves it identical) or ``"auto"`` (the default: either).
 
@@ -61,6 +61,7 @@ from operator import iadd
 from typing import TYPE_CHECKING, Literal
 
 from ..core.byte_table import utf8_safe
+from ..core.normalizer import NormalForm, align, normalize
 from ..errors import ConfigError, UnknownSymbolError
 from ..memo import Memo
 from ..pretokenizers import PreTokenizer, split_specials
@@ -69,7 +70,6 @@ from .decoding import BpeDecoder
 from .detailed import detailed_encoding
 from .encode import PieceCache
 from .merge_table import MergeTable
-from .normalizer import NormalForm, align, normalize
 from .rank_table import RankTable
 from .special_tokens import SpecialOption, allowed_specials, check_special_tokens
 

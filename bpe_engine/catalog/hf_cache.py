@@ -23,7 +23,7 @@ import regex
 
 from ..display import visible_text
 from ..errors import BpeEngineError, TokenizerFileError
-from ..text_files import read_input
+from ..core.text_files import read_input
 
 HF_PREFIX = "hf:"
 # (file name in a snapshot, registry kind), in order of preference

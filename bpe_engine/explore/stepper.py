@@ -34,8 +34,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 from ..bpe.merge_tree import MergeIndex
+from ..core.block_text import Text
 from ..core.merge_node import MergeNode, render_tree  # noqa: F401 - render_tree: the doctest above
-from ..corpus.block_text import Text
 from ..corpus.cut import CorpusCancelled, CorpusWords
 from ..pretokenizers import NONE, EndOfWord, PreTokenizer
 from .corpus_pieces import CorpusPieces

@@ -47,8 +47,8 @@ from .saved_dir import (
 )
 from .spec import BpeSpec, pretokenizer_from_settings, spec_from_tokenizer, split_specials_from_vocab
 from .tiktoken_files import write_tiktoken
-from .transformers_files import Role, special_roles, write_transformers_files
 from .training_log import LOG_FILE, counts_of, log_text, read_training_log
+from .transformers_files import Role, special_roles, write_transformers_files
 
 # GPT-2 byte character -> the Latin-1 character of its byte: ``str.translate`` then
 # ``encode("latin-1")`` maps a whole token to its bytes at C speed (100k tokens in milliseconds).

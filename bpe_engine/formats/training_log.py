@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TokenizerFileError
-from ..text_files import check_input
+from ..core.text_files import check_input
 from ..training.steps import MergeStep, StepWhy
 
 LOG_FILE = "training.jsonl"

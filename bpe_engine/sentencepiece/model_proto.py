@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TokenizerFileError
-from ..text_files import read_input
+from ..core.text_files import read_input
 from ._descriptor import FILE_DESCRIPTOR
 
 MAX_MODEL_BYTES = 1 << 30  # protobuf itself stops at 2 GiB; no real model is near 1 GiB

@@ -24,8 +24,8 @@ from textual.reactive import var
 from textual.screen import ModalScreen
 from textual.widgets import Input, TextArea
 
-from bpe_engine.corpus.block_text import Text as CorpusText
-from bpe_engine.corpus.block_text import whole
+from bpe_engine.core.block_text import Text as CorpusText
+from bpe_engine.core.block_text import whole
 from bpe_engine.explore.stepper import Stepper
 from bpe_engine.explore.unigram_stepper import UnigramStepper
 from bpe_engine.training.runner import Event, TrainingRequest

@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass
 
 from bpe_engine.choices import EndOfWord, ModelName
-from bpe_engine.corpus.block_text import Text as CorpusText
+from bpe_engine.core.block_text import Text as CorpusText
 from bpe_engine.corpus.cut import CorpusWords
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.explore.stepper import Stepper

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ...display import visible_text
 from ...errors import ConfigError
-from ...text_files import read_text_file
+from ...core.text_files import read_text_file
 from .scripts import text_script
 
 MAX_FILES = 2_000

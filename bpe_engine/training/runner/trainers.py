@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Protocol
 
-from ...corpus.block_text import whole
+from ...core.block_text import whole
 from ..steps import TrainingStep
 from .model_state import MergeModelState, ModelState, SentencePieceModelState
 from .request import TrainingRequest
