@@ -25,9 +25,8 @@ from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Header, Static, TabbedContent, TabPane, TextArea
-from textual.widgets._select import SelectOverlay
 
-from bpe_engine.corpus.block_text import Text as CorpusText
+from bpe_engine.core.block_text import Text as CorpusText
 from bpe_engine.training.runner import run_training
 
 from .commands import ExplorerCommands
@@ -37,6 +36,7 @@ from .help_screen import APP_EXTRA_KEYS, HelpScreen, binding_rows, widget_sectio
 from .lazy_tabs import LAZY_PANES, lazy_pane, warm_up_lazy_panes
 from .screens import ExplorerScreen, TypeAhead
 from .state_pane import StatePane
+from .textual_compat import SelectOverlay
 from .train.corpus_pane import CorpusPane
 from .train.pane import Runner, TrainPane
 from .widgets.keys_footer import KeysFooter

@@ -8,7 +8,8 @@ as it is: C1 controls (U+009B is a whole CSI), bidi overrides and isolates, ZWJ 
 terminal -- the one field the visible-text layer did not cover. :class:`SafeCommandInput` is that
 box with the safe fields' painting, typing and paste capacity (:class:`~.widgets.safe_text.SafeInput`);
 Textual builds the box by the name its module holds and has no hook for it, so importing this
-module points that name at ours (the app imports it for its ``COMMANDS``).
+module points that name at ours (:func:`tui.textual_compat.use_command_input`; the app imports
+this module for its ``COMMANDS``).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-import textual.command
 from textual.command import CommandInput, DiscoveryHit, Hit, Hits, Provider
 
+from .textual_compat import use_command_input
 from .widgets.safe_text import SafeInput
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ class SafeCommandInput(CommandInput, SafeInput):
     """The palette's search box, painted, typed into and pasted into as every safe field is."""
 
 
-textual.command.CommandInput = SafeCommandInput  # type: ignore[misc]  # see the module docstring
+use_command_input(SafeCommandInput)
 
 
 class ExplorerCommands(Provider):

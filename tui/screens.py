@@ -21,6 +21,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import DirectoryTree, Input, Label, Static
 
+from .textual_compat import lay_out_now, without_sender
 from .widgets.safe_text import SafeDirectoryTree, SafeInput
 
 ResultT = TypeVar("ResultT")
@@ -95,9 +96,7 @@ def send_key_again(widget: Widget, event: events.Key) -> None:
     message at its sender: a key the widget does not take itself (esc in a dialog, tab) would
     never reach the app's bindings. Sent with no sender, it bubbles all the way, as typed keys do.
     """
-    again = events.Key(event.key, event.character)
-    again._sender = None
-    widget.post_message(again)
+    widget.post_message(without_sender(events.Key(event.key, event.character)))
 
 
 class PathScreen(TypeAhead[str | None]):
@@ -226,19 +225,5 @@ class ExplorerScreen(Screen):
         ancestors' arrangements; Textual's ``Widget._check_refresh``) without the message, and
         asks the screen for one layout.
         """
-        for widget in self.walk_children(Widget):
-            if widget._repaint_required:  # e.g. restyled by the focus move: drawn in the same frame
-                widget._repaint_required = False
-                if widget.display:
-                    self._dirty_widgets.add(widget)
-            if not widget._layout_required:
-                continue
-            widget._layout_required = False
-            for ancestor in widget.ancestors:
-                if not isinstance(ancestor, Widget):
-                    break
-                ancestor._clear_arrangement_cache()
-                ancestor._layout_updates += 1
-                if not ancestor.styles.auto_dimensions:
-                    break
+        lay_out_now(self)
         self.refresh(repaint=False, layout=True)

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets._footer import FooterKey
-
 from tests.tui.pilot import settle_panes
 from tui.app import ExplorerApp
+from tui.textual_compat import FooterKey
 from tui.widgets.keys_footer import KeysFooter
 
 

@@ -27,7 +27,8 @@ from textual.compose import compose
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey, FooterLabel
+
+from ..textual_compat import FooterKey, FooterLabel
 
 MAX_PAGES = 8
 """Pages kept (the least recently shown goes first): a tab's keys with and without a run going,
