@@ -98,7 +98,7 @@ class Runs:
         state = pane.state
         self._ours_used = ours_key(state, k)
         width = self._width_used = pane.row_width
-        ours = lambda: state.ours(k)  # noqa: E731 - a frozen state, safe in a worker
+        ours = partial(state.ours, k)  # a frozen state, safe in a worker
         if len(text) <= SYNC_LIMIT and all(sources.is_loaded(s) for s in specs):
             self._accept(running.run_comparison(generation, text, specs, mode, ours, k, width, self._segments))
             return
