@@ -20,13 +20,13 @@ from .state import ExplorerState
 
 
 def model_moved(old: ExplorerState, new: ExplorerState) -> bool:
-    """Whether ``new`` shows another model or step than ``old``: another tokenizer, Unigram run or
-    merge log (identity: they are replaced, never changed in place), another step k, or a run
-    started or ended."""
+    """Whether ``new`` shows another model or step than ``old``: another tokenizer or Unigram run
+    (identity: they are replaced, never changed in place), more or fewer steps to go to, another
+    step k, or a run started or ended."""
     return (
         old.tokenizer is not new.tokenizer
         or old.unigram is not new.unigram
-        or old.merges is not new.merges
+        or len(old.merges) != len(new.merges)
         or old.step != new.step
         or old.training != new.training
     )

@@ -41,10 +41,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from .block_text import BlockText
 from ..display import visible_text
 from ..errors import BpeEngineError, CorpusError
 from ..memory_budget import available_memory, note_input, size_text
+from .block_text import BlockText
 
 BINARY_SNIFF = 8192  # bytes looked at for a NUL: text files have none, binary files almost always do
 TEXT_BYTES_PER_BYTE = 6

@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import IO, NamedTuple
 
 from ..core.normalizer import NormalForm
+from ..core.text_files import check_input, corpus_failure
 from ..errors import CorpusError
 from ..memory_budget import note_input
 from ..pretokenizers import PreTokenizer
-from ..core.text_files import check_input, corpus_failure
 from . import parallel
 from .blocks import BLOCK_BYTES, CutRule, cut_bytes, file_blocks, stdin_bytes, stream_blocks
 from .counting import _LINES, BadBytes, Batch, CountJob, Part, Unit, WordCounts, count_unit, decoded_unit, merge_parts, unit_bytes

@@ -36,8 +36,8 @@ from typing import Any, TypeVar
 
 from ..atomic import clean_leftovers, keep_file_modes, new_directory_beside, replace_directory
 from ..core.json_files import parse_json, read_file_bytes, read_text, tokenizer_failure
-from ..errors import TokenizerFileError
 from ..core.text_files import check_input
+from ..errors import TokenizerFileError
 
 METADATA_FILE = "bpe-explorer.json"
 FORMAT_NAME = "bpe-explorer"
