@@ -35,7 +35,7 @@ import tiktoken  # noqa: E402
 from bpe_engine.catalog.openai import reference_pre_tokenizer, reference_ranks, reference_special_tokens  # noqa: E402
 from bpe_engine.compare.segments import SegmentCache  # noqa: E402
 from bpe_engine.training.bpe import BpeTrainerConfig, train  # noqa: E402
-from tui.compare import sources  # noqa: E402
+from tui.models import sources  # noqa: E402
 from tui.compare.running import run_comparison  # noqa: E402
 
 ROWS = ("characters", "words", "ours", "bert-base-uncased", "gpt2", "cl100k_base", "o200k_base")

@@ -17,12 +17,13 @@ import argparse
 import sys
 from typing import Any
 
+from rich.console import JustifyMethod
 from rich.table import Table
 
 from bpe_engine.audit import CATEGORIES, CorpusUse, VocabularyAudit, audit_vocabulary, corpus_use, explain_unreachable
 from bpe_engine.audit.unreachable import Unreachable, shown
 from bpe_engine.choices import AUDIT_CATEGORIES
-from bpe_engine.text_files import read_text_file
+from bpe_engine.core.text_files import read_text_file
 
 from .arg_types import non_negative
 from .output import open_tokenizer, print_json, safe_text, say, stderr_console, stdout_console, token_json_fields
@@ -102,8 +103,9 @@ def audit_json(tokenizer: Any, audit: VocabularyAudit, explained: list[Unreachab
 
 def _counts_table(audit: VocabularyAudit) -> Table:
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
-    for name, justify in (("category", "left"), ("tokens", "right"), ("share", "right"), ("what", "left")):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    columns: tuple[tuple[str, JustifyMethod], ...] = (("category", "left"), ("tokens", "right"), ("share", "right"), ("what", "left"))
+    for name, justify in columns:
+        table.add_column(name, justify=justify)
     counts = audit.counts
     for choice in AUDIT_CATEGORIES:
         share = counts[choice.value] / audit.vocab_size if audit.vocab_size else 0.0

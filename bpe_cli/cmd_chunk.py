@@ -25,7 +25,7 @@ from typing import Any
 from bpe_engine.errors import ConfigError
 from bpe_engine.streaming.chunking import Chunk, chunk_text
 from bpe_engine.streaming.encode_stream import encode_cut_rule, text_blocks
-from bpe_engine.text_files import corpus_failure, open_input
+from bpe_engine.core.text_files import corpus_failure, open_input
 
 from .arg_types import positive
 from .cmd_encode import (

@@ -21,7 +21,7 @@ from bpe_engine.compare import LEGEND, Comparison, compare, layout
 from bpe_engine.compare.resolve import default_specs, parse_specs
 from bpe_engine.display import visible_text
 from bpe_engine.types import UNKNOWN_ID
-from tui.colours import SEGMENT_STYLES  # the app's colours: plain data, no Textual
+from bpe_styles import SEGMENT_STYLES  # the app's colours too: plain data, no Textual
 
 from .cmd_encode import add_special_mode_argument, read_input
 from .output import note_special_text, open_tokenizer, print_json, safe_text, say, stdout_console, token_json_fields
@@ -89,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
 def stats_table(result: Comparison) -> Table:
     """One line per row: counts and ratios, or the row's error."""
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
-    for name in ("tokenizer", "tokens", "chars/tok", "bytes/tok", "tok/word", "partial", "UNK"):
-        table.add_column(name, justify="left" if name == "tokenizer" else "right", no_wrap=True)
+    for column in ("tokenizer", "tokens", "chars/tok", "bytes/tok", "tok/word", "partial", "UNK"):
+        table.add_column(column, justify="left" if column == "tokenizer" else "right", no_wrap=True)
     for row in result.rows:
         name = safe_text(row.name, "bold")
         if row.stats is None:

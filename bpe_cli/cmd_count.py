@@ -87,8 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if args.min_word_count > 1:
         table = {w: n for w, n in table.items() if n >= args.min_word_count}
     counts = WordCounts(table, settings.byte_level, documents=documents, total_words=sum(table.values()))
-    header = None if args.no_header else settings.header(counts)
-    rows = write_counts(args.output, counts, header)
+    rows = write_counts(args.output, counts, None if args.no_header else settings.header(counts))
     _report(args, settings, counts, rows, len(corpus_paths), len(count_paths))
     return 0
 

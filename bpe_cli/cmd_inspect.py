@@ -14,20 +14,13 @@ from typing import Any
 
 from rich.text import Text
 
+from bpe_engine.bpe.merge_tree import merge_tree_for
+from bpe_engine.core.merge_node import render_tree
+from bpe_engine.core.text_index import TextIndex, clean_text
 from bpe_engine.display import counted, token_label, visible_text
 from bpe_engine.errors import ConfigError
-from bpe_engine.explore.merge_tree import merge_tree_for, render_tree
 from bpe_engine.explore.surfaces import merge_number
-from bpe_engine.inspect import (
-    CharPiece,
-    PartialGroup,
-    TextIndex,
-    TokenDetail,
-    clean_text,
-    iter_stream_decode,
-    iter_token_details,
-    partial_groups,
-)
+from bpe_engine.inspect import CharPiece, PartialGroup, TokenDetail, iter_stream_decode, iter_token_details, partial_groups
 from bpe_engine.types import Encoding
 
 from .cmd_encode import add_no_add_special_tokens_argument, add_special_mode_argument, read_input

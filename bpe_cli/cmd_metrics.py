@@ -18,10 +18,10 @@ from typing import Any
 
 from rich.table import Table
 
-from bpe_engine.audit import vocabulary_ids
 from bpe_engine.errors import ConfigError
 from bpe_engine.metrics import DEFAULT_ALPHA, TextMetrics, language_premium, measure_files
-from bpe_engine.text_files import read_text_file
+from bpe_engine.metrics.vocabulary import vocabulary_ids
+from bpe_engine.core.text_files import read_text_file
 
 from .output import open_tokenizer, print_json, safe_text, stdout_console
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from types import TracebackType
 from typing import Any
 
 from rich.console import Console
@@ -135,8 +136,8 @@ class _FetchProgress:
         self.progress.__enter__()
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.progress.__exit__(*exc)  # type: ignore[arg-type]
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        self.progress.__exit__(kind, error, trace)
 
     def __call__(self, event: FetchEvent) -> None:
         if self.task is None:

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from bpe_engine.display import decode_bytes_visibly
 from bpe_engine.metrics import Overlap, vocabulary_overlap
-from bpe_engine.text_files import read_text_file
+from bpe_engine.core.text_files import read_text_file
 
 from .output import open_tokenizer, print_json, safe_text, say, stdout_console, token_json_fields
 

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bpe_engine.text_files import read_text_file
+from bpe_engine.core.text_files import read_text_file
 
 DEFAULT_PORT = 8000
 

@@ -65,10 +65,11 @@ class TokenJson:
     def items(self, encoding: Encoding, offset: int) -> Iterator[RawJson]:
         """The block's token objects, comma separated, :data:`~bpe_cli.output.LINE_PIECE` tokens
         at a time (a whole block's text at once took ~100 MB more); spans moved by ``offset``."""
-        columns = (encoding.ids, encoding.tokens, encoding.byte_spans, encoding.special, encoding.unknown)
         raw = encoding.text.encode("utf-8", "surrogatepass") if any(encoding.unknown) else b""
         for first in range(0, len(encoding.ids), LINE_PIECE):
-            ids, tokens, spans, special, unknown = (c[first : first + LINE_PIECE] for c in columns)
+            end = first + LINE_PIECE
+            ids, tokens, spans = encoding.ids[first:end], encoding.tokens[first:end], encoding.byte_spans[first:end]
+            special, unknown = encoding.special[first:end], encoding.unknown[first:end]
             tails = list(map(_TAILS.__getitem__, zip(special, unknown)))
             if not any(unknown) and list(map(self._spelled.__getitem__, ids)) == list(tokens):
                 heads = list(map(self._by_id.__getitem__, ids))

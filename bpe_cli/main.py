@@ -20,12 +20,15 @@ import os
 import re
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError, SpecialTokenError
 from bpe_engine.memory_budget import out_of_memory_line
 from bpe_engine.special_text import shown_token
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 COMMANDS = (
     "train", "count", "encode", "chunk", "decode", "merges", "diff", "compare", "inspect", "models",
@@ -38,9 +41,9 @@ EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a process killed by SIGP
 class SafeArgumentParser(argparse.ArgumentParser):
     """argparse that shows user-supplied values (``invalid choice: '\\x1b[2J'``) in visible form."""
 
-    def _print_message(self, message: str, file: object = None) -> None:
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if message:
-            super()._print_message(visible_text(message, keep_newlines=True), file)  # type: ignore[arg-type]
+            super()._print_message(visible_text(message, keep_newlines=True), file)
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)

@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from bpe_engine.bpe.byte_table import token_str_to_bytes
+from bpe_engine.core.byte_table import token_str_to_bytes
 from bpe_engine.display import token_label, token_str_label, visible_text
 from bpe_engine.errors import ConfigError
 

@@ -41,8 +41,8 @@ def _parts(cell: Cell) -> list[tuple[str, str]]:
     if isinstance(cell, str):
         return [(cell, "")]
     if len(cell) == 2 and isinstance(cell[0], str) and isinstance(cell[1], str):
-        return [cell]  # type: ignore[list-item]
-    return list(cell)  # type: ignore[arg-type]
+        return [(cell[0], cell[1])]
+    return [part for part in cell if isinstance(part, tuple)]
 
 
 def _width(text: str) -> int:

@@ -39,8 +39,8 @@ _EXPORTS: dict[str, str] = {
     "PreTokenizer": "pretokenizers",
     "get_pretokenizer": "pretokenizers",
     "split_specials": "pretokenizers",
-    "bytes_to_token_str": "bpe.byte_table",
-    "token_str_to_bytes": "bpe.byte_table",
+    "bytes_to_token_str": "core.byte_table",
+    "token_str_to_bytes": "core.byte_table",
     # corpus and training
     "read_documents": "corpus",
     "count_words": "corpus",
@@ -62,7 +62,7 @@ _EXPORTS: dict[str, str] = {
     "token_details": "inspect",
     "partial_groups": "inspect",
     "stream_decode": "inspect",
-    "merge_tree_for": "explore.merge_tree",
+    "merge_tree_for": "bpe.merge_tree",
     "visible_text": "display",
     "token_label": "display",
 }
@@ -84,10 +84,11 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from .bpe.byte_table import bytes_to_token_str, token_str_to_bytes
+    from .bpe.merge_tree import merge_tree_for
     from .bpe.model import BpeTokenizer
     from .catalog.openai import REFERENCE_NAMES, load_reference
     from .compare import compare
+    from .core.byte_table import bytes_to_token_str, token_str_to_bytes
     from .corpus import WordCounts, corpus_stats, count_words, read_documents
     from .display import token_label, visible_text
     from .errors import (
@@ -99,7 +100,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         TokenizerFileError,
         UnknownSymbolError,
     )
-    from .explore.merge_tree import merge_tree_for
     from .explore.stepper import Stepper
     from .formats import save_tokenizer
     from .inspect import partial_groups, stream_decode, token_details

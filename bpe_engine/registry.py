@@ -33,7 +33,7 @@ from typing import Any
 from .catalog.openai import REFERENCE_NAMES, reference_pre_tokenizer, reference_special_tokens
 from .errors import BpeEngineError, TokenizerFileError
 from .formats import load_gpt2_files, load_saved, read_hf_json, read_tiktoken
-from .formats.bundle import METADATA_FILE
+from .formats.saved_dir import METADATA_FILE
 from .formats.spec import BpeSpec
 from .formats.tiktoken_files import rank_gap_note, rank_gaps
 from .pretokenizers import GPT2, PreTokenizer
@@ -226,7 +226,7 @@ def _spec_from_source(kind: str, path: Path) -> BpeSpec:
         raise TokenizerFileError(path, "a vocab.json needs merges.txt in the same directory")
     vocab, merge_list = load_gpt2_files(path, merges)
     made = {left + right for left, right in merge_list}
-    from .bpe.byte_table import is_byte_token_str
+    from .core.byte_table import is_byte_token_str
 
     specials = {t: i for t, i in vocab.items() if t not in made and len(t) > 1 and _looks_special(t, is_byte_token_str)}
     spec = BpeSpec(

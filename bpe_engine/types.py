@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 from .choices import DEFAULT_SPECIAL_MODE, SpecialMode
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .bpe.normalizer import NormalForm
-    from .explore.merge_tree import MergeNode
+    from .core.merge_node import MergeNode
+    from .core.normalizer import NormalForm
     from .pretokenizers import PreTokenizer
     from .sentencepiece.explain import UnigramChoice
 
@@ -99,7 +99,7 @@ class Capabilities:
       token: such tokens carry no more than a byte each, so the language figures count them
       (:mod:`bpe_engine.metrics.token_shares`).
     * ``normalizer``: the Unicode normal form the model puts text in before anything else
-      (``"NFC"`` for Qwen; :mod:`bpe_engine.bpe.normalizer`), or None. ``encode_detailed``'s spans
+      (``"NFC"`` for Qwen; :mod:`bpe_engine.core.normalizer`), or None. ``encode_detailed``'s spans
       still point into the text as given; ``decode`` gives the normalized text. (A Hugging Face
       pipeline's normalizers are stages it traces instead: ``traces_stages``.)
     """

@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import strategies as st
 from tokenizers import Tokenizer, models, pre_tokenizers
 
-from bpe_engine.bpe.byte_table import BYTE_ALPHABET
+from bpe_engine.core.byte_table import BYTE_ALPHABET
 from bpe_engine.hf import hf_tokenizer_from_dict
 from bpe_engine.hf.pipeline import HfTokenizer
 

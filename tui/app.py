@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 from functools import partial
+from typing import Final
 
 from rich.text import Text
 from textual import events
@@ -24,8 +25,8 @@ from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Header, Static, TabbedContent, TabPane, TextArea
-from textual.widgets._select import SelectOverlay
 
+from bpe_engine.core.block_text import Text as CorpusText
 from bpe_engine.training.runner import run_training
 
 from .commands import ExplorerCommands
@@ -34,12 +35,14 @@ from .gc_pause import freeze_what_lives
 from .help_screen import APP_EXTRA_KEYS, HelpScreen, binding_rows, widget_sections
 from .lazy_tabs import LAZY_PANES, lazy_pane, warm_up_lazy_panes
 from .screens import ExplorerScreen, TypeAhead
+from .state_pane import StatePane
+from .textual_compat import SelectOverlay
 from .train.corpus_pane import CorpusPane
 from .train.pane import Runner, TrainPane
 from .widgets.keys_footer import KeysFooter
 
 NARROW_WIDTH, NARROW_HEIGHT = 110, 30
-QUIET_ANIMATIONS = "none"
+QUIET_ANIMATIONS: Final = "none"
 """Textual's animation level unless the user sets ``TEXTUAL_ANIMATIONS``: the only animation is the
 tab underline's 0.3 s slide, ~19 more screen updates after each tab key."""
 SWITCH_INTERVAL = 0.001  # seconds (Python's default is 0.005): the UI gets the GIL back sooner
@@ -69,7 +72,7 @@ class ExplorerApp(App[None]):
     ]
 
     def __init__(
-        self, corpus: str = "", *, source: str = "sample corpus", vocab_size: int = 1000,
+        self, corpus: CorpusText = "", *, source: str = "sample corpus", vocab_size: int = 1000,
         runner: Runner | None = None, clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """``runner`` runs a training request (the engine's runner by default; a test passes a
@@ -168,8 +171,8 @@ class ExplorerApp(App[None]):
         if not isinstance(tabs, TabbedContent):  # shutting down
             return
         pane = self._find(f"#{LAZY_PANES[tabs.active]}") if tabs.active in LAZY_PANES else None
-        if pane is not None:
-            pane.state = self.train_pane.state  # type: ignore[attr-defined]
+        if isinstance(pane, StatePane):
+            pane.state = self.train_pane.state
 
     # -- what the Train pane says ------------------------------------------------------------------
     def on_train_pane_state_changed(self, message: TrainPane.StateChanged) -> None:
@@ -189,14 +192,16 @@ class ExplorerApp(App[None]):
         if not selected:
             self.notify("Select some text in the corpus (Train tab) first.", severity="warning")
             return
-        self.query_one("#inspector", lazy_pane("inspect-tab")).inspect(selected)  # type: ignore[attr-defined]
+        from .inspect import InspectorPane  # the message came from it: imported already
+
+        self.query_one("#inspector", InspectorPane).inspect(selected)
 
     # -- keys ------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """esc cancels a run from anywhere -- unless a dialog or an open list takes it."""
         if action == "cancel":
             modal = isinstance(self.screen, ModalScreen) or isinstance(self.focused, SelectOverlay)
-            return self.is_mounted and self.train_pane.training and not modal
+            return self.train_pane.training and not modal
         return True
 
     def action_train(self) -> None:

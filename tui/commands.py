@@ -8,7 +8,8 @@ as it is: C1 controls (U+009B is a whole CSI), bidi overrides and isolates, ZWJ 
 terminal -- the one field the visible-text layer did not cover. :class:`SafeCommandInput` is that
 box with the safe fields' painting, typing and paste capacity (:class:`~.widgets.safe_text.SafeInput`);
 Textual builds the box by the name its module holds and has no hook for it, so importing this
-module points that name at ours (the app imports it for its ``COMMANDS``).
+module points that name at ours (:func:`tui.textual_compat.use_command_input`; the app imports
+this module for its ``COMMANDS``).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-import textual.command
 from textual.command import CommandInput, DiscoveryHit, Hit, Hits, Provider
 
+from .textual_compat import use_command_input
 from .widgets.safe_text import SafeInput
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ class SafeCommandInput(CommandInput, SafeInput):
     """The palette's search box, painted, typed into and pasted into as every safe field is."""
 
 
-textual.command.CommandInput = SafeCommandInput  # type: ignore[misc]  # see the module docstring
+use_command_input(SafeCommandInput)
 
 
 class ExplorerCommands(Provider):
@@ -44,7 +45,7 @@ class ExplorerCommands(Provider):
             ("Load tokenizer file…", "explore the merges of a saved or reference tokenizer", app.action_load_tokenizer),
             ("Save tokenizer…", "write the trained tokenizer (all formats) to a directory", app.action_save),
             ("Help: keys", "list every key", app.action_help),
-            ("Audit vocabulary", "which tokens of Inspect's tokenizer it never produces, and why (pick one to inspect it)", lambda: _audit(app)),
+            ("Audit vocabulary", "which tokens of Inspect's tokenizer it never produces, and why (pick one to inspect it)", lambda: open_audit(app)),
         ]
         if pane.training:
             commands.append(("Cancel training", "stop the running training (steps so far stay)", app.action_cancel))
@@ -71,9 +72,24 @@ class ExplorerCommands(Provider):
                 yield Hit(score, matcher.highlight(name), callback, help=help_text)
 
 
-def _audit(app: ExplorerApp) -> None:
-    """Open the audit; imported when asked for (the audit's engine brings numpy, which the app's
-    first screens do without)."""
-    from .audit import open_audit
+def open_audit(app: ExplorerApp) -> None:
+    """Audit the tokenizer Inspect shows; a picked token goes back to Inspect, with that tokenizer.
 
-    open_audit(app)
+    The audit is imported when asked for (its engine brings numpy, which the app's first screens do
+    without)."""
+    from .audit import AuditPick, AuditScreen
+    from .inspect.pane import InspectorPane
+
+    pane = app.query_one(InspectorPane)
+    result = pane.result
+    if result is None or result.tokenizer is None or result.error is not None:
+        app.notify("Inspect has no tokenizer loaded yet: pick one on the Inspect tab (f3), then audit it", severity="warning")
+        return
+
+    def picked(choice: AuditPick | None) -> None:
+        if choice is None:
+            return
+        app.action_show_tab("inspect-tab")
+        pane.inspect(choice.text, choice.spec)
+
+    app.push_screen(AuditScreen(result.tokenizer, result.spec), picked)

@@ -2,8 +2,8 @@
 
 Reading, loading and saving all run in worker threads (saving a cl100k-sized tokenizer took 3 s on
 the UI thread); the UI only learns the outcome. A corpus file is read by the one text reader
-(:func:`bpe_engine.text_files.read_text_blocks`: the same bytes and errors as the command line's
-:func:`~bpe_engine.text_files.read_text_file`, held in blocks).
+(:func:`bpe_engine.core.text_files.read_text_blocks`: the same bytes and errors as the command line's
+:func:`~bpe_engine.core.text_files.read_text_file`, held in blocks).
 
 Saving can be asked while a run trains: the directory is checked writable at once (not after a
 long training) and the save happens when the run finishes (the Train pane says so).
@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bpe_engine.corpus.block_text import Text
+from bpe_engine.core.block_text import Text
+from bpe_engine.core.text_files import read_text_blocks
 from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError
-from bpe_engine.text_files import read_text_blocks
 from bpe_engine.training.steps import MergeStep
 from bpe_engine.types import Tokenizer
 
@@ -53,7 +53,7 @@ class Files:
 
     # -- open a corpus -----------------------------------------------------------------------------
     def open_corpus(self) -> None:
-        self.app.push_screen(PathScreen("Open a text file as the corpus"), lambda path: path and self._read(path))
+        self.app.push_screen(PathScreen("Open a text file as the corpus"), lambda path: self._read(path) if path else None)
 
     def _read(self, path: str) -> None:
         app = self.app
@@ -75,7 +75,7 @@ class Files:
     # -- load a tokenizer --------------------------------------------------------------------------
     def load_tokenizer(self) -> None:
         hint = "a saved directory, vocab.json+merges.txt, tokenizer.json, .tiktoken, or a name like gpt2"
-        self.app.push_screen(PathScreen("Load a tokenizer to explore", hint=hint), lambda spec: spec and self._load(spec))
+        self.app.push_screen(PathScreen("Load a tokenizer to explore", hint=hint), lambda spec: self._load(spec) if spec else None)
 
     def _load(self, spec: str) -> None:
         app = self.app

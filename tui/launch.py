@@ -12,9 +12,9 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from bpe_engine.corpus.block_text import BlockText
+from bpe_engine.core.block_text import BlockText
+from bpe_engine.core.text_files import read_text_blocks
 from bpe_engine.errors import CorpusError
-from bpe_engine.text_files import read_text_blocks
 
 from . import paste_parser
 from .app import ExplorerApp
@@ -33,7 +33,7 @@ def sample_corpus() -> str:
 def build_app(paths: list[str] | None = None) -> ExplorerApp:
     """The app on ``paths`` joined (one document per file, separated by a blank line) or the sample.
 
-    The files' text is a :class:`~bpe_engine.corpus.block_text.BlockText`, read a part at a time.
+    The files' text is a :class:`~bpe_engine.core.block_text.BlockText`, read a part at a time.
 
     Raises CorpusError (one line that says what to do) for a file that cannot be read as text.
     """
@@ -44,7 +44,7 @@ def build_app(paths: list[str] | None = None) -> ExplorerApp:
     # In blocks, never one str: the app holds its corpus for as long as it runs, and one emoji in
     # a 50 MB file made the whole str 4 bytes per character (the corpus pane keeps a small one as str).
     corpus = texts[0] if len(texts) == 1 else BlockText.joined("\n\n", texts)
-    return ExplorerApp(corpus, source=source)  # type: ignore[arg-type]  # the app passes it on as it is
+    return ExplorerApp(corpus, source=source)
 
 
 def run_app(argv: list[str]) -> int:

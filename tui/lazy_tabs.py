@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import threading
 
-from textual.widget import Widget
+from .state_pane import StatePane
 
 LAZY_PANES = {"inspect-tab": "inspector", "compare-tab": "compare"}
 """Tabs whose pane is imported and mounted when first shown (tab id -> pane id)."""
 _IMPORTING_PANES = threading.Lock()
 
 
-def lazy_pane(tab_id: str) -> type[Widget]:
+def lazy_pane(tab_id: str) -> type[StatePane]:
     """The pane class of a lazy tab, imported on first use. One thread imports at a time: the
     warm-up may be at it."""
     with _IMPORTING_PANES:
@@ -39,8 +39,8 @@ def warm_up_lazy_panes() -> None:
         lazy_pane(tab_id)
     import bpe_engine.metrics.efficiency  # noqa: F401 - imported for the first Compare run
 
-    from .compare import sources
     from .inspect import DEFAULT_SPEC
+    from .models import sources
 
     sources.get(DEFAULT_SPEC, lambda: None)
 

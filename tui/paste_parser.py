@@ -21,9 +21,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from textual import constants, events
-from textual._time import get_time
-from textual._xterm_parser import XTermParser  # noqa: PLC2701 - the class Textual's driver builds
 from textual.message import Message
+
+from .textual_compat import XTermParser, get_time, use_input_parser
 
 PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
@@ -50,7 +50,7 @@ class PasteParser(XTermParser):
         self._tail = ""  # the end of a read that may be the start of a marker
         self._tail_time = 0.0
 
-    def feed(self, data: str) -> Iterable[Message]:  # type: ignore[override]
+    def feed(self, data: str) -> Iterable[Message]:
         if not data:
             if self._pasted is not None:  # the input ended inside a paste: what came is the paste
                 yield self._paste()
@@ -99,8 +99,6 @@ def install() -> None:
     """Make Textual's terminal driver read input with :class:`PasteParser`.
 
     Textual offers no hook for the parser: its Linux driver (macOS uses it too) builds the class
-    its module names, so the name is pointed at ours. Windows reads keys another way and keeps its own.
+    its module names, so the name is pointed at ours (:func:`tui.textual_compat.use_input_parser`).
     """
-    from textual.drivers import linux_driver
-
-    linux_driver.XTermParser = PasteParser  # type: ignore[misc]
+    use_input_parser(PasteParser)

@@ -7,7 +7,9 @@ app's actions read as ``self.push_screen(PathScreen(...), callback)``.
 
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
+from typing import Any, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -19,10 +21,13 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import DirectoryTree, Input, Label, Static
 
+from .textual_compat import lay_out_now, without_sender
 from .widgets.safe_text import SafeDirectoryTree, SafeInput
 
+ResultT = TypeVar("ResultT")
 
-class TypeAhead:
+
+class TypeAhead(ModalScreen[ResultT]):
     """A modal with one input to type into (a path, a rank, the tokenizer picker's search): keys
     typed before its input had focus still go into it.
 
@@ -40,29 +45,32 @@ class TypeAhead:
 
     INPUT_ID = ""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[call-arg]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self._early_keys: list[events.Key] = []  # come before the input had focus
+        self._unfocused_keys: deque[events.Key] = deque(maxlen=256)  # forwarded to the screen itself
 
     def _forward_event(self, event: events.Event) -> None:
-        """Textual gives the screen itself the keys that arrive while nothing in it has focus."""
+        """Textual gives the screen itself the keys that arrive while nothing in it has focus
+        (a private method: :data:`tui.textual_compat.PRIVATE_NAMES` lists it, a test checks it)."""
         if isinstance(event, events.Key):
-            event._before_focus = True  # type: ignore[attr-defined]
-        super()._forward_event(event)  # type: ignore[misc]
+            self._unfocused_keys.append(event)
+        super()._forward_event(event)
 
     def on_key(self, event: events.Key) -> None:
-        if getattr(event, "_before_focus", False):
+        if any(key is event for key in self._unfocused_keys):
+            self._unfocused_keys.remove(event)
             self.take_typed_ahead(event)
 
     def _field(self) -> Input | None:
-        found = self.query(f"#{self.INPUT_ID}")  # type: ignore[attr-defined]
+        found = self.query(f"#{self.INPUT_ID}")
         return found.first(Input) if found else None
 
     def take_typed_ahead(self, event: events.Key) -> bool:
         """Give ``event``, a key meant for the input that did not reach it, to the input -- at once
         if it has focus, else once it takes focus (the dialog is still opening); True if taken."""
         field = self._field()
-        focused = self.focused  # type: ignore[attr-defined]
+        focused = self.focused
         if field is None or focused not in (field, None):
             return False
         event.stop()
@@ -88,12 +96,10 @@ def send_key_again(widget: Widget, event: events.Key) -> None:
     message at its sender: a key the widget does not take itself (esc in a dialog, tab) would
     never reach the app's bindings. Sent with no sender, it bubbles all the way, as typed keys do.
     """
-    again = events.Key(event.key, event.character)
-    again._sender = None
-    widget.post_message(again)
+    widget.post_message(without_sender(events.Key(event.key, event.character)))
 
 
-class PathScreen(TypeAhead, ModalScreen[str | None]):
+class PathScreen(TypeAhead[str | None]):
     """Ask for a path: type it, or pick it in the directory tree (files fill the input)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -135,7 +141,7 @@ class PathScreen(TypeAhead, ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class JumpScreen(TypeAhead, ModalScreen[int | None]):
+class JumpScreen(TypeAhead[int | None]):
     """Ask for a merge rank (1-based, as the list shows it); 0 goes back to the alphabet."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -197,7 +203,9 @@ class ExplorerScreen(Screen):
     def release_keys(self, widget: Widget | None) -> None:
         """Pass the held keys, in order, to ``widget`` (the new tab's text box); None drops them."""
         held, self._held_keys = self._held_keys or [], None
-        for key in held if widget is not None else ():
+        if widget is None:
+            return
+        for key in held:
             send_key_again(widget, key)
 
     def on_key(self, event: events.Key) -> None:
@@ -217,19 +225,5 @@ class ExplorerScreen(Screen):
         ancestors' arrangements; Textual's ``Widget._check_refresh``) without the message, and
         asks the screen for one layout.
         """
-        for widget in self.walk_children(Widget):
-            if widget._repaint_required:  # e.g. restyled by the focus move: drawn in the same frame
-                widget._repaint_required = False
-                if widget.display:
-                    self._dirty_widgets.add(widget)
-            if not widget._layout_required:
-                continue
-            widget._layout_required = False
-            for ancestor in widget.ancestors:
-                if not isinstance(ancestor, Widget):
-                    break
-                ancestor._clear_arrangement_cache()
-                ancestor._layout_updates += 1
-                if not ancestor.styles.auto_dimensions:
-                    break
+        lay_out_now(self)
         self.refresh(repaint=False, layout=True)

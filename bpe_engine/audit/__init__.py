@@ -6,14 +6,14 @@
 - :mod:`.unreachable` -- :func:`explain_unreachable`: the stage (normalizer, pre-tokenizer,
   merges) that keeps a token from its own text, and a longer text that does produce it;
 - :mod:`.corpus_use` -- :func:`corpus_use`: tokens a corpus never uses, those it only holds inside
-  longer tokens, and the vocabulary in use as the corpus grows;
-- :mod:`.ids` -- every id of a tokenizer and its bytes.
+  longer tokens, and the vocabulary in use as the corpus grows.
+
+Every id of a tokenizer and its bytes (what the audit walks) is :mod:`bpe_engine.metrics.vocabulary`.
 """
 
 from __future__ import annotations
 
 from .corpus_use import CorpusUse, GrowthPoint, corpus_use
-from .ids import vocabulary_bytes, vocabulary_ids
 from .unreachable import Unreachable, explain_unreachable
 from .vocabulary import CATEGORIES, PARTITION, AuditCancelled, VocabularyAudit, audit_vocabulary
 
@@ -28,6 +28,4 @@ __all__ = [
     "audit_vocabulary",
     "corpus_use",
     "explain_unreachable",
-    "vocabulary_bytes",
-    "vocabulary_ids",
 ]

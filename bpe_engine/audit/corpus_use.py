@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..metrics.encoded import SLICE_CHARS, id_slices
+from ..metrics.vocabulary import vocabulary_ids
 from ..types import Tokenizer
-from .ids import vocabulary_ids
 
 GROWTH_POINTS = 32
 """About how many growth points a corpus gets (a slice is at least 4,096 characters)."""

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..choices import AUDIT_CATEGORIES, AuditCategory, values
+from ..metrics.vocabulary import vocabulary_ids
 from ..types import Tokenizer
-from .ids import vocabulary_ids
 
 CATEGORIES: tuple[AuditCategory, ...] = values(AUDIT_CATEGORIES)
 PARTITION: tuple[AuditCategory, ...] = CATEGORIES[:5]

@@ -1,2 +1,2 @@
-"""Byte-pair encoding: the model (merges and ranks), its encoders, the GPT-2 byte table and the
+"""Byte-pair encoding: the model (merges and ranks), its encoders, merge trees and the
 bridge to tiktoken's fast path."""

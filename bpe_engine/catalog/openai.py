@@ -28,7 +28,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..bpe.byte_table import CHAR_TO_BYTE
+from ..core.byte_table import CHAR_TO_BYTE
 from ..errors import ReferenceDataMissing
 from ..pretokenizers import CL100K, GPT2, O200K, PreTokenizer
 

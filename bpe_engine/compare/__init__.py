@@ -15,7 +15,7 @@ from .curve import (
 )
 from .layout import LEGEND, Block, Segment, block, cell_text, cell_width, layout, legend_for, wrap_axis
 from .rows import CompareRow, Comparison, compare
-from .stats import RowStats, count_words, row_stats
+from .stats import RowStats, row_stats
 
 __all__ = [
     "LEGEND",
@@ -38,7 +38,6 @@ __all__ = [
     "align_row",
     "compare",
     "compression_curve",
-    "count_words",
     "disagreements",
     "efficiency_curve",
     "initial_symbol_count",

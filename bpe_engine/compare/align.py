@@ -22,7 +22,7 @@ from functools import cached_property
 from itertools import chain, count, repeat
 from operator import itemgetter, le, lt
 
-from ..inspect.text_index import TextIndex, index_of
+from ..core.text_index import TextIndex, index_of
 from ..types import Encoding
 
 

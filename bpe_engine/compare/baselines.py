@@ -22,8 +22,8 @@ from typing import Literal
 
 import regex
 
+from ..core.text_index import clean_text, index_of
 from ..errors import ConfigError
-from ..inspect.text_index import clean_text, index_of
 from ..types import DEFAULT_SPECIAL_MODE, Capabilities, Encoding, SpecialMode
 
 _WORD = regex.compile(r"[^\s\x1c-\x1f]+")  # exactly the words of str.split()

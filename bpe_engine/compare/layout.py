@@ -9,7 +9,7 @@ between tokens, ``gap`` for text no token covers, ``special`` for special tokens
 
 The layout is plain data (strings and style keys) so the CLI and the app render it alike and
 tests can read it. The engine never says how a key looks: the colours are the front ends'
-(one table, ``tui/colours.py``, read by the app and the CLI). Cell widths follow East Asian Width (wide = 2 columns); they only decide
+(one table, ``bpe_styles``, read by the app and the CLI). Cell widths follow East Asian Width (wide = 2 columns); they only decide
 where lines wrap, never the alignment, which holds because every row shows the same cells.
 
 >>> from bpe_engine.compare.baselines import CharacterTokenizer, WhitespaceWordTokenizer

@@ -7,8 +7,9 @@ has not seen (an LRU cache keyed by tokenizer, special mode and segment text). T
 what the comparison lays on the characters -- each token's characters, the boundaries, the split
 characters, the partial flags -- so those are cached per segment too (:meth:`SegmentCache.row`).
 
-A cut is made before character ``i`` when ``text[i - 1]`` is a newline, ``text[i - 2]`` is not
-whitespace and ``text[i]`` is not whitespace. Then no piece of the GPT-2, cl100k or o200k regex
+The text is cut at its line starts (:func:`bpe_engine.corpus.blocks.cut_points`): before character
+``i`` when ``text[i - 1]`` is a newline, ``text[i - 2]`` is not whitespace and ``text[i]`` is not
+whitespace. Then no piece of the GPT-2, cl100k or o200k regex
 crosses it (the newline ends a piece that cannot take letters, digits or punctuation after it,
 and no whitespace run continues across it), whitespace-split models (words, WordPiece, ``</w>``)
 split there anyway, and no special token contains a newline. Each tokenizer declares whether this
@@ -17,9 +18,6 @@ holds for it (``capabilities.line_safe``, from its pre-tokenizer's ``line_safe``
 encoded whole, as are tokenizers that add tokens of their own around the text (BERT's ``[CLS]``
 ... ``[SEP]``: ``capabilities.adds_specials``). ``tests/engine/test_compare_segments.py`` checks
 stitched == whole.
-
->>> cut_points("ab\\ncd\\n\\nef\\n gh\\nij")
-[0, 3, 14]
 """
 
 from __future__ import annotations
@@ -30,25 +28,14 @@ from collections.abc import Callable
 from itertools import chain
 from typing import Any, NamedTuple
 
+from ..core.text_index import TextIndex
+from ..corpus.blocks import cut_points
 from ..inspect.partial import partial_flags
-from ..inspect.text_index import TextIndex
 from ..types import Encoding, SpecialMode
 from .align import RowAlignment, align_row
 
 MAX_ENTRIES = 16384  # ~200 KB of text in seven rows at ~20 KB an entry; past that a key costs >0.5 s anyway
 RECENT_TOKENIZERS = 16  # the rows a comparison may hold at once, with room for a change of rows
-
-
-def cut_points(text: str) -> list[int]:
-    """Segment starts (the first is 0; the text's end is implied)."""
-    points = [0]
-    start = text.find("\n")
-    while start != -1:
-        i = start + 1
-        if 2 <= i < len(text) and not text[i - 2].isspace() and not text[i].isspace():
-            points.append(i)
-        start = text.find("\n", i)
-    return points
 
 
 class _Entry:

@@ -29,13 +29,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import regex
-
+from ..core.text_index import TextIndex, count_words, index_of
 from ..inspect.partial import partial_flags
-from ..inspect.text_index import TextIndex, index_of
 from ..types import Encoding
-
-_WORD = regex.compile(r"[^\s\x1c-\x1f]+")  # exactly the words of str.split()
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,20 +98,6 @@ class RowStats:
             "renyi_efficiency": self.renyi_efficiency,
             "alpha": self.alpha,
         }
-
-
-def count_words(text: str) -> int:
-    """Whitespace-separated words: the denominator of "tokens per word"."""
-    return sum(1 for _ in _WORD.finditer(text))
-
-
-def word_spans(text: str) -> list[tuple[int, int]]:
-    """The ``[start, end)`` character spans of the words :func:`count_words` counts.
-
-    >>> word_spans(" 한국어 text  ")
-    [(1, 4), (5, 9)]
-    """
-    return [m.span() for m in _WORD.finditer(text)]
 
 
 def count_graphemes(index: TextIndex) -> int:

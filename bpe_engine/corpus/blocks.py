@@ -11,7 +11,7 @@ text would give. Two kinds of *cut points* guarantee that:
   a letter or digit -- unless a special token spans it, which is checked;
 - at a line start -- after a ``\\n`` that follows a non-space and precedes a non-space -- when the
   tokenizer declares no token crosses one (``line_starts``, from ``Capabilities.line_safe``; the rule of
-  :func:`bpe_engine.compare.segments.cut_points`, on bytes): streamed encoding
+  :func:`cut_points`, on bytes): streamed encoding
   (:mod:`bpe_engine.streaming.encode_stream`) cuts BERT's WordPiece there, which has no space cut.
 
 A stretch with no cut point is held whole while it is counted; ``CutRule.max_span`` bounds it
@@ -157,6 +157,26 @@ class CutRule:
             if n > 1 and data.find(special, max(c - n + 1, 0), c + n - 1) != -1:
                 return True
         return False
+
+
+def cut_points(text: str) -> list[int]:
+    """The line starts of a text as characters: before character ``i`` when ``text[i - 1]`` is a
+    newline, ``text[i - 2]`` is not whitespace and ``text[i]`` is not whitespace (the first point is
+    0; the text's end is implied). The rule :class:`CutRule` applies to bytes (``line_starts``);
+    Compare's line cache (:mod:`bpe_engine.compare.segments`) and the metrics' slices
+    (:mod:`bpe_engine.metrics.encoded`) cut a ``str`` with it.
+
+    >>> cut_points("ab\\ncd\\n\\nef\\n gh\\nij")
+    [0, 3, 14]
+    """
+    points = [0]
+    start = text.find("\n")
+    while start != -1:
+        i = start + 1
+        if 2 <= i < len(text) and not text[i - 2].isspace() and not text[i].isspace():
+            points.append(i)
+        start = text.find("\n", i)
+    return points
 
 
 def _letter_or_digit_before(data: bytes | bytearray, c: int) -> bool:

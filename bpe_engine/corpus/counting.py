@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import NamedTuple
 
-from ..bpe.byte_table import BYTE_CHARS
-from ..bpe.normalizer import NormalForm
+from ..core.byte_table import BYTE_CHARS
+from ..core.normalizer import NormalForm
 from ..errors import CorpusError
 from ..pretokenizers import PreTokenizer, split_specials
 from .blocks import BLOCK_BYTES, CutRule, DataBlock, FileBlock, cut_bytes, read_file_block
@@ -211,7 +211,7 @@ def _normalizer(job: CountJob) -> Callable[[str], str]:
     form = job.normalizer
     if form is None:
         return str
-    from ..bpe.normalizer import normalize
+    from ..core.normalizer import normalize
 
     return lambda text: normalize(text, form)
 

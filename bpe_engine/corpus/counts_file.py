@@ -47,11 +47,11 @@ from pathlib import Path
 from typing import IO
 
 from ..atomic import atomic_writer
+from ..core.text_files import corpus_failure, open_input
 from ..errors import CorpusError
 from .counting import BYTE_DECODING_TABLE, WordCounts, add_part
 from .counts_header import FORMAT_VERSION, HEADER_PREFIX, CountsHeader, parse_header
 from .documents import is_stream
-from ..text_files import corpus_failure, open_input
 from .table_size import WAYS_OUT, TableWatch
 
 MAX_COUNT = 2**63 - 1

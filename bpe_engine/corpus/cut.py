@@ -25,9 +25,9 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, islice
 
+from ..core.block_text import Text, whole
 from ..pretokenizers import PreTokenizer
 from . import WordCounts
-from .block_text import Text, whole
 from .counting import _to_byte_chars  # the counter's own rule, lone surrogates included
 from .fast_split import splitter, text_segments
 

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Literal, NamedTuple
 
+from ..core.text_files import corpus_failure, open_input, read_input
 from ..errors import CorpusError
-from ..text_files import corpus_failure, open_input, read_input
 
 DOCUMENT_BYTES_PER_BYTE = 3
 """Memory per byte of a file read as documents (its bytes, and its lines for ``lines=True``)."""

@@ -15,8 +15,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
+from ..core.block_text import Text
 from ..pretokenizers import PreTokenizer, compile_pattern
-from .block_text import Text
 
 SEGMENT_CHARS = 1 << 14
 """Characters per part in :func:`text_segments` (the counter decodes blocks in parts this size)."""

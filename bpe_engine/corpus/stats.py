@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..core.block_text import Text, distinct_symbols, utf8_length
 from ..pretokenizers import PreTokenizer
-from .block_text import Text, distinct_symbols, utf8_length
 from .fast_split import split_in_segments
 
 if TYPE_CHECKING:  # corpus_words imports this package

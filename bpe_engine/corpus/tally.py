@@ -19,15 +19,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, NamedTuple
 
-from ..bpe.normalizer import NormalForm
+from ..core.normalizer import NormalForm
+from ..core.text_files import check_input, corpus_failure
 from ..errors import CorpusError
+from ..memory_budget import note_input
 from ..pretokenizers import PreTokenizer
 from . import parallel
 from .blocks import BLOCK_BYTES, CutRule, cut_bytes, file_blocks, stdin_bytes, stream_blocks
 from .counting import _LINES, BadBytes, Batch, CountJob, Part, Unit, WordCounts, count_unit, decoded_unit, merge_parts, unit_bytes
 from .documents import DecodeErrors, Document, bad_utf8, file_size, is_stream, open_binary
-from ..memory_budget import note_input
-from ..text_files import check_input, corpus_failure
 from .table_size import WAYS_OUT, WAYS_OUT_COUNTING, TableWatch, available_memory, uncut_limit
 
 PARALLEL_THRESHOLD = 1_000_000

@@ -195,7 +195,7 @@ def samples_at(
 
 def _piece_at(tokenizer: ReplaysMerges, encoding: Encoding, index: int) -> tuple[str, tuple[str, ...]] | None:
     """The pre-tokenized piece holding token ``index`` and the tokens the encoding gives it."""
-    from ..inspect.text_index import index_of
+    from ..core.text_index import index_of
 
     text_index = index_of(encoding.text)
     start, _ = text_index.char_span(*encoding.byte_spans[index])

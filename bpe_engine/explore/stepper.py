@@ -33,13 +33,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..corpus.block_text import Text
+from ..bpe.merge_tree import MergeIndex
+from ..core.block_text import Text
+from ..core.merge_node import MergeNode, render_tree  # noqa: F401 - render_tree: the doctest above
 from ..corpus.cut import CorpusCancelled, CorpusWords
 from ..pretokenizers import NONE, EndOfWord, PreTokenizer
 from .corpus_pieces import CorpusPieces
 from .initial_types import InitialTypes
 from .train_stepper import Explains
-from .merge_tree import MergeIndex, MergeNode, render_tree  # noqa: F401 - render_tree: the doctest above
 from .segmentation import Applied, CorpusSegmentation
 from .surfaces import token_bytes_of
 from .word_changes import MergeLike, StepChange, UndoEntry, WordChange, before_after, initial_symbols, spell_out
@@ -307,7 +308,7 @@ class Stepper:
 
     def derivation(self, token: str, *, before: int | None = None) -> MergeNode:
         """Which merges built ``token``, using merges ranked below ``before`` (default: all known):
-        the one merge tree of the engine (:class:`~bpe_engine.explore.merge_tree.MergeIndex`),
+        the one merge tree of the engine (:class:`~bpe_engine.bpe.merge_tree.MergeIndex`),
         extended as merges arrive. A token counts as created by the first merge whose ``new`` it is.
         """
         index, available = self._index, len(self.merges)

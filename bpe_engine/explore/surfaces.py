@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..bpe.byte_table import CHAR_TO_BYTE
+from ..core.byte_table import CHAR_TO_BYTE
 from ..display import token_label as bytes_label
 from ..display import token_str_label
 from ..pretokenizers import END_OF_WORD_SUFFIX

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..corpus.block_text import Text
+    from ..core.block_text import Text
     from ..training.steps import TrainingStep
     from ..types import Tokenizer
-    from .merge_tree import MergeNode
+    from ..core.merge_node import MergeNode
     from .word_changes import StepChange
 
 Explains = Literal["merges", "lines"]

@@ -20,8 +20,8 @@ from dataclasses import replace
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..corpus.block_text import Text
-from ..inspect.text_index import index_of
+from ..core.block_text import Text
+from ..core.text_index import index_of
 from .train_stepper import Explains
 
 if TYPE_CHECKING:

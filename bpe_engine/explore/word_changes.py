@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..bpe.byte_table import BYTE_CHARS
+from ..core.byte_table import BYTE_CHARS
 from ..pretokenizers import EndOfWord, mark_word_end
 from .segmentation import CorpusSegmentation
 

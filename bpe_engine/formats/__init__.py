@@ -11,8 +11,6 @@ tokenizers included) is :func:`bpe_engine.registry.load_tokenizer`.
 from __future__ import annotations
 
 from .bundle import (
-    FORMAT_VERSION,
-    METADATA_FILE,
     load_merge_counts,
     load_saved,
     save_spec,
@@ -28,6 +26,7 @@ from .gpt2_files import (
     write_vocab_json,
 )
 from .hf_json import hf_json_dict, read_hf_json, write_hf_json
+from .saved_dir import FORMAT_VERSION, METADATA_FILE
 from .spec import BpeSpec, spec_from_tokenizer
 from .tiktoken_files import read_tiktoken, write_tiktoken
 from .unigram_dir import load_unigram_dir, save_unigram_dir

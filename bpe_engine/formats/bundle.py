@@ -27,7 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..bpe.byte_table import CHAR_TO_BYTE
+from ..core.byte_table import CHAR_TO_BYTE
 from ..display import visible_text
 from ..errors import ConfigError, TokenizerFileError
 from ..pretokenizers import PreTokenizer
@@ -35,14 +35,20 @@ from ..token_ids import check_file_id
 from ..training.steps import MergeStep
 from .gpt2_files import load_gpt2_files, merge_is_writable, merges_text, merges_writable, write_vocab_json
 from .hf_json import read_hf_json, write_hf_json
-from .saved_dir import FORMAT_NAME, METADATA_FILE, check_save_target, read_consistently, read_metadata, save_directory
+from .saved_dir import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    METADATA_FILE,
+    check_save_target,
+    read_consistently,
+    read_metadata,
+    safe_file_stem,
+    save_directory,
+)
 from .spec import BpeSpec, pretokenizer_from_settings, spec_from_tokenizer, split_specials_from_vocab
 from .tiktoken_files import write_tiktoken
-from .transformers_files import Role, special_roles, write_transformers_files
 from .training_log import LOG_FILE, counts_of, log_text, read_training_log
-
-FORMAT_VERSION = 2
-"""2: the record carries a manifest and the directory is replaced as a whole (1: neither)."""
+from .transformers_files import Role, special_roles, write_transformers_files
 
 # GPT-2 byte character -> the Latin-1 character of its byte: ``str.translate`` then
 # ``encode("latin-1")`` maps a whole token to its bytes at C speed (100k tokens in milliseconds).
@@ -87,15 +93,14 @@ def _save_unigram(tokenizer: Any, out: Path, name: str) -> list[Path]:
 def _save_wordpiece(tokenizer: Any, out: Path, name: str, steps: Sequence[MergeStep] | None) -> list[Path]:
     """WordPiece models have no merges: their own package writes vocab.txt (and tokenizer.json)."""
     refused = ConfigError(f"cannot save {type(tokenizer).__name__}: only BPE and WordPiece tokenizers can be saved")
-    try:
-        from .. import wordpiece
-    except ImportError:  # pragma: no cover - the package ships with the engine
-        raise refused from None
-    if not isinstance(tokenizer, wordpiece.WordPieceTokenizer):
+    from ..wordpiece.model import WordPieceTokenizer
+    from .wordpiece_json import save_wordpiece_dir
+
+    if not isinstance(tokenizer, WordPieceTokenizer):
         raise refused
 
     def write(fresh: Path) -> dict[str, Any]:
-        written = wordpiece.save_wordpiece_dir(tokenizer, fresh)
+        written = save_wordpiece_dir(tokenizer, fresh)
         files = {p.name: p.name for p in written}
         if "tokenizer.json" in files:
             declared: dict[Role, str | None] = {"unk": tokenizer.unk_token, "cls": tokenizer.cls_token, "sep": tokenizer.sep_token}
@@ -135,7 +140,7 @@ def save_spec(
             files["vocab.json"], files["merges.txt"] = "vocab.json", "merges.txt"
         ranks = tiktoken_ranks(spec)
         if ranks is not None:
-            name = f"{_safe_file_stem(spec.name)}.tiktoken"
+            name = f"{safe_file_stem(spec.name)}.tiktoken"
             write_tiktoken(out / name, ranks)
             files["tiktoken"] = name
         meta = metadata(spec, files)
@@ -312,14 +317,7 @@ def _json_repr(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _safe_file_stem(name: str) -> str:
-    stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip("._")
-    return stem or "tokenizer"
-
-
 __all__ = [
-    "FORMAT_VERSION",
-    "METADATA_FILE",
     "load_merge_counts",
     "load_saved",
     "metadata",

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import cast
 
 from ..atomic import atomic_write_text
+from ..core.json_files import line_of_key, parse_json, read_text
 from ..errors import TokenizerFileError
 from ..token_ids import check_file_id, id_problem
-from ._json import line_of_key, parse_json, read_text
 
 MERGES_HEADER = "#version: 0.2"
 

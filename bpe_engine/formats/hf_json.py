@@ -139,7 +139,7 @@ def write_hf_json(path: str | Path, spec: BpeSpec) -> None:
 
 def read_hf_json(path: str | Path, *, name: str | None = None) -> BpeSpec:
     """Load a BPE ``tokenizer.json`` as a :class:`BpeSpec` (``name`` defaults to the folder name)."""
-    from ._json import load_json
+    from ..core.json_files import load_json
 
     data = load_json(path)
     return hf_spec_from_dict(path, data, name=name or _default_name(path))

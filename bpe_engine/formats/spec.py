@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..bpe.byte_table import CHAR_TO_BYTE, is_byte_token_str, token_str_to_bytes
-from ..bpe.normalizer import NormalForm
+from ..core.byte_table import CHAR_TO_BYTE, is_byte_token_str, token_str_to_bytes
+from ..core.normalizer import NormalForm
 from ..errors import TokenizerFileError
 from ..pretokenizers import BUILTIN, PreTokenizer, custom
 

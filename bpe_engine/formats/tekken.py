@@ -27,9 +27,9 @@ import binascii
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.json_files import load_json
 from ..errors import TokenizerFileError
 from ..pretokenizers import TIKTOKEN_STYLE, PreTokenizer
-from ._json import load_json
 
 if TYPE_CHECKING:
     from ..bpe.model import BpeTokenizer

@@ -23,9 +23,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ..atomic import atomic_write_text
+from ..core.json_files import read_text
 from ..errors import TokenizerFileError
 from ..token_ids import check_file_id, id_problem
-from ._json import read_text
 
 
 def read_tiktoken(path: str | Path, *, require_all_bytes: bool = True) -> dict[bytes, int]:

@@ -25,8 +25,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..core.text_files import check_input
 from ..errors import TokenizerFileError
-from ..text_files import check_input
 from ..training.steps import MergeStep, StepWhy
 
 LOG_FILE = "training.jsonl"

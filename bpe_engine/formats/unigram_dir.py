@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TokenizerFileError
-from .bundle import FORMAT_VERSION, _safe_file_stem
+from .saved_dir import FORMAT_NAME, FORMAT_VERSION, METADATA_FILE, read_consistently, safe_file_stem, save_directory
 from .transformers_files import sentencepiece_roles, write_transformers_files
-from .saved_dir import FORMAT_NAME, METADATA_FILE, read_consistently, save_directory
 
 MODEL = "unigram"
 
@@ -27,7 +26,7 @@ def save_unigram_dir(directory: str | Path, name: str, model: bytes, tokenizer_j
     from ..sentencepiece.model_proto import parse_model_bytes
 
     roles = sentencepiece_roles(parse_model_bytes(model, name))
-    stem = _safe_file_stem(name) + ".model"
+    stem = safe_file_stem(name) + ".model"
 
     def write(fresh: Path) -> dict[str, Any]:
         (fresh / stem).write_bytes(model)

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 
 import regex
 
+from ..core.json_files import read_text
 from ..pretokenizers import HF_GPT2
-from ._json import read_text
 from .tiktoken_files import parse_tiktoken
 
 if TYPE_CHECKING:

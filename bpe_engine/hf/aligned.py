@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..inspect.text_index import TextIndex, clean_text
+from ..core.text_index import TextIndex, clean_text
 from ..types import UNKNOWN_ID
 from .added_tokens import AddedToken
 from .normalized import NormalizedString

@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 from itertools import repeat
 from operator import add, mul
 
-from ..bpe.byte_table import BYTE_CHARS, bytes_to_token_str
 from ..bpe.encode import NEVER, PieceCache, merge_pair_ranks
+from ..core.byte_table import BYTE_CHARS, bytes_to_token_str
 from ..errors import ConfigError
 from ..types import Family
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Protocol
 
-from ..bpe.byte_table import CHAR_TO_BYTE
+from ..core.byte_table import CHAR_TO_BYTE
 from ..wordpiece.model import wordpiece_cleanup
 from .normalizers import Replace
 

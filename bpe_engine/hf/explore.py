@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..bpe.byte_table import token_str_to_bytes
+from ..core.byte_table import token_str_to_bytes
 from .aligned import normalized_splits, pre_tokenized
 from .post_processors import TokenRecord
 

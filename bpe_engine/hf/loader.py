@@ -20,7 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..formats._json import load_json
+from ..core.json_files import load_json
 from ..token_ids import MAX_TOKEN_ID
 from . import components
 from .added_tokens import AddedToken, AddedVocabulary, assign_ids

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..bpe.byte_table import bytes_to_token_str
+from ..core.byte_table import bytes_to_token_str
 from ..errors import ConfigError
 from ..memo import char_table
 from ..wordpiece.bert_normalizer import (

@@ -26,7 +26,7 @@ from functools import reduce
 from operator import iadd
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from ..bpe.byte_table import is_byte_token_str, token_str_to_bytes
+from ..core.byte_table import is_byte_token_str, token_str_to_bytes
 from ..errors import ConfigError
 from ..special_text import checked_mode, refuse_special_text
 from ..token_ids import check_decode_ids
@@ -40,7 +40,7 @@ from .post_processors import Padding, PostProcessor, TokenRecord, Truncation
 from .pre_tokenizers import ByteLevel, PreTokenizerStage, SequencePre
 
 if TYPE_CHECKING:
-    from ..explore.merge_tree import MergeNode
+    from ..core.merge_node import MergeNode
 
 
 
@@ -245,7 +245,8 @@ class HfTokenizer:
 
     def merge_tree(self, token_id: int, *, special: bool = False) -> MergeNode | None:
         """The merges that build token ``token_id`` of the BPE model (an added token is a leaf)."""
-        from ..explore.merge_tree import MergeNode, tree_of_merge_list
+        from ..bpe.merge_tree import tree_of_merge_list
+        from ..core.merge_node import MergeNode
 
         data = self.token_bytes(token_id)
         if special or token_id in self.special_tokens.values():

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..bpe.byte_table import BYTE_TO_CHAR
+from ..core.byte_table import BYTE_TO_CHAR
 from ..wordpiece.bert_normalizer import WHITE_SPACE
 
 _SPACE_CHAR = BYTE_TO_CHAR[ord(" ")]

@@ -20,7 +20,7 @@ from typing import Protocol
 
 import regex
 
-from ..bpe.byte_table import BYTE_CHARS, bytes_to_token_str
+from ..core.byte_table import BYTE_CHARS, bytes_to_token_str
 from ..pretokenizers import HF_GPT2_PATTERN
 from ..wordpiece.bert_normalizer import WHITE_SPACE
 from ..wordpiece.bert_pretokenizer import bert_words

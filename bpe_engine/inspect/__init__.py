@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from .details import CharPiece, TokenDetail, iter_token_details, token_details
 from .partial import PartialGroup, group_of_token, partial_flags, partial_groups, partial_share
-from .text_index import CleanText, TextIndex, clean_text
 from .utf8 import (
     ByteRole,
     StreamDecoder,
@@ -23,15 +22,12 @@ from .utf8 import (
 __all__ = [
     "ByteRole",
     "CharPiece",
-    "CleanText",
     "PartialGroup",
     "StreamDecoder",
     "StreamStep",
-    "TextIndex",
     "TokenDetail",
     "byte_role",
     "byte_roles",
-    "clean_text",
     "group_of_token",
     "hex_bytes",
     "iter_stream_decode",

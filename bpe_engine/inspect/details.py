@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..bpe.byte_table import bytes_to_token_str
+from ..core.byte_table import bytes_to_token_str
+from ..core.text_index import TextIndex, index_of
 from ..types import Encoding, Tokenizer
 from .partial import group_of_token, partial_groups
-from .text_index import TextIndex, index_of
 from .utf8 import ByteRole, byte_roles, hex_bytes, standalone_decode
 
 

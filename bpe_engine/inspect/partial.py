@@ -23,8 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from ..core.text_index import TextIndex, index_of
 from ..types import Encoding
-from .text_index import TextIndex, index_of
 
 Unit = Literal["codepoint", "grapheme"]
 

@@ -1,7 +1,7 @@
 """"Why this token", for every kind of tokenizer the explorer loads: one answer type, three stories.
 
 * **Merges** (our BPE, tiktoken rank tables, SentencePiece BPE from piece scores, HF BPE): the
-  merge tree that builds the token (:func:`bpe_engine.explore.merge_tree.merge_tree_for`); a byte-fallback
+  merge tree that builds the token (:func:`bpe_engine.bpe.merge_tree.merge_tree_for`); a byte-fallback
   piece (``<0xED>``) is a leaf holding the byte it is.
 * **Unigram** (SentencePiece Unigram): no merge builds a piece; Viterbi picked the most probable
   segmentation of the word. The answer is that segmentation with its log-probability and the next
@@ -26,13 +26,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
-from ..bpe.byte_table import token_str_to_bytes
+from ..bpe.merge_tree import merge_tree_for
+from ..core.byte_table import token_str_to_bytes
+from ..core.merge_node import MergeNode
+from ..core.text_index import index_of
 from ..display import decode_bytes_visibly, visible_text
 from ..errors import BpeEngineError
-from ..explore.merge_tree import MergeNode, merge_tree_for
 from ..explore.regularization import WordSamples, samples_at
 from ..types import Encoding, ScoresPieces, Tokenizer
-from .text_index import index_of
 
 if TYPE_CHECKING:
     from ..hf.pipeline import HfTokenizer

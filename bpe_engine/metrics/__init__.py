@@ -6,7 +6,9 @@
   ``tokenization-scorer`` package defines them) and a Zipf fit, from token counts;
 - :mod:`.text_metrics` -- per text: tokens, characters/bytes per token, fertility, continued-word
   rate, the efficiencies, vocabulary use; the language premium of parallel texts (Petrov et al. 2023);
-- :mod:`.overlap` -- two vocabularies' shared tokens by bytes (Jaccard), weighted by a corpus.
+- :mod:`.overlap` -- two vocabularies' shared tokens by bytes (Jaccard), weighted by a corpus;
+- :mod:`.vocabulary` -- every id of a tokenizer and the bytes it stands for (what the audit and
+  overlap walk).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any, TypeVar
 
-from ..compare.segments import cut_points
+from ..corpus.blocks import cut_points
 from ..errors import UnknownSymbolError
 from ..types import Encoding, Tokenizer
 

@@ -23,9 +23,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..audit.ids import vocabulary_bytes
 from ..types import UNKNOWN_ID, Tokenizer
 from .encoded import id_slices
+from .vocabulary import vocabulary_bytes
 
 
 @dataclass(frozen=True)

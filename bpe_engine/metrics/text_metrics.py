@@ -3,7 +3,7 @@
 For each text (a file), encoded exactly in slices (:mod:`.encoded`), post-processor tokens left out:
 
 * ``tokens``, ``characters`` (code points), ``bytes`` (UTF-8), ``words`` (whitespace-separated, as
-  Compare counts them: :func:`bpe_engine.compare.stats.count_words`);
+  Compare counts them: :func:`bpe_engine.core.text_index.count_words`);
 * ``chars_per_token``, ``bytes_per_token``; ``tokens_per_word`` -- the *fertility* (Rust et al.
   2021), tokens over words as Compare's Stats view has it;
 * ``continued_word_rate`` -- the share of words whose characters are spread over two or more
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..compare.stats import word_spans
+from ..core.text_index import word_spans
 from ..types import Tokenizer
 from .efficiency import efficiencies, zipf_exponent
 from .encoded import detailed_slices

@@ -1,6 +1,6 @@
 """Inspector data for SentencePiece models: why a token is what it is.
 
-* BPE: the merge tree of a piece, shaped like :mod:`bpe_engine.explore.merge_tree`'s trees (so the
+* BPE: the merge tree of a piece, shaped like :mod:`bpe_engine.bpe.merge_tree`'s trees (so the
   existing inspector renders it). SentencePiece stores no merge list -- a piece's score is its
   merge priority -- so the tree is what the encoder itself does with the piece's own text: every
   merge in score order, recorded. A node's ``rank`` is the piece's place among the model's merged
@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..explore.merge_tree import MergeNode
+from ..core.merge_node import MergeNode
 from ..types import Encoding
 from .bpe import BpeModel
 from .model_proto import PieceType, byte_of_piece

@@ -16,8 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..core.text_files import read_input
 from ..errors import TokenizerFileError
-from ..text_files import read_input
 from ._descriptor import FILE_DESCRIPTOR
 
 MAX_MODEL_BYTES = 1 << 30  # protobuf itself stops at 2 GiB; no real model is near 1 GiB

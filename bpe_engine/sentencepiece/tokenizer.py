@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
+from ..core.text_index import clean_text
 from ..errors import ConfigError
-from ..inspect.text_index import clean_text
 from ..special_text import special_segments
 from ..token_ids import check_decode_ids
 from ..types import DEFAULT_SPECIAL_MODE, Capabilities, Encoding, SpecialMode
@@ -33,7 +33,7 @@ from .unigram_words import UnigramWords
 from .words import word_splitter
 
 if TYPE_CHECKING:
-    from ..explore.merge_tree import MergeNode
+    from ..core.merge_node import MergeNode
     from .explain import UnigramChoice
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -25,12 +25,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ..bpe.byte_table import BYTE_CHARS, CHAR_TO_BYTE
 from ..bpe.encode import merge_byte_ranks, merge_pair_ranks
 from ..bpe.merge_table import MergeTable
 from ..bpe.model import BpeTokenizer
-from ..bpe.normalizer import NormalForm
 from ..bpe.rank_table import RankTable
+from ..core.byte_table import BYTE_CHARS, CHAR_TO_BYTE
+from ..core.normalizer import NormalForm
 from ..errors import ConfigError
 from ..pretokenizers import PreTokenizer
 from ..training.bpe.setup import Vocabulary

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from ..bpe.byte_table import token_str_to_bytes
 from ..bpe.model import BpeTokenizer
 from ..choices import TIE_BREAKS, VOCAB_SIZE_MAX, TieBreak, values
+from ..core.byte_table import token_str_to_bytes
 from ..corpus import WordCounts
 from ..errors import ConfigError
 from ..training.bpe.config import DEFAULT_MAX_TOKEN_LENGTH, BpeTrainerConfig

@@ -24,7 +24,7 @@ from typing import Any
 from ..bpe.model import BpeTokenizer
 from ..bpe.rank_table import RankTable
 from ..formats import save_spec
-from ..formats.bundle import _safe_file_stem
+from ..formats.saved_dir import safe_file_stem
 from ..formats.spec import BpeSpec, spec_from_tokenizer
 from ..training.steps import MergeStep
 from .base import BpeBase
@@ -69,7 +69,7 @@ def save_changed(
     spec = surgery_spec(tokenizer, name)
     extra: dict[str, str] = {SURGERY_FILE: _json(surgery_record(base, operation, new_ids, id_map))}
     if spec.rank_table:
-        extra[TIKTOKEN_SETTINGS_FILE] = _json(tiktoken_settings(tokenizer, f"{_safe_file_stem(name)}.tiktoken"))
+        extra[TIKTOKEN_SETTINGS_FILE] = _json(tiktoken_settings(tokenizer, f"{safe_file_stem(name)}.tiktoken"))
     return save_spec(spec, directory, steps=steps, extra_files=extra)
 
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..bpe.byte_table import BYTE_ALPHABET, token_str_to_bytes
+from ..core.byte_table import BYTE_ALPHABET, token_str_to_bytes
 from ..corpus import WordCounts
 from .bpe import BpeTrainerConfig
 from .bpe.tie_breaks import tie_rule

@@ -18,7 +18,7 @@ from .steps import TrainingStep
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus import WordCounts
-    from ..corpus.block_text import Text
+    from ..core.block_text import Text
     from ..corpus.cut import CorpusWords
 
 

@@ -38,7 +38,7 @@ from ..choices import Choice
 from ..errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..corpus.block_text import Text
+    from ..core.block_text import Text
     from ..corpus.cut import CorpusWords
     from pathlib import Path
 

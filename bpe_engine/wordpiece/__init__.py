@@ -1,6 +1,6 @@
 """WordPiece, next to BPE: likelihood-score training, BERT's front end, ``bert-base-uncased``.
 
-Everything public is re-exported here::
+Its encoder and front end, from one place::
 
     from bpe_engine.wordpiece import bert_base_uncased
     from bpe_engine.training.wordpiece import train_wordpiece, WordPieceTrainerConfig
@@ -15,12 +15,12 @@ Everything public is re-exported here::
 
 Modules: :mod:`.bert_normalizer`, :mod:`.bert_pretokenizer` (front end), :mod:`.model`
 (encoder),
-:mod:`bpe_engine.training.wordpiece` (fast and naive training), :mod:`.vocab_files` / :mod:`.hf_json` (files), :mod:`.stats`.
+:mod:`bpe_engine.training.wordpiece` (fast and naive training), :mod:`.vocab_files` (``vocab.txt``);
+its ``tokenizer.json`` is :mod:`bpe_engine.formats.wordpiece_json` (the files layer).
 """
 
 from .bert_normalizer import BertNormalizer
 from .bert_pretokenizer import bert_pieces, bert_words
-from .hf_json import hf_json_text, load_hf_json, save_hf_json, save_wordpiece_dir
 from .model import BERT_SPECIALS, WordPieceTokenizer
 from .vocab_files import (
     BERT_BASE_UNCASED,
@@ -40,11 +40,7 @@ __all__ = [
     "bert_base_uncased",
     "bert_pieces",
     "bert_words",
-    "hf_json_text",
-    "load_hf_json",
     "load_vocab_txt",
-    "save_hf_json",
     "save_vocab_txt",
     "vocab_txt_problem",
-    "save_wordpiece_dir",
 ]

@@ -12,11 +12,12 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from ..atomic import atomic_write_text
+from ..core.json_files import read_file_bytes
 from ..errors import ConfigError, ReferenceDataMissing, TokenizerFileError
-from ..formats._json import read_file_bytes
 from .bert_normalizer import BertNormalizer
 from .model import WordPieceTokenizer
 
@@ -111,9 +112,19 @@ def bert_base_uncased() -> WordPieceTokenizer:
     return _bert_base_uncased()
 
 
+def bert_vocab_present() -> bool:
+    """Whether the packaged ``bert-base-uncased`` vocabulary is there (``bpe-explorer models``
+    lists it as present or missing; its checksum is checked when it is loaded)."""
+    return _bert_vocab_resource().is_file()
+
+
+def _bert_vocab_resource() -> Traversable:
+    return resources.files("bpe_engine").joinpath("data", BERT_VOCAB_FILE)
+
+
 @lru_cache(maxsize=1)
 def _bert_base_uncased() -> WordPieceTokenizer:
-    resource = resources.files("bpe_engine").joinpath("data", BERT_VOCAB_FILE)
+    resource = _bert_vocab_resource()
     try:
         data = resource.read_bytes()
     except OSError:

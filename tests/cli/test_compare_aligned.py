@@ -16,8 +16,8 @@ from bpe_engine.catalog.openai import load_reference
 from bpe_engine.compare import Comparison, compare, layout
 from bpe_engine.compare.baselines import CharacterTokenizer, WhitespaceWordTokenizer
 from bpe_engine.display import visible_text
+from bpe_styles import SEGMENT_STYLES
 from tests.fakes import TokenizerDouble
-from tui.colours import SEGMENT_STYLES
 
 TEXTS = (
     "ab c",

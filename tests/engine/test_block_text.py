@@ -12,20 +12,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bpe_engine.core.block_text import BlockText, blank, distinct_symbols, utf8_length
 from bpe_engine.corpus import stats_of_words
-from bpe_engine.corpus.block_text import BlockText, blank, distinct_symbols, utf8_length
 from bpe_engine.corpus.cut import CorpusWords, NextStarts
 from bpe_engine.corpus.fast_split import text_segments
 from bpe_engine.errors import CorpusError
 from bpe_engine.explore.stepper import Stepper
 from bpe_engine.pretokenizers import CL100K, END_OF_WORD, GPT2, NONE, WHITESPACE, custom
-from bpe_engine.text_files import read_text_blocks, read_text_file
+from bpe_engine.core.text_files import read_text_blocks, read_text_file
 
 TEXT = st.lists(st.sampled_from(list("ab cd  ,.'\n\t1é한😀\u00a0\r") + ["'s", " 12", "ab "]), max_size=120).map("".join)
 FIELDS = ("texts", "counts", "piece_words", "piece_starts", "piece_ends", "first_piece", "characters")
 
 
-@pytest.mark.parametrize("name", ["corpus.block_text", "corpus.cut", "explore.corpus_pieces", "explore.word_changes"])
+@pytest.mark.parametrize("name", ["core.block_text", "corpus.cut", "explore.corpus_pieces", "explore.word_changes"])
 def test_module_doctests(name: str) -> None:
     failures, tried = doctest.testmod(importlib.import_module(f"bpe_engine.{name}"), verbose=False)
     assert failures == 0 and tried > 0

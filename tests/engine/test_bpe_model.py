@@ -9,10 +9,10 @@ import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_engine.bpe.byte_table import BYTE_TO_CHAR
 from bpe_engine.bpe.model import BpeTokenizer
 from bpe_engine.bpe.naive_encode import encode_with_merges
 from bpe_engine.catalog.openai import load_reference, reference_ranks
+from bpe_engine.core.byte_table import BYTE_TO_CHAR
 from bpe_engine.errors import ConfigError, CorpusError, SpecialTokenError
 from bpe_engine.pretokenizers import END_OF_WORD, GPT2, NONE, WHITESPACE
 from bpe_engine.types import Tokenizer

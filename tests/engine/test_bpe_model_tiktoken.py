@@ -7,10 +7,10 @@ import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_engine.bpe.byte_table import BYTE_TO_CHAR
 from bpe_engine.bpe.model import BpeTokenizer
 from bpe_engine.bpe.tiktoken_bridge import to_tiktoken, why_not_tiktoken
 from bpe_engine.catalog.openai import load_reference
+from bpe_engine.core.byte_table import BYTE_TO_CHAR
 from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import GPT2, WHITESPACE, custom
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bpe_engine.bpe.byte_table import BYTE_ALPHABET
+from bpe_engine.core.byte_table import BYTE_ALPHABET
 from bpe_engine.corpus import Document, WordCounts
 from bpe_engine.errors import ConfigError, CorpusError
 from bpe_engine.pretokenizers import END_OF_WORD, GPT2, NONE, WHITESPACE

@@ -5,9 +5,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_engine.compare import align_row, compare, count_words, disagreements, row_stats
+from bpe_engine.compare import align_row, compare, disagreements, row_stats
 from bpe_engine.compare.align import _owners
 from bpe_engine.compare.baselines import CharacterTokenizer, WhitespaceWordTokenizer
+from bpe_engine.core.text_index import count_words
 from bpe_engine.types import Encoding
 from tests.engine.test_inspect_fixtures import EOT, hand_tokenizer
 from tests.fakes import TokenizerDouble

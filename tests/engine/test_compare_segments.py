@@ -13,7 +13,8 @@ from bpe_engine.catalog.openai import load_reference
 from bpe_engine.compare import align_row, compare
 from bpe_engine.compare.baselines import CharacterTokenizer, WhitespaceWordTokenizer
 from bpe_engine.compare.rows import _encode
-from bpe_engine.compare.segments import SegmentCache, cut_points
+from bpe_engine.compare.segments import SegmentCache
+from bpe_engine.corpus.blocks import cut_points
 from bpe_engine.inspect.partial import partial_flags
 from bpe_engine.pretokenizers import WHITESPACE, custom
 from bpe_engine.registry import load_tokenizer

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_engine.bpe.byte_table import token_str_to_bytes
+from bpe_engine.core.byte_table import token_str_to_bytes
 from bpe_engine.corpus import Document, corpus_stats, count_words, parallel, read_documents, stats_of_words, tally
 from bpe_engine.corpus.counting import count_unit
 from bpe_engine.corpus.cut import CorpusWords

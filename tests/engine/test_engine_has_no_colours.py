@@ -1,6 +1,6 @@
 """The engine gives style keys, never colours: no rich style string or colour in ``bpe_engine``.
 
-How a key looks is the front ends' (``tui/colours.py``, read by the app and the CLI). This reads
+How a key looks is the front ends' (``bpe_styles``, read by the app and the CLI). This reads
 every source file of the package like a grep: a hex colour anywhere, and any string literal (not
 a docstring) made only of rich style words -- attributes, colour names, ``on``, hex or ``rgb()``
 colours -- alone or inside ``[...]`` markup. Prose that names a colour (the legend's "red:
@@ -68,4 +68,4 @@ def test_bpe_engine_holds_no_colours() -> None:
     files = sorted(PACKAGE.rglob("*.py"))
     assert len(files) > 50  # the whole package, not an empty glob
     found = [line for path in files for line in colours_in(path)]
-    assert found == [], "the engine emits style keys; colours belong in tui/colours.py:\n" + "\n".join(found)
+    assert found == [], "the engine emits style keys; colours belong in bpe_styles:\n" + "\n".join(found)

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from bpe_engine.core.json_files import read_file_bytes
 from bpe_engine.corpus.counts_file import read_counts
 from bpe_engine.errors import CorpusError, TokenizerFileError
-from bpe_engine.formats._json import read_file_bytes
 from bpe_engine.sentencepiece.model_proto import read_model_file
-from bpe_engine.text_files import check_input, corpus_failure, read_input, read_text_file
+from bpe_engine.core.text_files import check_input, corpus_failure, read_input, read_text_file
 
 
 def _link(tmp_path: Path, name: str, target: str) -> Path:

@@ -7,10 +7,11 @@ import os
 
 import pytest
 
-from bpe_engine.bpe.byte_table import BYTE_ALPHABET
+from bpe_engine.core.byte_table import BYTE_ALPHABET
 from bpe_engine.errors import TokenizerFileError
 from bpe_engine.formats import load_gpt2_files, load_saved, read_hf_json, read_tiktoken, save_spec, spec_from_tokenizer
-from bpe_engine.formats.bundle import METADATA_FILE, tiktoken_ranks
+from bpe_engine.formats.bundle import tiktoken_ranks
+from bpe_engine.formats.saved_dir import METADATA_FILE
 from bpe_engine.formats.spec import BpeSpec
 from bpe_engine.pretokenizers import CL100K, WHITESPACE, custom
 

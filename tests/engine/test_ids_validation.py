@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bpe_engine.bpe.byte_table import BYTE_TO_CHAR
 from bpe_engine.bpe.model import BpeTokenizer
 from bpe_engine.catalog.openai import load_reference
+from bpe_engine.core.byte_table import BYTE_TO_CHAR
 from bpe_engine.errors import BpeEngineError, ConfigError, TokenizerFileError
 from bpe_engine.formats import save_tokenizer
 from bpe_engine.pretokenizers import GPT2, NONE

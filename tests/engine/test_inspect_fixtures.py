@@ -13,9 +13,10 @@ from typing import Literal
 
 import tiktoken
 
-from bpe_engine.bpe.byte_table import bytes_to_token_str
+from bpe_engine.bpe.merge_tree import tree_from_ranks
+from bpe_engine.core.byte_table import bytes_to_token_str
+from bpe_engine.core.merge_node import MergeNode
 from bpe_engine.errors import SpecialTokenError
-from bpe_engine.explore.merge_tree import MergeNode, tree_from_ranks
 from bpe_engine.pretokenizers import GPT2_PATTERN
 from bpe_engine.types import Capabilities, Encoding, SpecialMode
 

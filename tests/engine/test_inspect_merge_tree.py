@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bpe_engine.explore.merge_tree import MergeIndex, MergeNode, merge_tree_for, render_tree, tree_from_ranks, tree_of_merge_list
+from bpe_engine.bpe.merge_tree import MergeIndex, merge_tree_for, tree_from_ranks, tree_of_merge_list
+from bpe_engine.core.merge_node import MergeNode, render_tree
 from bpe_engine.types import Capabilities
 from tests.engine.test_inspect_fixtures import EOT, hand_ranks, hand_tokenizer
 from tests.fakes import TokenizerDouble

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_engine.inspect import TextIndex, partial_flags, partial_groups, token_details
+from bpe_engine.core.text_index import TextIndex
+from bpe_engine.inspect import partial_flags, partial_groups, token_details
 from bpe_engine.types import Encoding
 from tests.engine.test_inspect_fixtures import hand_tokenizer
 

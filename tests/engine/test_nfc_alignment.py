@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_engine.bpe.normalizer import _chunked, align
+from bpe_engine.core.normalizer import _chunked, align
 
 # Starters and marks that compose, reorder or get rewritten: Latin + combining accents of several
 # classes, Hangul jamo (L, V, T), Tamil/Bengali two-part vowels, Tibetan U+0F73 (excluded, decomposes
@@ -29,7 +29,7 @@ PIECES = [
 texts = st.lists(st.sampled_from(PIECES), max_size=24).map("".join)
 
 
-@pytest.mark.parametrize("module", ["bpe.normalizer", "formats.llama", "formats.qwen"])
+@pytest.mark.parametrize("module", ["core.normalizer", "formats.llama", "formats.qwen"])
 def test_module_doctests(module: str) -> None:
     failures, tried = doctest.testmod(importlib.import_module(f"bpe_engine.{module}"), verbose=False)
     assert tried > 0 and failures == 0

@@ -127,9 +127,10 @@ def test_wordpiece_forms():
 
 def test_wordpiece_files_dispatch(tmp_path):
     from bpe_engine import wordpiece
+    from bpe_engine.formats.wordpiece_json import save_hf_json
 
     bert = wordpiece.bert_base_uncased()
-    wordpiece.save_hf_json(bert, tmp_path / "tokenizer.json")
+    save_hf_json(bert, tmp_path / "tokenizer.json")
     loaded = load_tokenizer(tmp_path / "tokenizer.json")  # read as Hugging Face reads it: [CLS] ... [SEP]
     assert loaded.encode("unaffable") == bert.encode("unaffable")  # [CLS] ... [SEP] on both, by default
     assert loaded.encode("unaffable", add_special_tokens=False) == bert.encode("unaffable", add_special_tokens=False)

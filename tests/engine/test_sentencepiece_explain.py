@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bpe_engine.explore.merge_tree import MergeNode, merge_tree_for, render_tree
+from bpe_engine.bpe.merge_tree import merge_tree_for
+from bpe_engine.core.merge_node import MergeNode, render_tree
 from bpe_engine.sentencepiece import PieceType, load_model
 from bpe_engine.sentencepiece.explain import unigram_choice_at, word_around
 from tests.oracles import require

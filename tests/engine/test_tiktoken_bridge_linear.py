@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LONG_TOKEN_MODEL = """
 import sys
 from bpe_engine.bpe.model import BpeTokenizer
-from bpe_engine.bpe.byte_table import BYTE_TO_CHAR
+from bpe_engine.core.byte_table import BYTE_TO_CHAR
 from bpe_engine.pretokenizers import GPT2
 
 target = int(sys.argv[1])

@@ -8,10 +8,10 @@ import json
 import pytest
 
 from bpe_cli.main import main
-from bpe_engine.bpe.byte_table import BYTE_TO_CHAR
 from bpe_engine.bpe.model import BpeTokenizer
 from bpe_engine.compare import compare
 from bpe_engine.compare.baselines import CharacterTokenizer
+from bpe_engine.core.byte_table import BYTE_TO_CHAR
 from bpe_engine.errors import ConfigError, UnknownSymbolError
 from bpe_engine.formats import save_tokenizer
 from bpe_engine.pretokenizers import END_OF_WORD, GPT2

@@ -10,18 +10,11 @@ from typing import Any
 
 import pytest
 
-from bpe_engine.audit import (
-    CATEGORIES,
-    PARTITION,
-    AuditCancelled,
-    audit_vocabulary,
-    corpus_use,
-    explain_unreachable,
-    vocabulary_ids,
-)
+from bpe_engine.audit import CATEGORIES, PARTITION, AuditCancelled, audit_vocabulary, corpus_use, explain_unreachable
 from bpe_engine.bpe.model import BpeTokenizer
 from bpe_engine.catalog.openai import load_reference
 from bpe_engine.metrics.encoded import plain_ids
+from bpe_engine.metrics.vocabulary import vocabulary_ids
 from bpe_engine.pretokenizers import WHITESPACE, custom
 from bpe_engine.registry import load_tokenizer
 
@@ -29,7 +22,7 @@ from bpe_engine.registry import load_tokenizer
 O200K_UNREACHABLE = (3413, 3914, 24091, 48235, 63100, 65447, 99494, 125141, 147008, 175653, 182292, 193819)
 
 
-@pytest.mark.parametrize("module", ["audit.ids", "metrics.encoded"])
+@pytest.mark.parametrize("module", ["metrics.vocabulary", "metrics.encoded"])
 def test_module_doctests(module: str) -> None:
     failures, tried = doctest.testmod(importlib.import_module(f"bpe_engine.{module}"), verbose=False)
     assert tried > 0 and failures == 0

@@ -7,17 +7,10 @@ from pathlib import Path
 import pytest
 
 from bpe_engine.errors import ReferenceDataMissing, TokenizerFileError
+from bpe_engine.formats.wordpiece_json import load_hf_json, save_hf_json, save_wordpiece_dir
 from bpe_engine.pretokenizers import GPT2, WHITESPACE
 from bpe_engine.training.wordpiece import WordPieceTrainerConfig, train_wordpiece
-from bpe_engine.wordpiece import (
-    bert_base_uncased,
-    load_hf_json,
-    load_vocab_txt,
-    save_hf_json,
-    save_vocab_txt,
-    save_wordpiece_dir,
-    vocab_files,
-)
+from bpe_engine.wordpiece import bert_base_uncased, load_vocab_txt, save_vocab_txt, vocab_files
 from tests.oracles import require
 
 tokenizers = require("tokenizers")
@@ -138,3 +131,15 @@ def test_save_directory_reloads_through_the_registry(tmp_path: Path, trained) ->
     assert load_tokenizer("bert-base-uncased").encode("unaffable") == [101, 14477, 20961, 3468, 102]
     marker = train_wordpiece(["a b"], WordPieceTrainerConfig(vocab_size=20, pre_tokenizer=WHITESPACE))
     assert [p.name for p in save_wordpiece_dir(marker, tmp_path / "m")] == ["vocab.txt"]
+
+
+def test_models_lists_the_packaged_bert_vocabulary_as_present_or_missing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``bpe-explorer models`` reads the packaged file itself (the catalog asks no registry)."""
+    from bpe_engine.catalog import list_models
+
+    def bert_state() -> str:
+        return next(r.state for r in list_models(hf_roots=[]) if r.name == "bert-base-uncased")
+
+    assert bert_state() == "present"
+    monkeypatch.setattr(vocab_files, "_bert_vocab_resource", lambda: tmp_path / "gone.txt")
+    assert bert_state() == "missing"

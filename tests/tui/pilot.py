@@ -7,7 +7,10 @@
 * :func:`settle` waits until every worker finished (a cancelled or failed one counts) and what they
   posted was handled; :func:`train_to_end` presses ctrl+t and settles. :func:`settle_panes` also
   waits past the panes' typing debounce, for tests that type into Inspect or Compare.
-* :func:`shown` is the plain text a text widget shows now.
+* :func:`until` waits for a condition by rounds of the app's own work, not by the clock.
+* :func:`shown` is the plain text a text widget shows now; :func:`footer_keys` the footer's keys;
+  :func:`toasts` the notifications the app holds (newest last) and :func:`drawn_toasts` those on
+  screen, as drawn.
 """
 
 from __future__ import annotations
@@ -34,7 +37,9 @@ from tui.compare import ComparePane
 from tui.inspect import STYLESHEET as INSPECT_STYLESHEET
 from tui.inspect import InspectorPane
 from tui.state import ExplorerState
+from tui.textual_compat import FooterKey
 from tui.train.pane import TrainPane
+from tui.widgets.keys_footer import KeysFooter
 
 SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n한국어 한국 한글 😀👍🏽\n"
 
@@ -156,6 +161,42 @@ async def workers_done(pilot: Any) -> None:
             await pilot.pause(0.05)
 
 
+async def until(pilot: Any, condition: Callable[[], bool], *, rounds: int = 10_000) -> None:
+    """Wait until ``condition()`` holds, for up to ``rounds`` pauses of 10 ms each handled by the
+    app: a busy machine makes each round longer, so a slow run is waited for, not failed (a clock
+    deadline failed on a loaded CI machine). A condition that never comes fails after the rounds."""
+    for _ in range(rounds):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    assert condition(), f"still not so after {rounds} rounds of the app's work"
+
+
+def footer_keys(app: App[Any], *, shown_only: bool = False) -> list[FooterKey]:
+    """The keys of the footer's current row (``shown_only``: those on screen, with a width)."""
+    keys = app.query_one(KeysFooter).keys()
+    return [key for key in keys if key.display and key.region.width] if shown_only else keys
+
+
+def toasts(app: App[Any]) -> list[str]:
+    """The messages of the notifications the app holds, oldest first."""
+    return [note.message for note in app._notifications]  # noqa: SLF001 - Textual keeps no public list
+
+
+def drawn_toasts(app: App[Any]) -> list[str]:
+    """The text of every toast on screen, as rendered."""
+    from textual.widgets._toast import Toast
+
+    return [str(toast.render()) for toast in app.screen.query(Toast)]
+
+
+def newest_toast_drawn(app: App[Any]) -> str:
+    """The newest notification drawn as its toast would be (shown on screen or not)."""
+    from textual.widgets._toast import Toast
+
+    return str(Toast(list(app._notifications)[-1]).render())  # noqa: SLF001 - no public list
+
+
 async def train_to_end(app: ExplorerApp, pilot: Any) -> None:
     await pilot.press("ctrl+t")
     await settle(app, pilot)
@@ -187,6 +228,11 @@ __all__ = [
     "settle",
     "settle_panes",
     "shown",
+    "toasts",
+    "drawn_toasts",
+    "newest_toast_drawn",
+    "footer_keys",
+    "until",
     "train_to_end",
     "workers_done",
 ]

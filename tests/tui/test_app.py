@@ -5,10 +5,9 @@ from __future__ import annotations
 import asyncio
 
 from textual.widgets import Input, Static, TabbedContent, TextArea
-from textual.widgets._toast import Toast
 
 from bpe_engine.training.runner import Steps
-from tests.tui.pilot import SMALL, runner, set_input, settle, shown, train_to_end  # noqa: F401 - re-exported for other tests
+from tests.tui.pilot import SMALL, newest_toast_drawn, runner, set_input, settle, shown, train_to_end  # noqa: F401 - re-exported for other tests
 from tui.app import ExplorerApp
 from tui.inspect import InspectorPane
 from tui.messages import TrainingEvent
@@ -216,5 +215,5 @@ async def test_escapes_and_markup_in_the_title_inputs_and_toasts_are_shown_inert
         assert_inert(text.render_line(0).text, where="Compare text")
         app.notify(f"Opened {payload}")
         await pilot.pause()
-        drawn = str(Toast(list(app._notifications)[-1]).render())
+        drawn = newest_toast_drawn(app)
         assert "[@click=app.quit]" in drawn

@@ -8,7 +8,8 @@ from typing import Any
 from textual.widgets import DataTable, Input
 
 from tests.tui.pilot import make_app, settle_panes
-from tui.audit import AuditScreen, open_audit
+from tui.audit import AuditScreen
+from tui.commands import open_audit
 from tui.inspect.pane import InspectorPane
 
 

@@ -13,7 +13,7 @@ from tests.tui.pilot import SMALL, CompareHost, hand_bpe, set_input, settle, set
 from tui.app import ExplorerApp
 from tui.compare import ComparePane
 from tui.compare.aligned import AlignedRows
-from tui.compare.pane import Compared
+from tui.compare.running import CompareResult
 from tui.state import ExplorerState
 
 KOREAN = "대한민국은 민주공화국이다. 한국어 tokenization 👩‍👩‍👧"
@@ -114,7 +114,7 @@ async def test_stale_results_never_overwrite_newer_ones() -> None:
         from bpe_engine.compare import compare
         from bpe_engine.compare.baselines import CharacterTokenizer
 
-        old = Compared(current.generation - 1, ("characters",), compare("old", [CharacterTokenizer()]), (), frozenset(), 80)
+        old = CompareResult(current.generation - 1, ("characters",), compare("old", [CharacterTokenizer()]), (), frozenset(), 80)
         pane.post_message(ComparePane.Compared(old, old.generation))
         await settle_panes(pilot)
         assert pane.result is current
@@ -144,7 +144,7 @@ def test_compare_pane_snapshot_korean(snap_compare: Any) -> None:
 
 def test_unloadable_row_is_a_visible_error_not_a_crash(tmp_path: Any) -> None:
     from bpe_engine.compare import compare
-    from tui.compare import sources
+    from tui.models import sources
 
     bad = tmp_path / "broken.tiktoken"
     bad.write_text("not base64 at all\n", encoding="utf-8")

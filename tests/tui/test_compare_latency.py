@@ -12,21 +12,17 @@ from typing import Any
 import pytest
 from textual.geometry import Region
 from textual.widgets import Static, TextArea
-from textual.widgets._footer import FooterKey
 
-from tests.tui.pilot import CompareHost, hand_bpe, settle_panes
+from tests.tui.pilot import CompareHost, footer_keys, hand_bpe, settle_panes
 from tui.app import ExplorerApp
 from tui.compare import ComparePane
 from tui.compare.aligned import AlignedRows
 from tui.compare.stats_table import StatsTable
+from tui.textual_compat import FooterKey
 from tui.train.step_log import StepLog
-from tui.widgets.keys_footer import KeysFooter
 
 SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n"
 
-
-def footer_keys(app: ExplorerApp) -> list[FooterKey]:
-    return app.query_one(KeysFooter).keys()
 
 
 async def test_footer_is_rebuilt_only_when_its_keys_change() -> None:

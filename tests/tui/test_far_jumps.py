@@ -7,22 +7,12 @@ back to step 0 is one move. Here every slice is one merge, so every jump is a fa
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 import pytest
 from textual.widgets import TabbedContent
 
-from tests.tui.pilot import set_input, settle, train_to_end
+from tests.tui.pilot import set_input, settle, train_to_end, until
 from tui.app import ExplorerApp
 from tui.train import stepping as stepping_actions
-
-
-async def until(pilot, condition: Callable[[], bool], timeout: float = 20.0) -> None:  # noqa: ANN001
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        await pilot.pause(0.01)
 
 
 async def test_keys_pressed_during_a_far_jump_are_obeyed(alice_text: str, monkeypatch: pytest.MonkeyPatch) -> None:

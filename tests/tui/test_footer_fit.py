@@ -6,15 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets._footer import FooterKey
-
-from tests.tui.pilot import settle_panes
+from tests.tui.pilot import footer_keys, settle_panes
 from tui.app import ExplorerApp
 from tui.widgets.keys_footer import KeysFooter
-
-
-def shown_keys(app: Any) -> list[FooterKey]:
-    return [key for key in app.query_one(KeysFooter).keys() if key.display and key.region.width]
 
 
 def assert_whole(app: Any) -> None:
@@ -38,11 +32,11 @@ async def test_inspects_keys_after_esc_are_whole_and_come_back_when_there_is_roo
         await pilot.press("escape")
         await settle_panes(pilot)
         assert_whole(app)
-        narrow = {k.key for k in shown_keys(app)}
+        narrow = {k.key for k in footer_keys(app, shown_only=True)}
         await pilot.resize_terminal(220, 40)
         await settle_panes(pilot)
         assert_whole(app)
-        assert {k.key for k in shown_keys(app)} > narrow  # the dropped keys are back
+        assert {k.key for k in footer_keys(app, shown_only=True)} > narrow  # the dropped keys are back
         await pilot.resize_terminal(80, 24)
         await settle_panes(pilot)
         assert_whole(app)

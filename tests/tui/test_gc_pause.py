@@ -79,7 +79,7 @@ async def test_the_app_freezes_its_corpus_cut_and_a_mounted_pane() -> None:
 
 
 def test_a_loaded_reference_tokenizer_is_frozen() -> None:
-    from tui.compare import sources
+    from tui.models import sources
 
     sources._cache.pop("gpt2", None)  # noqa: SLF001 - load it anew
     try:

@@ -10,9 +10,9 @@ from typing import Any
 from textual.widgets import Static
 
 from tests.tui.pilot import InspectorHost, make_app, runner, set_input, set_select, settle, settle_panes, shown, train_to_end
-from tui.compare import sources
 from tui.inspect.chips import TokenChips
 from tui.inspect.pane import InspectorPane
+from tui.models import sources
 
 CORPUS = ("hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5 + "\n") * 3
 

@@ -7,12 +7,10 @@ value on every key (2 s per key at 1 MB) and the pane encoded, detailed and alig
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual import events
 from textual.widgets import Input
 
-from tests.tui.pilot import settle_panes
+from tests.tui.pilot import settle_panes, toasts
 from tui.app import ExplorerApp
 from tui.compare import ComparePane
 from tui.inspect import InspectorPane
@@ -22,10 +20,6 @@ from tui.widgets.safe_text import AREA_CAPACITY, FIELD_CAPACITY, SafeInput, Safe
 
 PASTED = "a long pasted text, line after line\n" * 30_000  # 1,080,000 characters
 
-
-def last_toast(app: Any) -> str:
-    notes = list(app._notifications)  # noqa: SLF001
-    return notes[-1].message if notes else ""
 
 
 async def test_a_long_paste_into_inspect_keeps_what_the_box_holds_and_says_so() -> None:
@@ -41,7 +35,7 @@ async def test_a_long_paste_into_inspect_keeps_what_the_box_holds_and_says_so() 
         assert len(box.value) == FIELD_CAPACITY and box.value == PASTED[:FIELD_CAPACITY]
         pane = app.query_one(InspectorPane)
         assert pane.result is not None and pane.result.text == PASTED[:FIELD_CAPACITY]
-        assert f"pasted {len(PASTED):,} characters; this box holds {FIELD_CAPACITY:,}" in last_toast(app)
+        assert f"pasted {len(PASTED):,} characters; this box holds {FIELD_CAPACITY:,}" in toasts(app)[-1]
 
 
 async def test_a_long_paste_into_compare_keeps_what_the_box_holds_and_says_so() -> None:
@@ -56,7 +50,7 @@ async def test_a_long_paste_into_compare_keeps_what_the_box_holds_and_says_so() 
         await settle_panes(pilot)
         assert len(area.text) == AREA_CAPACITY and area.text == PASTED[:AREA_CAPACITY]
         assert app.query_one(ComparePane).text == PASTED[:AREA_CAPACITY]
-        assert f"this box holds {AREA_CAPACITY:,}, so the first {AREA_CAPACITY:,} were kept" in last_toast(app)
+        assert f"this box holds {AREA_CAPACITY:,}, so the first {AREA_CAPACITY:,} were kept" in toasts(app)[-1]
 
 
 async def test_a_long_paste_into_the_corpus_is_kept_whole_for_training() -> None:
@@ -84,4 +78,4 @@ async def test_a_long_paste_into_a_dialog_keeps_what_the_box_holds() -> None:
         box.post_message(events.Paste("/tmp/" + "x" * 1_000_000))
         await pilot.pause()
         assert len(box.value) == FIELD_CAPACITY
-        assert "this box holds" in last_toast(app)
+        assert "this box holds" in toasts(app)[-1]

@@ -3,16 +3,8 @@ the app's own notes carry none. Checked on the toast the screen shows, not on th
 
 from __future__ import annotations
 
-from typing import Any
-
-from textual.widgets._toast import Toast
-
+from tests.tui.pilot import drawn_toasts
 from tui.app import ExplorerApp
-
-
-def drawn_toasts(app: Any) -> list[str]:
-    """The text of every toast on screen, as rendered."""
-    return [str(toast.render()) for toast in app.screen.query(Toast)]
 
 
 async def test_markup_in_a_notification_is_shown_literally(tmp_path) -> None:

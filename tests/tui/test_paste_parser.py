@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from textual import events
-from textual._xterm_parser import XTermParser
 
 from tui.paste_parser import PASTE_END, PASTE_START, PasteParser
+from tui.textual_compat import XTermParser
 
 PASTED = "A\x1b[2JB\x1b]0;TITLE\x07C\x9b31mD\u202eE" + "".join(chr(c) for c in range(0x20, 0x7F))
 STREAM = f"ab{PASTE_START}{PASTED}{PASTE_END}cd\x1b[A"

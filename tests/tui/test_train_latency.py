@@ -16,7 +16,7 @@ from bpe_engine.corpus.cut import PROGRESS_CHARS, CorpusWords
 from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import CL100K, GPT2
 from bpe_engine.training.runner import Started, TrainingRequest
-from tests.tui.pilot import runner, set_input, settle, shown
+from tests.tui.pilot import runner, set_input, settle, shown, until
 from tui.app import ExplorerApp
 from tui.messages import TrainingEvent
 from tui.train.corpus_pane import CorpusCounting, CorpusCut
@@ -134,13 +134,6 @@ def test_a_cut_serves_only_its_own_text_and_pre_tokenizer() -> None:
     assert cut.words_for(text + " ", GPT2) is None and cut.words_for(text[:-1] + "x", GPT2) is None
 
 
-async def until(pilot, condition, timeout: float = 10.0) -> None:  # noqa: ANN001
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        assert loop.time() < deadline, "timed out waiting"
-        await pilot.pause(0.02)
-
 
 async def test_the_facts_line_shows_the_cut_of_a_big_corpus_move(alice_text: str) -> None:
     """Cutting a 50 MB corpus for the facts line takes ~10 s: it reports how far it has come."""
@@ -153,7 +146,7 @@ async def test_the_facts_line_shows_the_cut_of_a_big_corpus_move(alice_text: str
     text = alice_text * (2 * PROGRESS_CHARS // len(alice_text) + 1)
     app = ExplorerApp(text)
     async with app.run_test(size=(120, 36), message_hook=hook) as pilot:
-        await until(pilot, lambda: app.train_pane.corpus_cut is not None, 60)
+        await until(pilot, lambda: app.train_pane.corpus_cut is not None)
         done = [m.done for m in counting]
         assert len(done) >= 2 and done == sorted(done) and {m.total for m in counting} == {len(text)}
         assert "unique" in shown(app, "#corpus-facts"), "the facts replace the count (the pty test sees it move)"
@@ -177,7 +170,7 @@ async def test_a_run_on_the_facts_cut_gets_its_stepper_built_from_that_cut(alice
         await set_input(pilot, app, "#vocab", "300")
         cut = app.train_pane.corpus_cut
         await pilot.press("ctrl+t")
-        await until(pilot, lambda: not app.train_pane.training, 60)
+        await until(pilot, lambda: not app.train_pane.training)
         await settle(app, pilot)
         assert "done:" in shown(app, "#progress-status")
         assert len(built_from) == 1 and built_from[0] is cut.words

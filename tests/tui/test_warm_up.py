@@ -9,8 +9,8 @@ from typing import Any
 
 from tests.tui.pilot import settle_panes
 from tui.app import ExplorerApp
-from tui.compare import sources
 from tui.inspect import DEFAULT_SPEC
+from tui.models import sources
 
 SMALL = "low lower lowest newer wider\nthe cat sat on the mat, the end.\n"
 

@@ -22,8 +22,8 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
-from bpe_engine.audit import AuditCancelled, Unreachable, VocabularyAudit, audit_vocabulary, explain_unreachable
-from bpe_engine.choices import AUDIT_CATEGORIES
+from bpe_engine.audit import CATEGORIES, AuditCancelled, Unreachable, VocabularyAudit, audit_vocabulary, explain_unreachable
+from bpe_engine.choices import AUDIT_CATEGORIES, AuditCategory
 from bpe_engine.display import decode_bytes_visibly, visible_text
 
 SHOWN_ROWS = 1000
@@ -69,7 +69,7 @@ class AuditScreen(ModalScreen[AuditPick | None]):
         self._cancel = threading.Event()
         self._audit: VocabularyAudit | None = None
         self._explained: dict[int, Unreachable] = {}
-        self._category = "unreachable_multi"
+        self._category: AuditCategory = "unreachable_multi"
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="modal-box audit-box"):
@@ -96,7 +96,7 @@ class AuditScreen(ModalScreen[AuditPick | None]):
     def _audit_worker(self) -> None:
         tok = self._tokenizer
         try:
-            audit = audit_vocabulary(tok, progress=lambda d, t: self.post_message(self.Progress(d, t)), cancel=self._cancel)
+            audit = audit_vocabulary(tok, progress=self._progress, cancel=self._cancel)
             unreachable = sorted((*audit.ids["unreachable_single"], *audit.ids["unreachable_multi"]))[:EXPLAINED]
             explained = {i: explain_unreachable(tok, i, audit.encodes_to[i]) for i in unreachable if not self._cancel.is_set()}
         except AuditCancelled:
@@ -105,6 +105,10 @@ class AuditScreen(ModalScreen[AuditPick | None]):
             self.post_message(self.Done(None, {}, f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(self.Done(audit, explained, None))
+
+    def _progress(self, done: int, total: int) -> None:
+        """In the worker: ``done`` of ``total`` ids audited."""
+        self.post_message(self.Progress(done, total))
 
     def on_audit_screen_progress(self, message: Progress) -> None:
         if self._audit is None:
@@ -128,8 +132,9 @@ class AuditScreen(ModalScreen[AuditPick | None]):
         counts.focus()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.data_table.id == "audit-counts" and self._audit is not None and event.row_key.value:
-            self._show(event.row_key.value)
+        category = next((c for c in CATEGORIES if c == event.row_key.value), None)  # the rows are keyed by category
+        if event.data_table.id == "audit-counts" and self._audit is not None and category is not None:
+            self._show(category)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -142,13 +147,13 @@ class AuditScreen(ModalScreen[AuditPick | None]):
         """Close and inspect ``token_id``'s text."""
         self.dismiss(AuditPick(self._spec, token_id, self._tokenizer.decode([token_id])))
 
-    def _show(self, category: str) -> None:
+    def _show(self, category: AuditCategory) -> None:
         assert self._audit is not None
         self._category = category
         table = self.query_one("#audit-tokens", DataTable)
         table.clear()
         tok = self._tokenizer
-        ids = self._audit.ids[category]  # type: ignore[index]
+        ids = self._audit.ids[category]
         for token_id in ids[:SHOWN_ROWS]:
             why = self._explained.get(token_id)
             got = " ".join(repr(decode_bytes_visibly(tok.token_bytes(i))) if i >= 0 else "?" for i in self._audit.encodes_to.get(token_id, ()))

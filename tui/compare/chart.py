@@ -31,8 +31,8 @@ from bpe_engine.compare import EfficiencyPoint, ReferenceLevel, compression_curv
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.training.steps import MergeStep
 
+from ..models import sources
 from ..state import ExplorerState
-from . import sources
 
 if TYPE_CHECKING:
     from textual_plot import PlotWidget

@@ -13,7 +13,7 @@ from bpe_engine.compare.spans import TokenPick, covering
 from bpe_engine.compare.stats import count_graphemes
 from bpe_engine.display import counted, visible_text
 
-from .running import Compared
+from .running import CompareResult
 from .stats_table import BASELINE_MARK
 
 MAX_SPAN_TEXT = 24
@@ -28,7 +28,7 @@ def row_heads(labels: tuple[str, ...], comparison: Comparison, baseline: int | N
     return tuple(f"{n:<{nw}} {c:>{cw}}" for n, c in zip(names, counts, strict=True))
 
 
-def status_text(r: Compared | None, baseline: str | None, mode: str, busy: str) -> Text:
+def status_text(r: CompareResult | None, baseline: str | None, mode: str, busy: str) -> Text:
     """Counts of the text (code points beside graphemes), the baseline, notes and row errors."""
     out = Text()
     if busy:
@@ -55,14 +55,15 @@ def status_text(r: Compared | None, baseline: str | None, mode: str, busy: str) 
     return out
 
 
-def selection_line(r: Compared, lit: TokenPick | None) -> Text:
+def selection_line(r: CompareResult, lit: TokenPick | None) -> Text:
     """The lit token: its row, place, id and form, its characters, and what each row spends on them."""
     out = Text(no_wrap=True, overflow="ellipsis")
     if lit is None:
         out.append("point at a token (or click it; ←/→ in the rows) to light its characters up in every row", "dim")
         return out
     c = r.comparison
-    n = len(c.rows[lit.row].encoding.ids) if c.rows[lit.row].encoding is not None else 0  # type: ignore[union-attr]
+    encoding = c.rows[lit.row].encoding
+    n = len(encoding.ids) if encoding is not None else 0
     out.append(visible_text(r.labels[lit.row]), "bold")
     out.append(f" token {lit.token + 1:,}/{n:,}", "bold")
     out.append(f" · id {lit.id if lit.id >= 0 else '?'}", "bold cyan")
@@ -83,7 +84,7 @@ def selection_line(r: Compared, lit: TokenPick | None) -> Text:
     return out
 
 
-def text_title(r: Compared, row: int, mode: str) -> Text:
+def text_title(r: CompareResult, row: int, mode: str) -> Text:
     """The Text view's head: which row, how many tokens, and the keys that change it."""
     out = Text(no_wrap=True, overflow="ellipsis")
     enc = r.comparison.rows[row].encoding

@@ -26,15 +26,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, DataTable, Select, Tab, Tabs, TextArea
 
 from bpe_engine.choices import COMPARE_ROWS
 from bpe_engine.compare.spans import TokenPick
+from bpe_engine.compare.text_view import ViewMode
 from bpe_engine.types import SpecialMode
 
 from ..models.flow import choose_tokenizers
 from ..state import ExplorerState
+from ..state_pane import StatePane
 from ..widgets.clipboard import copy_ids
 from ..widgets.safe_text import SafeTextArea
 from ..widgets.special_mode import SpecialModeSelect
@@ -45,7 +46,7 @@ from .aligned import AlignedRows
 from .chart import CurveChart
 from .info import status_text
 from .k_bar import KBar
-from .running import Compared
+from .running import CompareResult
 from .runs import SYNC_LIMIT, Runs
 from .selection import Selection
 from .slider import MergeSlider
@@ -54,11 +55,11 @@ from .views import VIEWS, Views
 
 DEFAULT_TEXT = "The tokenizer doesn't see words: 한국어 텍스트는 바이트로 쪼개진다. 👩‍👩‍👧 naïve café"
 
-# SYNC_LIMIT and Compared: the tests and the benchmark read them here.
-__all__ = ["DEFAULT_TEXT", "SYNC_LIMIT", "ComparePane", "Compared"]
+# SYNC_LIMIT: the tests and the benchmark read it here.
+__all__ = ["DEFAULT_TEXT", "SYNC_LIMIT", "ComparePane"]
 
 
-class ComparePane(Widget):
+class ComparePane(StatePane):
     """Rows of tokenizers on one text; pick rows, light spans, read the statistics, slide k."""
 
     BINDINGS = [
@@ -85,7 +86,7 @@ class ComparePane(Widget):
     class Compared(Message):
         """A comparison finished (checked against the generation before drawing)."""
 
-        def __init__(self, result: Compared | None, generation: int, error: str = "") -> None:
+        def __init__(self, result: CompareResult | None, generation: int, error: str = "") -> None:
             super().__init__()
             self.result = result
             self.generation = generation
@@ -106,13 +107,12 @@ class ComparePane(Widget):
         rows: tuple[str, ...] = COMPARE_ROWS,
         state: ExplorerState | None = None,
     ) -> None:
-        super().__init__(id=id)
-        self._state = state if state is not None else ExplorerState()
+        super().__init__(id=id, state=state)
         self._initial_text = text
         self.rows: list[str] = list(rows)
         self.baseline: str | None = row_list.baseline_among(rows, None)
         self.current_row = 0
-        self._result: Compared | None = None
+        self._result: CompareResult | None = None
         self._runs = Runs(self, self._draw, self._show_status)
         self._selection = Selection()
         self._views = Views(self)
@@ -146,20 +146,11 @@ class ComparePane(Widget):
     def text(self) -> str:
         return self.query_one("#compare-text", SafeTextArea).text
 
-    @property
-    def state(self) -> ExplorerState:
-        return self._state
-
-    @state.setter
-    def state(self, state: ExplorerState) -> None:
-        """The app's model and step: the slider follows the step (unless the user slid it)."""
-        old, self._state = self._state, state
-        if not self.is_mounted:
-            return
-        self.query_one(KBar).state = state
-        if old.tokenizer is not state.tokenizer or old.step != state.step or old.merges is not state.merges:
-            self._sync_slider()
-            self._views.redraw_curve()
+    def state_moved(self, old: ExplorerState, new: ExplorerState) -> None:
+        """The slider follows the step (unless the user slid it); the curve is of the new model."""
+        self.query_one(KBar).state = new
+        self._sync_slider()
+        self._views.redraw_curve()
 
     @property
     def k(self) -> int:
@@ -175,7 +166,7 @@ class ComparePane(Widget):
         return self._views.row_width()
 
     @property
-    def result(self) -> Compared | None:
+    def result(self) -> CompareResult | None:
         return self._result
 
     @property
@@ -186,11 +177,6 @@ class ComparePane(Widget):
     def lit(self) -> TokenPick | None:
         """The token whose span is lit: under the pointer, else the one picked."""
         return self._selection.lit
-
-    @property
-    def _generation(self) -> int:
-        """The newest run's number (the tests and the benchmark count runs by it)."""
-        return self._runs.generation
 
     def set_k(self, k: int) -> None:
         """Use the first ``k`` merges of the trained model in the "ours" row."""
@@ -331,12 +317,12 @@ class ComparePane(Widget):
         elif self._selection.clear():
             self._views.light()
 
-    def action_text_view(self, mode: str) -> None:
+    def action_text_view(self, mode: ViewMode) -> None:
         """t / i / b from anywhere in the pane but the text box: the Text view, in that mode (they
         were keys of that view only, and did nothing from the Rows after esc)."""
         self.show_view("compare-text-view")
         colored = self.query_one("#compare-colored", TokenText)
-        colored.action_mode(mode)  # type: ignore[arg-type]
+        colored.action_mode(mode)
         colored.focus()
 
     def action_step_k(self, delta: int) -> None:
@@ -349,7 +335,7 @@ class ComparePane(Widget):
         self._views.redraw_curve()
 
     # -- drawing ---------------------------------------------------------------------------------
-    def _draw(self, r: Compared) -> None:
+    def _draw(self, r: CompareResult) -> None:
         """Draw result ``r`` (the runs hand over only the newest): the views, the lit place, the status."""
         self._result = r
         self.current_row = max(0, min(self.current_row, len(r.labels) - 1))

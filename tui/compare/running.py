@@ -15,14 +15,14 @@ from bpe_engine.compare.layout import all_cuts
 from bpe_engine.compare.segments import SegmentCache
 from bpe_engine.types import SpecialMode
 
-from . import sources
+from ..models import sources
 
 LoadProgress = Callable[[str, int, int], None]
 """``(spec, i, n)``: the ``i``-th of ``n`` tokenizers still to load is ``spec`` (about to load)."""
 
 
 @dataclass(frozen=True)
-class Compared:
+class CompareResult:
     """One finished comparison with its line wrapping (blocks are laid out when drawn)."""
 
     generation: int
@@ -48,7 +48,7 @@ def run_comparison(
     width: int,
     cache: SegmentCache | None = None,
     on_load: LoadProgress | None = None,
-) -> Compared:
+) -> CompareResult:
     """Load (cached), encode, align and wrap every row: everything the pane draws. With a
     ``cache``, only lines not seen before are encoded (typing touches one line); ``on_load`` hears
     of each tokenizer before it is loaded."""
@@ -63,4 +63,4 @@ def run_comparison(
     label_width = max((len(label) for label in labels), default=0) + 8  # name + token count
     cuts = all_cuts(result)
     ranges = wrap_axis(result.text, cuts, max(width - label_width, 20))
-    return Compared(generation, labels, result, tuple(ranges), cuts, width, specs)
+    return CompareResult(generation, labels, result, tuple(ranges), cuts, width, specs)

@@ -25,9 +25,10 @@ from bpe_engine.compare.segments import SegmentCache
 from bpe_engine.display import visible_text
 from bpe_engine.types import SpecialMode
 
+from ..models import sources
 from ..state import ExplorerState
-from . import running, sources
-from .running import Compared
+from . import running
+from .running import CompareResult
 
 if TYPE_CHECKING:
     from .pane import ComparePane
@@ -43,11 +44,10 @@ def ours_key(state: ExplorerState, k: int) -> tuple[object, ...]:
 class Runs:
     """The comparison runs of one pane: single-flight, newest input next, stale never drawn."""
 
-    def __init__(self, pane: ComparePane, draw: Callable[[Compared], None], show_status: Callable[[], None]) -> None:
+    def __init__(self, pane: ComparePane, draw: Callable[[CompareResult], None], show_status: Callable[[], None]) -> None:
         self.pane = pane
         self._draw = draw
         self._show_status = show_status
-        self.generation = 0  # the newest run asked for
         self._drawn = 0  # the newest generation drawn
         self._encoding = False  # a worker is encoding
         self._input_changed = False  # input changed while it was
@@ -69,8 +69,7 @@ class Runs:
         """Re-run the comparison once the current event is handled (or at once). A burst of keys
         coalesces without a timer: only the newest generation starts, and while a run is going
         the newest input waits for it (single-flight), so a pause would only add latency."""
-        self.generation += 1
-        gen = self.generation
+        gen = self.pane.next_generation()
         if immediate:
             self._start(gen)
         else:
@@ -89,7 +88,7 @@ class Runs:
             self.schedule()
 
     def _start(self, generation: int) -> None:
-        if generation != self.generation:
+        if not self.pane.fresh(generation):
             return
         if self._encoding:
             self._input_changed = True  # one run at a time; the newest input runs as soon as it ends
@@ -99,7 +98,7 @@ class Runs:
         state = pane.state
         self._ours_used = ours_key(state, k)
         width = self._width_used = pane.row_width
-        ours = lambda: state.ours(k)  # noqa: E731 - a frozen state, safe in a worker
+        ours = partial(state.ours, k)  # a frozen state, safe in a worker
         if len(text) <= SYNC_LIMIT and all(sources.is_loaded(s) for s in specs):
             self._accept(running.run_comparison(generation, text, specs, mode, ours, k, width, self._segments))
             return
@@ -132,7 +131,7 @@ class Runs:
         self._loading = f"loading {visible_text(sources.row_label(spec))}… ({i} of {n}, off the UI thread)"
         self._show_status()
 
-    def finished(self, result: Compared | None, error: str) -> None:
+    def finished(self, result: CompareResult | None, error: str) -> None:
         """A worker run ended (``result`` None: it failed with ``error``); the newest input runs next."""
         self._encoding = False
         if self._busy_timer is not None:
@@ -145,9 +144,9 @@ class Runs:
             self._show_status()
         if self._input_changed:
             self._input_changed = False
-            self._start(self.generation)
+            self._start(self.pane.generation)
 
-    def _accept(self, result: Compared) -> None:
+    def _accept(self, result: CompareResult) -> None:
         """Draw ``result`` unless something newer was drawn already (stale never wins)."""
         if result.generation < self._drawn:
             return

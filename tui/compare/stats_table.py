@@ -16,6 +16,7 @@ the full headers pushed "partial" and "UNK" out of sight, so narrower terminals 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -46,8 +47,8 @@ Cell = str | Text
 class StatsTable(DataTable):
     """Counts and ratios per row; the cursor is the pane's current row."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self._layout: tuple[tuple[str, ...], tuple[int, ...]] | None = None
         self._cells: list[tuple[Cell, ...]] = []  # every row's cells, all of COLUMNS
         self._cursor = 0

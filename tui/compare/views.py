@@ -25,7 +25,7 @@ from .aligned import AlignedRows
 from .chart import CurveChart
 from .info import row_heads, selection_line, text_title
 from .row_list import baseline_index
-from .running import Compared
+from .running import CompareResult
 from .stats_table import StatsTable
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ class Views:
         return target.can_focus
 
     # -- drawing ---------------------------------------------------------------------------------
-    def show_result(self, r: Compared, baseline: int | None, current_row: int) -> None:
+    def show_result(self, r: CompareResult, baseline: int | None, current_row: int) -> None:
         """A new result: the shown view at once, the hidden ones when shown, and the aligned rows
         (the view the pointer and the arrows work on)."""
         self._stale = set(FILLED_WHEN_SHOWN)

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from bpe_engine.compare.align import RowAlignment, align_row
+from bpe_engine.core.text_index import clean_text, index_of
 from bpe_engine.errors import BpeEngineError
-from bpe_engine.inspect import PartialGroup, StreamStep, TokenDetail, clean_text, partial_groups, stream_decode, token_details
-from bpe_engine.inspect.text_index import index_of
+from bpe_engine.inspect import PartialGroup, StreamStep, TokenDetail, partial_groups, stream_decode, token_details
 from bpe_engine.special_text import find_special_text, special_text_note
 from bpe_engine.types import Encoding, SpecialMode
 
-from ..compare import sources
+from ..models import sources
 
 
 @dataclass(frozen=True)

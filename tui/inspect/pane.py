@@ -24,16 +24,17 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.timer import Timer
-from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static
 from textual.worker import get_current_worker
 
+from bpe_engine.compare.text_view import ViewMode
 from bpe_engine.display import visible_text
 from bpe_engine.inspect.why import TokenWhy, explain, with_samples
 from bpe_engine.types import SpecialMode
 
-from ..compare import sources
+from ..models import sources
 from ..state import ExplorerState
+from ..state_pane import StatePane
 from ..widgets.clipboard import copy_ids
 from ..widgets.safe_text import SafeInput
 from ..widgets.token_text import TokenText
@@ -55,7 +56,7 @@ SAMPLES = 1000
 __all__ = ["DEFAULT_SPEC", "DEFAULT_TEXT", "InspectorPane", "Inspected", "encode_for_inspector"]
 
 
-class InspectorPane(Widget):
+class InspectorPane(StatePane):
     """Text field, tokenizer picker, special-token switch, coloured text, chips, the token's story."""
 
     BINDINGS = [
@@ -93,11 +94,9 @@ class InspectorPane(Widget):
     def __init__(
         self, *, id: str | None = None, text: str = DEFAULT_TEXT, spec: str = DEFAULT_SPEC, state: ExplorerState | None = None  # noqa: A002
     ) -> None:
-        super().__init__(id=id)
-        self._state = state if state is not None else ExplorerState()
+        super().__init__(id=id, state=state)
         self._initial_text = text
         self._initial_spec = spec
-        self._generation = 0
         self._timer: Timer | None = None
         self._result: Inspected | None = None
         self._why_key: tuple[int, int] | None = None
@@ -151,16 +150,9 @@ class InspectorPane(Widget):
     def result(self) -> Inspected | None:
         return self._result
 
-    @property
-    def state(self) -> ExplorerState:
-        return self._state
-
-    @state.setter
-    def state(self, state: ExplorerState) -> None:
-        """The app's model and step; re-encode only if the trained model is the one shown."""
-        old, self._state = self._state, state
-        moved = (old.tokenizer, old.step_models, old.step, old.training) != (state.tokenizer, state.step_models, state.step, state.training)
-        if moved and self.is_mounted and self._spec() == sources.OURS:
+    def state_moved(self, old: ExplorerState, new: ExplorerState) -> None:
+        """Re-encode only if the trained model is the one shown."""
+        if self._spec() == sources.OURS:
             self.schedule(immediate=True)
 
     # -- events ----------------------------------------------------------------------------------
@@ -207,7 +199,7 @@ class InspectorPane(Widget):
 
     def on_inspector_pane_encoded(self, message: Encoded) -> None:
         result = message.result
-        if result.generation != self._generation:
+        if not self.fresh(result.generation):
             return  # a newer input is already being encoded: never let an old result win
         self._result = result
         self._show(result)
@@ -231,9 +223,9 @@ class InspectorPane(Widget):
         if self.query_one("#inspect-input").has_focus:
             self.query_one(TokenChips).focus()
 
-    def action_view_mode(self, mode: str) -> None:
+    def action_view_mode(self, mode: ViewMode) -> None:
         """The coloured text's ids / bytes / text, from anywhere in the pane but the text box."""
-        self.query_one(TokenText).action_mode(mode)  # type: ignore[arg-type]
+        self.query_one(TokenText).action_mode(mode)
 
     def action_regularize(self) -> None:
         """The next dropout p / alpha: the selected token's word is sampled again."""
@@ -259,17 +251,16 @@ class InspectorPane(Widget):
     # -- encoding --------------------------------------------------------------------------------
     def schedule(self, *, immediate: bool = False) -> None:
         """Re-encode after a short pause in typing (or at once)."""
-        self._generation += 1
+        gen = self.next_generation()
         if self._timer is not None:
             self._timer.stop()
         if immediate:
-            self._start(self._generation)
+            self._start(gen)
         else:
-            gen = self._generation
             self._timer = self.set_timer(DEBOUNCE, lambda: self._start(gen))
 
     def _start(self, generation: int) -> None:
-        if generation != self._generation:
+        if not self.fresh(generation):
             return
         spec = self._spec()
         if not sources.is_loaded(spec):

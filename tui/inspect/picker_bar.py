@@ -17,7 +17,7 @@ from textual.widgets import Select
 from bpe_engine.display import visible_text
 from bpe_engine.types import SpecialMode
 
-from ..compare import sources
+from ..models import sources
 from ..models.flow import choose_tokenizers
 from ..models.picker import read_candidates
 from ..widgets.special_mode import SpecialModeSelect

@@ -11,14 +11,14 @@ from rich.style import Style
 from rich.text import Text
 
 from bpe_engine.compare.layout import cell_text
+from bpe_engine.core.merge_node import MergeNode, render_tree
 from bpe_engine.display import counted, token_label, visible_text
-from bpe_engine.explore.merge_tree import MergeNode, render_tree
 from bpe_engine.explore.surfaces import merge_number
 from bpe_engine.inspect import PartialGroup, StreamStep, TokenDetail
 from bpe_engine.types import UNKNOWN_ID
+from bpe_styles import SEGMENT_STYLES
 
-from ..colours import SEGMENT_STYLES
-from ..compare import sources
+from ..models import sources
 from ..state import ExplorerState
 from .encoding import Inspected
 

@@ -19,6 +19,7 @@ from bpe_engine.inspect.why import Stage, TokenWhy
 from .render import tree_text
 
 if TYPE_CHECKING:  # numpy comes with the Unigram trainer: not imported until a Unigram run
+    from bpe_engine.sentencepiece.explain import UnigramChoice
     from bpe_engine.training.unigram.history import PieceStory
 
 ORDINALS = ("best", "2nd", "3rd", "4th", "5th", "6th", "7th")
@@ -123,21 +124,21 @@ def samples_text(drawn: WordSamples, *, byte_level: bool, width: int = 12) -> Te
     return out
 
 
-def unigram_text(choice: object, focus: int | None = None) -> Text:
+def unigram_text(choice: UnigramChoice, focus: int | None = None) -> Text:
     """Viterbi's choice for the word and the next best segmentations, with log-probabilities."""
     out = Text()
     out.append("why this token", "bold")
     out.append(" — Unigram: Viterbi keeps the most probable way to cut the word\n", "dim")
     out.append("word ", "dim")
-    out.append(visible_text(choice.normalized), "bold")  # type: ignore[attr-defined]
+    out.append(visible_text(choice.normalized), "bold")
     out.append("\n")
-    ranked = (choice.best, *choice.alternatives)  # type: ignore[attr-defined]
+    ranked = (choice.best, *choice.alternatives)
     for rank, seg in enumerate(ranked):
         chosen = rank == 0
         out.append(f"{ORDINALS[rank] if rank < len(ORDINALS) else f'{rank + 1}th':<5}", "bold green" if chosen else "dim")
         out.append(f"log p {seg.score:8.2f}  ", "bold" if chosen else "")
         if not chosen:
-            out.append(f"({seg.score - choice.best.score:+.2f}) ", "#fab387")  # type: ignore[attr-defined]
+            out.append(f"({seg.score - choice.best.score:+.2f}) ", "#fab387")
         for k, p in enumerate(seg.pieces):
             if k:
                 out.append(" ", "dim")
@@ -148,14 +149,14 @@ def unigram_text(choice: object, focus: int | None = None) -> Text:
             if p.unknown:
                 out.append("?", "bold red")
         out.append("\n")
-    margin = choice.margin  # type: ignore[attr-defined]
+    margin = choice.margin
     if margin is None:
         out.append("no other way to cut this word\n", "dim")
     else:
         ratio = math.exp(min(margin, 700.0))
         out.append(f"margin {margin:.2f}: the chosen cut is {ratio:,.2f}× as probable as the next\n", "bold")
     out.append("pieces: ", "dim")
-    out.append(" · ".join(f"{visible_text(p.piece)} {p.score:.2f}" for p in choice.best.pieces), "dim")  # type: ignore[attr-defined]
+    out.append(" · ".join(f"{visible_text(p.piece)} {p.score:.2f}" for p in choice.best.pieces), "dim")
     out.append("\n")
     return out
 

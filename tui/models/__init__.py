@@ -1,4 +1,5 @@
-"""Screens for choosing tokenizers: the searchable picker and the fetch of missing built-ins."""
+"""Where the app gets its tokenizers: the one source Inspect and Compare load from (:mod:`.sources`),
+the searchable picker and the fetch of missing built-ins."""
 
 from __future__ import annotations
 

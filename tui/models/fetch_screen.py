@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -24,6 +25,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, ProgressBar, Static
 
 from bpe_engine.display import visible_text
+
+if TYPE_CHECKING:
+    from bpe_engine.catalog import FetchEvent
 
 KEEP_LINES = 6
 """pip output lines shown under the bar (the latest)."""
@@ -93,6 +97,10 @@ class FetchScreen(ModalScreen[FetchOutcome]):
     def on_mount(self) -> None:
         self._fetch_worker()
 
+    def _progress(self, event: FetchEvent) -> None:
+        """In the worker: how the fetch goes, posted to the screen."""
+        self.post_message(self.Progress(event))
+
     @work(thread=True, exit_on_error=False, group="fetch")
     def _fetch_worker(self) -> None:
         from bpe_engine.catalog import FetchCancelled, FileState, builtin, fetch_models, file_state
@@ -100,7 +108,7 @@ class FetchScreen(ModalScreen[FetchOutcome]):
 
         error, cancelled = "", False
         try:
-            fetch_models(self.names, progress=lambda e: self.post_message(self.Progress(e)), cancel=self._cancel)
+            fetch_models(self.names, progress=self._progress, cancel=self._cancel)
         except FetchCancelled:
             cancelled = True
         except BpeEngineError as exc:

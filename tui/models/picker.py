@@ -21,7 +21,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
@@ -67,7 +66,7 @@ def prompt(c: Candidate, chosen: bool = False) -> Text:
     return out
 
 
-class TokenizerPicker(TypeAhead, ModalScreen[Picked | None]):
+class TokenizerPicker(TypeAhead[Picked | None]):
     """Search and choose tokenizers; ``multiple`` for Compare's rows, else one for Inspect.
     What is typed right after the key that opens it (``a cl100k``, ``m gpt2``) is its search."""
 
@@ -155,7 +154,7 @@ class TokenizerPicker(TypeAhead, ModalScreen[Picked | None]):
             hint.append(f"{len(self._chosen)} rows chosen · space or click toggles · enter or esc: done")
         else:
             hint.append("enter or click picks · esc cancels")
-        fetch = [s for s in self._chosen if self._candidate(s) is not None and self._candidate(s).fetchable]  # type: ignore[union-attr]
+        fetch = [s for s in self._chosen if (found := self._candidate(s)) is not None and found.fetchable]
         if self._multiple and fetch:
             hint.append("\nto fetch with pip from your package index when you close this: ", "#f9e2af")
             hint.append(", ".join(fetch), "bold #f9e2af")

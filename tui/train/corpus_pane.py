@@ -20,9 +20,9 @@ from textual.timer import Timer
 from textual.widgets import TextArea
 from textual.worker import get_current_worker
 
+from bpe_engine.core.block_text import BlockText, whole
+from bpe_engine.core.block_text import Text as CorpusText
 from bpe_engine.corpus import CorpusStats, stats_of_words
-from bpe_engine.corpus.block_text import BlockText, whole
-from bpe_engine.corpus.block_text import Text as CorpusText
 from bpe_engine.corpus.cut import CorpusCancelled, CorpusWords
 from bpe_engine.display import noun_for, visible_text
 from bpe_engine.pretokenizers import GPT2, PreTokenizer

@@ -24,8 +24,8 @@ from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Input, TextArea
 
-from bpe_engine.corpus.block_text import Text as CorpusText
-from bpe_engine.corpus.block_text import whole
+from bpe_engine.core.block_text import Text as CorpusText
+from bpe_engine.core.block_text import whole
 from bpe_engine.explore.train_stepper import StepModels
 from bpe_engine.training.runner import Event, TrainingRequest
 from bpe_engine.training.steps import MergeStep

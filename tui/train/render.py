@@ -13,7 +13,7 @@ from functools import lru_cache
 from rich.text import Text
 from textual.content import Content, Span
 
-from bpe_engine.corpus.block_text import Text as CorpusText
+from bpe_engine.core.block_text import Text as CorpusText
 from bpe_engine.display import decode_bytes_visibly, visible_text
 from bpe_engine.explore.surfaces import token_bytes_of, token_label, token_surface
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from textual.worker import get_current_worker
 
 from bpe_engine.choices import PRE_TOKENIZERS, label_of, values
-from bpe_engine.corpus.block_text import blank
+from bpe_engine.core.block_text import blank
 from bpe_engine.display import counted, visible_text
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.explore.diff import changed_settings, diff_tokenizers

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from bpe_engine.corpus.block_text import Text as CorpusText
+from bpe_engine.core.block_text import Text as CorpusText
 from bpe_engine.corpus.cut import CorpusWords
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.explore.stepper import Stepper

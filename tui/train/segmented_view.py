@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
-from bpe_engine.corpus.block_text import Text as CorpusText
+from bpe_engine.core.block_text import Text as CorpusText
 from bpe_engine.display import visible_text
 
 from ..widgets.fixed_text import FixedText

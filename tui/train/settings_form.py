@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
-from bpe_engine.corpus.block_text import Text as CorpusText
+from bpe_engine.core.block_text import Text as CorpusText
 from bpe_engine.errors import ConfigError
 from bpe_engine.training.runner import TrainingRequest
 

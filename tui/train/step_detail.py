@@ -16,8 +16,8 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from rich.tree import Tree
 
+from bpe_engine.core.merge_node import MergeNode
 from bpe_engine.display import counted, visible_text
-from bpe_engine.explore.merge_tree import MergeNode
 from bpe_engine.explore.step_rows import title_of
 from bpe_engine.explore.surfaces import merge_number, token_label
 from bpe_engine.explore.train_stepper import DetailLine, DetailRole, MergeExplainer, TrainStepper

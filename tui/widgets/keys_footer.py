@@ -20,13 +20,15 @@ the edge, and Inspect's row at 120 columns ended "f2 f3 f4 Ta", Compare's Text v
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.compose import compose
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey, FooterLabel
+
+from ..textual_compat import FooterKey, FooterLabel
 
 MAX_PAGES = 8
 """Pages kept (the least recently shown goes first): a tab's keys with and without a run going,
@@ -49,8 +51,8 @@ class KeysPage(Widget):
 class KeysFooter(Footer):
     """A :class:`Footer` that builds each set of keys once and shows it again when it recurs."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self._drawn: Hashable | None = None
         self._pending = False
         self._pages: dict[Hashable, KeysPage] = {}  # keys -> page, least recently shown first

@@ -30,6 +30,8 @@ from textual.widgets import DirectoryTree, Input, TextArea
 
 from bpe_engine.display import visible_text
 
+from ..textual_compat import own_bindings, propagation_stopped, replace_via_keyboard, restart_blink, wrap_lines_as, wrap_settings
+
 FIELD_CAPACITY = 20_000
 """Characters a one-line field holds. Textual's Input measures its whole value on every key and
 every paint (2 s per key at 1 MB, measured): a 10 MB paste into Inspect froze the app for ~40 s."""
@@ -117,20 +119,9 @@ def measure_marks_when_wrapping() -> None:
     painted as a one-cell mark it pushed the line's last characters past the edge, where they
     were cut ("), " lost after "(Master Darling" on a line with a BOM). Wrap offsets are code point
     indices, and :func:`one_cell_marks` keeps them, so wrapping the marked line gives the offsets
-    of the line as painted. Textual offers no hook: its wrapped document calls the function its
-    module names, so the name is pointed at a wrapper (once; every text area here is safe).
+    of the line as painted. Textual offers no hook (:func:`tui.textual_compat.wrap_lines_as`).
     """
-    from textual.document import _wrapped_document as wrapped  # noqa: PLC2701
-
-    original = wrapped.compute_wrap_offsets
-    if getattr(original, "measures_marks", False):
-        return
-
-    def compute_wrap_offsets(text: str, *args: Any, **kwargs: Any) -> list[int]:
-        return original(one_cell_marks(text), *args, **kwargs)
-
-    compute_wrap_offsets.measures_marks = True  # type: ignore[attr-defined]
-    wrapped.compute_wrap_offsets = compute_wrap_offsets
+    wrap_lines_as(one_cell_marks)
 
 
 def safe_strip(strip: Strip, *, named: bool = False) -> Strip:
@@ -199,8 +190,9 @@ class SafeTextArea(TextArea):
             self.post_message(TooLong(before + event.text + after))
             return
         kept = event.text[: max(0, room)]
-        if kept:
-            self.move_cursor(self._replace_via_keyboard(kept, start, end).end_location)
+        edit = replace_via_keyboard(self, kept, start, end) if kept else None  # None: read-only
+        if edit is not None:
+            self.move_cursor(edit.end_location)
         self.notify(paste_note(len(event.text), len(kept), self.capacity), severity="warning", markup=False)
 
     def render_line(self, y: int) -> Strip:
@@ -213,19 +205,18 @@ class SafeTextArea(TextArea):
         if text is not None:
             event.stop()
             event.prevent_default()
-            self._replace_via_keyboard(text, *self.selection)  # as TextArea types a character
+            replace_via_keyboard(self, text, *self.selection)  # as TextArea types a character
             return
         await super()._on_key(event)  # characters, enter (and tab when it indents) go in here
-        if not event.is_printable and not event._stop_propagation:  # noqa: SLF001 - not taken above
+        if not event.is_printable and not propagation_stopped(event):  # not taken above
             await run_own_binding(self, event)
 
-    def _on_resize(self, event: events.Resize) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         """Re-wrap only when the wrap width changed. Textual sends a Resize to every widget shown
         again (each tab switch), and TextArea re-wraps its whole text on each: a py-spy profile of
         f2/f4 put ~5 % of the switch in re-wrapping text whose width had not moved. Edits keep the
         wrapping current themselves, so an unchanged width means an unchanged wrapping."""
-        wrapped = self.wrapped_document  # its width is private: if Textual renames it, we re-wrap as before
-        if (getattr(wrapped, "_width", None), getattr(wrapped, "_tab_width", None)) == (self.wrap_width, self.indent_width):
+        if wrap_settings(self.wrapped_document) == (self.wrap_width, self.indent_width):
             event.prevent_default()  # TextArea's own handler (next in the MRO) would re-wrap
 
 
@@ -240,7 +231,7 @@ async def run_own_binding(widget: Widget, event: events.Key) -> bool:
     focused widget is the first place the app looks for a binding, so the same binding runs --
     only at once, in order with the characters. Priority bindings ran before the key got here.
     """
-    for binding in widget._bindings.key_to_bindings.get(event.key, ()):  # noqa: SLF001
+    for binding in own_bindings(widget, event.key):
         if not binding.priority and await widget.app.run_action(binding.action, widget):
             event.stop()
             event.prevent_default()
@@ -272,7 +263,7 @@ class SafeInput(Input):
         if event.is_printable:
             await super()._on_key(event)
             return
-        self._restart_blink()
+        restart_blink(self)
         text = typed_text(event)
         if text is not None:
             event.stop()

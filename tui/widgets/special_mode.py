@@ -23,4 +23,4 @@ class SpecialModeSelect(Select[SpecialMode]):
     @property
     def mode(self) -> SpecialMode:
         value = self.value
-        return value if value in _MODES else DEFAULT_SPECIAL_MODE  # type: ignore[return-value]
+        return value if value in _MODES else DEFAULT_SPECIAL_MODE

@@ -8,6 +8,8 @@ and the counts reached the terminal a frame later than the rows.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.widgets import Static
 
@@ -15,8 +17,8 @@ from textual.widgets import Static
 class SteadyStatic(Static):
     """Shows rich ``Text``; lays the screen out again only when its wrapped height changes."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self._lines = -1
 
     def show(self, text: Text) -> None:

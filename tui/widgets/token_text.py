@@ -22,8 +22,7 @@ from textual.strip import Strip
 from bpe_engine.compare.align import RowAlignment
 from bpe_engine.compare.text_view import Piece, ViewMode, text_view
 from bpe_engine.types import Encoding
-
-from ..colours import SEGMENT_STYLES
+from bpe_styles import SEGMENT_STYLES
 
 STYLES = {key: Style.parse(value) if value else Style() for key, value in SEGMENT_STYLES.items()}
 LIT = Style(reverse=True, bold=True, underline=True)

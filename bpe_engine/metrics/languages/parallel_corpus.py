@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...core.text_files import read_text_file
 from ...display import visible_text
 from ...errors import ConfigError
-from ...text_files import read_text_file
 from .scripts import text_script
 
 MAX_FILES = 2_000

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...corpus.block_text import Text
+from ...core.block_text import Text
 from ...corpus.cut import CorpusWords
 from ...display import counted
 from ...pretokenizers import PreTokenizer

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ...bpe.byte_table import BYTE_ALPHABET
+from ...core.byte_table import BYTE_ALPHABET
 from ...errors import CorpusError
 from ..word_table import Words
 from .config import BpeTrainerConfig

@@ -206,7 +206,7 @@ class BpeTraining(StepwiseTraining):
         return FirstSeenRule(where, self._words, self._vocab.lengths)
 
     def _token_bytes(self, tid: int) -> bytes:
-        from ...bpe.byte_table import token_str_to_bytes
+        from ...core.byte_table import token_str_to_bytes
 
         tok = self._vocab.tokens[tid]
         return token_str_to_bytes(tok) if self.config.byte_level else tok.encode("utf-8")

@@ -10,14 +10,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 
-from ...corpus.block_text import Text
+from ...core.block_text import Text
 from ...corpus.cut import CorpusCancelled, CorpusWords
 from ...errors import BpeEngineError
 from ...explore.stepper import Stepper
+from ...memory_budget import out_of_memory_line
 from ...types import ReplaysMerges
 from ..steps import MergeStep
 from .batching import BATCH_SECONDS, batched
-from ...memory_budget import out_of_memory_line
 from .events import Cancelled, Event, Failed, Finished, Started, Steps
 from .session import never
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ...choices import ModelName
-from ...corpus.block_text import Text
+from ...core.block_text import Text
 from ...corpus.cut import CorpusWords
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class TrainingRequest:
     many steps (the run then stays "in progress"), or sleep that long after each step (a long
     run on a tiny corpus). Both work the same in a thread and in the child process.
 
-    ``text`` is a ``str``, or a :class:`~bpe_engine.corpus.block_text.BlockText` for a big corpus.
+    ``text`` is a ``str``, or a :class:`~bpe_engine.core.block_text.BlockText` for a big corpus.
     ``words`` is ``text`` already cut by the config's front end, when the caller has it: the app
     cuts the corpus for its facts line as soon as it is opened, and a run given that cut goes
     straight to counting pairs (the cut is about half of training 5 MB). It never decides the

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...corpus.block_text import Text, whole
+from ...core.block_text import Text, whole
 from ...corpus.cut import CorpusWords
 from ...display import counted
 from ..protocol import Saved, TrainingCorpus

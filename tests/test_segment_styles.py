@@ -9,8 +9,8 @@ from pathlib import Path
 
 from rich.style import Style
 
+import bpe_styles as colours
 from bpe_engine.compare.layout import STYLE_KEYS
-from tui import colours
 
 
 def test_the_colour_table_covers_exactly_the_engines_style_keys() -> None:
@@ -33,7 +33,7 @@ def test_the_app_and_the_cli_read_the_same_table() -> None:
 
 def test_the_colour_table_loads_no_textual() -> None:
     """The CLI reads it and never loads Textual outside the app."""
-    code = "import sys, tui.colours; print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))"
+    code = "import sys, bpe_styles; print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))"
     env = {**os.environ, "PYTHONPATH": str(Path(colours.__file__).parents[1])}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env, timeout=60).stdout
     assert out.strip() == "[]"

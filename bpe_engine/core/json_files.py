@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TokenizerFileError
-from ..text_files import Fail, read_input
+from .text_files import Fail, read_input
 
 JSON_BYTES_PER_BYTE = 5
 """Memory per byte of a JSON tokenizer file while it is parsed: 4 measured for a 135 MB
@@ -25,7 +25,7 @@ TOKENIZER_WAYS = "use a smaller tokenizer file, or run where more memory is free
 
 
 def read_file_bytes(path: str | Path, *, expected: str = "a file", per_byte: float = JSON_BYTES_PER_BYTE) -> bytes:
-    """The file's bytes through the one reader (:func:`bpe_engine.text_files.read_input`): a
+    """The file's bytes through the one reader (:func:`bpe_engine.core.text_files.read_input`): a
     missing path, a directory, a device or a file too large for the memory left is a
     TokenizerFileError.
 

@@ -6,7 +6,9 @@ two once per text, so the per-token work is O(1) lookups instead of re-encoding 
 
 "Character" means a Python code point (what ``len(text)`` counts). Grapheme clusters -- what a
 reader sees as one character, such as a ZWJ family emoji or ``e`` + combining accent -- are offered
-as a second, coarser unit for the partial-character view.
+as a second, coarser unit for the partial-character view. Whitespace-separated words
+(:func:`count_words`) are the denominator of "tokens per word", in Compare's Stats view and in
+``bpe-explorer metrics`` alike.
 
 >>> idx = TextIndex("a한")
 >>> tuple(idx.char_byte_starts)
@@ -28,6 +30,7 @@ import regex
 _GRAPHEME = regex.compile(r"\X")
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 _IS_START = bytes(0 if 0x80 <= b < 0xC0 else 1 for b in range(256))
+_WORD = regex.compile(r"[^\s\x1c-\x1f]+")  # exactly the words of str.split()
 REPLACEMENT = "\ufffd"
 
 
@@ -64,6 +67,20 @@ def utf8_len(ch: str) -> int:
     """Bytes of one code point in UTF-8 (a lone surrogate counts 3, as in ``surrogatepass``)."""
     cp = ord(ch)
     return 1 if cp < 0x80 else 2 if cp < 0x800 else 3 if cp < 0x10000 else 4
+
+
+def count_words(text: str) -> int:
+    """Whitespace-separated words: the denominator of "tokens per word"."""
+    return sum(1 for _ in _WORD.finditer(text))
+
+
+def word_spans(text: str) -> list[tuple[int, int]]:
+    """The ``[start, end)`` character spans of the words :func:`count_words` counts.
+
+    >>> word_spans(" 한국어 text  ")
+    [(1, 4), (5, 9)]
+    """
+    return [m.span() for m in _WORD.finditer(text)]
 
 
 @lru_cache(maxsize=8)

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_write_text
+from ..core.json_files import parse_json, read_text
 from ..errors import ConfigError, TokenizerFileError
-from ..formats._json import parse_json, read_text
-from .bert_normalizer import BertNormalizer
-from .model import WordPieceTokenizer
+from ..wordpiece.bert_normalizer import BertNormalizer
+from ..wordpiece.model import WordPieceTokenizer
 
 
 def hf_json_dict(tokenizer: WordPieceTokenizer) -> dict[str, Any]:
@@ -119,7 +119,7 @@ def _pre_tokenizer_json(tokenizer: WordPieceTokenizer) -> dict[str, Any] | None:
             f"a WordPiece tokenizer on the {pre.name!r} pre-tokenizer cannot be written as tokenizer.json; "
             "save it as vocab.txt, or train with the BERT pre-tokenizer or a regex one"
         )
-    from ..formats.hf_stages import pre_tokenizer_json as bpe_pre_tokenizer_json
+    from .hf_stages import pre_tokenizer_json as bpe_pre_tokenizer_json
 
     return bpe_pre_tokenizer_json(pre, False)
 
@@ -127,7 +127,7 @@ def _pre_tokenizer_json(tokenizer: WordPieceTokenizer) -> dict[str, Any] | None:
 def _read_pre_tokenizer(path: str | Path, node: Any) -> Any:
     if isinstance(node, dict) and node.get("type") == "BertPreTokenizer":
         return None
-    from ..formats.hf_stages import read_pre_tokenizer as bpe_read_pre_tokenizer
+    from .hf_stages import read_pre_tokenizer as bpe_read_pre_tokenizer
 
     byte_level, pre = bpe_read_pre_tokenizer(path, node, None)
     if byte_level:
@@ -196,7 +196,7 @@ def save_wordpiece_dir(tokenizer: WordPieceTokenizer, directory: str | Path) -> 
     and a ``▁`` / ``</w>`` pre-tokenizer no tokenizer.json form; only a model neither holds is an
     error -- raised before anything is written, so a long training is never lost to half a save.
     """
-    from .vocab_files import save_vocab_txt, vocab_txt_problem
+    from ..wordpiece.vocab_files import save_vocab_txt, vocab_txt_problem
 
     out = Path(directory)
     vocab_problem = vocab_txt_problem(tokenizer)

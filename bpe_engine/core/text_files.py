@@ -39,14 +39,12 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
-from .display import visible_text
-from .errors import BpeEngineError, CorpusError
-from .memory_budget import available_memory, note_input, size_text
-
-if TYPE_CHECKING:
-    from .corpus.block_text import BlockText
+from ..display import visible_text
+from ..errors import BpeEngineError, CorpusError
+from ..memory_budget import available_memory, note_input, size_text
+from .block_text import BlockText
 
 BINARY_SNIFF = 8192  # bytes looked at for a NUL: text files have none, binary files almost always do
 TEXT_BYTES_PER_BYTE = 6
@@ -165,10 +163,9 @@ def read_text_file(path: str | Path) -> str:
 
 
 def read_text_blocks(path: str | Path) -> BlockText:
-    """:func:`read_text_file` as a :class:`~bpe_engine.corpus.block_text.BlockText`: the same
+    """:func:`read_text_file` as a :class:`~bpe_engine.core.block_text.BlockText`: the same
     text and the same errors, decoded a part at a time and held in blocks -- what the app keeps
     of a corpus (one emoji made a whole 50 MB file 200 MB as one ``str``)."""
-    from .corpus.block_text import BlockText  # the corpus package reads its files through this module
 
     shown, data = _text_bytes(path)
     try:

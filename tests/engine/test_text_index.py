@@ -6,7 +6,7 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_engine.inspect import TextIndex, clean_text
+from bpe_engine.core.text_index import TextIndex, clean_text
 from tests.engine.test_inspect_fixtures import hand_tokenizer
 
 TEXTS = ["", "abc", "한국어", "a🙂b", "👨\u200d👩\u200d👧", "e\u0301", "\x1b[31m\u202e", "\n\t"]

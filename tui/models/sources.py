@@ -12,24 +12,25 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from bpe_engine.compare.candidates import OURS
+from bpe_engine.catalog.listing import INSTALLED
+from bpe_engine.compare.candidates import BASELINES, OURS
 from bpe_engine.compare.resolve import resolve_tokenizer
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.types import Capabilities, Encoding, Tokenizer
 
 from ..gc_pause import freeze_what_lives
 
-CHOICES: tuple[tuple[str, str], ...] = (
-    ("trained model at step k", OURS),
-    ("WordPiece (bert-base-uncased)", "bert-base-uncased"),
-    ("gpt2", "gpt2"),
-    ("p50k_base", "p50k_base"),
-    ("cl100k_base", "cl100k_base"),
-    ("o200k_base", "o200k_base"),
-    ("characters", "characters"),
-    ("whitespace words", "words"),
-)
-"""(label, spec) for pickers: ours, then the references from WordPiece to o200k, then the baselines."""
+_LABELS = {OURS: "trained model at step k", "bert-base-uncased": "WordPiece (bert-base-uncased)", "words": "whitespace words"}
+"""Picker labels that differ from the spec (every other tokenizer is shown by its name)."""
+
+
+def _choices() -> tuple[tuple[str, str], ...]:
+    """(label, spec) for the pickers, from the catalogue and the engine's baselines (no file read:
+    the built-ins and the hub cache are added once a worker has checked them): ours, the tokenizers
+    the installation comes with, then the two baselines."""
+    ours, *baselines = sorted(BASELINES, key=lambda c: c.spec != OURS)
+    specs = [ours.spec, *(name for name, *_ in INSTALLED), *(c.spec for c in baselines)]
+    return tuple((label_of(spec), spec) for spec in specs)
 
 
 _cache: dict[str, Tokenizer] = {}
@@ -67,7 +68,10 @@ class FailedTokenizer:
 
 def label_of(spec: str) -> str:
     """The picker label of a spec (a file path is shown as given)."""
-    return next((label for label, value in CHOICES if value == spec), spec)
+    return _LABELS.get(spec, spec)
+
+
+CHOICES = _choices()
 
 
 def row_label(spec: str) -> str:

@@ -1,4 +1,4 @@
-"""The colours of the comparison's style keys: one table for the app and the CLI.
+"""The colours of the comparison's style keys: one table for both front ends, the app and the CLI.
 
 The engine names what a cell *is* -- a style key such as ``tok0`` or ``split``
 (:data:`bpe_engine.compare.layout.STYLE_KEYS`) -- and never how it looks: it imports no rich
@@ -6,9 +6,10 @@ and holds no colour. This is the one place the look is decided; the Compare and 
 the coloured text widget and ``bpe-explorer compare`` all read this table (no copies), so the
 terminal app and the command line always agree.
 
-Plain data, rich style strings: importing it loads neither Textual nor rich, so the CLI (which
-never loads Textual outside the app) can use it. (Not to be confused with the app's command
-palette, ctrl+p.)
+A package of its own, beside ``tui`` and ``bpe_cli`` rather than inside either: the CLI never
+imports the app and the app never imports the CLI (the ``[tool.importlinter]`` contracts in
+pyproject.toml), yet both draw these colours. Plain data, rich style strings: importing it loads
+neither Textual nor rich.
 """
 
 from __future__ import annotations

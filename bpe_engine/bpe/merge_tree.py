@@ -6,6 +6,7 @@ rank-only table (tiktoken's ``.tiktoken`` files) stores no merges, but they can 
 pair that built token ``t`` of rank ``r`` is what BPE makes of ``t``'s bytes using only ranks below
 ``r`` -- exactly two parts (the trick minbpe's ``recover_merges`` uses for GPT-4).
 
+>>> from bpe_engine.core.merge_node import render_tree
 >>> idx = MergeIndex([("a", "b"), ("ab", "c")])
 >>> print("\\n".join(prefix + node.token for prefix, node in render_tree(idx.tree("abc"))))
 abc
@@ -22,42 +23,15 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from threading import Lock
-from typing import TYPE_CHECKING, Literal, cast
+from typing import TYPE_CHECKING, cast
 
-from ..bpe.byte_table import bytes_to_token_str, is_byte_token_str, token_str_to_bytes
-from ..bpe.encode import merge_byte_ranks
+from ..core.byte_table import bytes_to_token_str, is_byte_token_str, token_str_to_bytes
+from ..core.merge_node import MergeNode
+from .encode import merge_byte_ranks
 
 if TYPE_CHECKING:
     from ..types import ExplainsMerges, ReplaysMerges, Tokenizer
-
-NodeKind = Literal["merge", "base", "added", "special"]
-
-
-@dataclass(frozen=True, slots=True)
-class MergeNode:
-    """One token in the tree. ``rank`` is the 0-based merge that built it (``None`` for a leaf).
-
-    ``kind``: ``merge`` (built from the two children), ``base`` (a byte or character of the initial
-    alphabet), ``added`` (a vocabulary entry no merge builds, such as p50k's runs of spaces),
-    ``special`` (a special token, never merged).
-    """
-
-    token: str
-    data: bytes
-    kind: NodeKind
-    rank: int | None = None
-    children: tuple[MergeNode, ...] = ()
-
-    @property
-    def depth(self) -> int:
-        return 1 + max((c.depth for c in self.children), default=0)
-
-    def leaves(self) -> list[MergeNode]:
-        if not self.children:
-            return [self]
-        return [leaf for c in self.children for leaf in c.leaves()]
 
 
 class MergeIndex:
@@ -153,14 +127,6 @@ def tree_of_merge_list(tokenizer: ReplaysMerges, token: str) -> MergeNode:
     return _cached_index(tokenizer).tree(token, base=_byte_base if byte_level else None)
 
 
-def render_tree(node: MergeNode) -> list[tuple[str, MergeNode]]:
-    """Lines of an indented tree: ``(prefix, node)`` pairs; the caller renders each node's label
-    safely (token text is user data and may hold control characters)."""
-    lines: list[tuple[str, MergeNode]] = [("", node)]
-    _render(node, "", lines)
-    return lines
-
-
 # -- private -------------------------------------------------------------------------------------
 _INDEX_CACHE: OrderedDict[int, tuple[object, MergeIndex]] = OrderedDict()
 _INDEX_LOCK = Lock()
@@ -218,10 +184,3 @@ def _bytes_of_rank(ranks: Mapping[bytes, int]) -> dict[int, bytes]:
         while len(_RANK_BYTES) > 4:
             _RANK_BYTES.popitem(last=False)
     return hit[1]
-
-
-def _render(node: MergeNode, indent: str, lines: list[tuple[str, MergeNode]]) -> None:
-    for i, child in enumerate(node.children):
-        last = i == len(node.children) - 1
-        lines.append((indent + ("└─ " if last else "├─ "), child))
-        _render(child, indent + ("   " if last else "│  "), lines)
