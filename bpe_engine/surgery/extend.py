@@ -76,13 +76,7 @@ class Extension:
         if corpus.byte_level != base.byte_level:
             kind = "byte-level" if corpus.byte_level else "character-level"
             raise ConfigError(f"the word counts are {kind}, but {base.name!r} is not: count the corpus with the base's settings")
-        top = base.next_id + config.add
-        if top > MAX_ID:
-            raise ConfigError(
-                f"--add {config.add:,} would take ids up to {top - 1:,}: {base.name!r} already uses ids up to "
-                f"{base.next_id - 1:,}, and ids stop below {MAX_ID:,}; add at most {max(MAX_ID - base.next_id, 0):,}",
-                field="add",
-            )
+        top = check_add(base, config.add)
         self.base = base
         self.config = config
         encode = base.word_encoder()
@@ -149,6 +143,18 @@ class Extension:
     def tokenizer(self, name: str | None = None) -> BpeTokenizer:
         """The extended model after the merges so far."""
         return extended_tokenizer(self.base, self.training.merges, self.new_tokens(), name or f"{self.base.name}+{len(self.training.merges)}")
+
+
+def check_add(base: BpeBase, add: int) -> int:
+    """One past the last new id ``add`` merges may take; a :class:`ConfigError` beyond the id bound."""
+    top = base.next_id + add
+    if top > MAX_ID:
+        raise ConfigError(
+            f"--add {add:,} would take ids up to {top - 1:,}: {base.name!r} already uses ids up to "
+            f"{base.next_id - 1:,}, and ids stop below {MAX_ID:,}; add at most {max(MAX_ID - base.next_id, 0):,}",
+            field="add",
+        )
+    return top
 
 
 def extended_tokenizer(base: BpeBase, merges: list[tuple[str, str]], new: dict[str, int], name: str) -> BpeTokenizer:
