@@ -38,6 +38,7 @@ from .hf_json import read_hf_json, write_hf_json
 from .saved_dir import FORMAT_NAME, METADATA_FILE, check_save_target, read_consistently, read_metadata, save_directory
 from .spec import BpeSpec, pretokenizer_from_settings, spec_from_tokenizer, split_specials_from_vocab
 from .tiktoken_files import write_tiktoken
+from .transformers_files import Role, special_roles, write_transformers_files
 from .training_log import LOG_FILE, counts_of, log_text, read_training_log
 
 FORMAT_VERSION = 2
@@ -96,6 +97,10 @@ def _save_wordpiece(tokenizer: Any, out: Path, name: str, steps: Sequence[MergeS
     def write(fresh: Path) -> dict[str, Any]:
         written = wordpiece.save_wordpiece_dir(tokenizer, fresh)
         files = {p.name: p.name for p in written}
+        if "tokenizer.json" in files:
+            declared: dict[Role, str | None] = {"unk": tokenizer.unk_token, "cls": tokenizer.cls_token, "sep": tokenizer.sep_token}
+            lowercase = tokenizer.normalizer is not None and tokenizer.normalizer.lowercase
+            files.update(write_transformers_files(fresh, special_roles(tokenizer.special_tokens, declared), lowercase=lowercase))
         if steps:
             files[LOG_FILE] = _write_log(fresh, steps)
         return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "model": "wordpiece", "name": name, "files": files}
@@ -120,6 +125,7 @@ def save_spec(
         if _hf_json_misses(spec) is None:
             write_hf_json(out / "tokenizer.json", spec)
             files["tokenizer.json"] = "tokenizer.json"
+            files.update(write_transformers_files(out, special_roles(spec.special_tokens, {"unk": spec.unk_token})))
         merges_txt = merges_text(spec.merges) if merges_writable(spec.merges) else None
         if merges_txt is not None:
             from ..atomic import atomic_write_text
