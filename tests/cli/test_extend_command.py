@@ -79,3 +79,27 @@ def test_an_output_directory_with_other_files_is_refused(tmp_path: Path, korean:
     assert main(["extend", "gpt2", str(korean), "--add", "5", "-o", str(out)]) == 2
     assert "holds files a save would delete (notes.txt)" in capsys.readouterr().err
     assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_prune_prints_the_checks_and_writes_the_id_map(tmp_path: Path, korean: Path, capsys) -> None:
+    out = tmp_path / "small"
+    assert main(["prune", "gpt2", "--to", "2000", "--corpus", str(korean), "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "pruned 'gpt2' into 'small': 48,257 tokens removed, 2,000 ids left, renumbered 0-1,999 in their order" in printed
+    assert "ids removed: 48,257" in printed and "-> 0 (0 of them new)" in printed
+    assert "corpus tokens: " in printed
+    tok = load_tokenizer(out)
+    assert tok.vocab_size == 2000 and tok.special_tokens == {"<|endoftext|>": 1999}
+    record = json.loads((out / "surgery.json").read_text(encoding="utf-8"))
+    assert record["id_map"]["50256"] == 1999 and len(record["removed_ids"]) == 48_257
+    assert main(["prune", "gpt2", "--to", "100", "-o", str(tmp_path / "x")]) == 2
+    assert "--to 100 is below what 'gpt2' cannot lose: 257 ids" in capsys.readouterr().err
+
+
+def test_add_tokens_says_which_ids_they_took(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "tools"
+    assert main(["add-tokens", "cl100k_base", "<|tool_call|>", "hello", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "'<|tool_call|>' -> id 100,277" in printed and "'hello' is one token already (id 15,339): not added" in printed
+    assert "new ids: 1 (100,277-100,277)" in printed
+    assert load_tokenizer(out).encode("a <|tool_call|>", special_mode="special")[-1] == 100_277
