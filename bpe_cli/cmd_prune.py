@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     say(console, f"pruned {base.name!r} into {name!r}: {counted(len(plan.removed), 'token')} removed, {len(id_map):,} ids left, {ids}")
     if plan.unreachable_removed:
         say(console, f"  {counted(plan.unreachable_removed, 'token')} removed were unreachable in {base.name!r}")
-    for line in surgery_checks(base.tokenizer, tokenizer, corpus, id_map=id_map).lines(base.name, name):
+    for line in surgery_checks(base.tokenizer, tokenizer, corpus, id_map=id_map, unreachable_before=plan.unreachable_before).lines(base.name, name):
         say(console, f"  {line}")
     report_written(written, [] if args.keep_ids else ["surgery.json maps every old id to its new one (id_map) and lists the ids removed"])
     return 0

@@ -28,7 +28,7 @@ class SurgeryChecks:
     tokens_after: int | None
     new_ids: tuple[int, ...]
     removed_ids: tuple[int, ...]
-    unreachable_before: int  # tokens the audit finds unreachable
+    unreachable_before: int | None  # tokens the audit finds unreachable (None: not audited)
     unreachable_after: int
     unreachable_new: tuple[int, ...]  # of the new tokens
     specials_kept: bool  # every special token has its id still
@@ -48,10 +48,8 @@ class SurgeryChecks:
         else:
             out.append("new ids: none")
         out.append(f"ids removed: {len(self.removed_ids):,}")
-        out.append(
-            f"unreachable tokens: {self.unreachable_before:,} in {base!r} -> {self.unreachable_after:,} "
-            f"({len(self.unreachable_new):,} of them new)"
-        )
+        before = "" if self.unreachable_before is None else f"{self.unreachable_before:,} in {base!r} -> "
+        out.append(f"unreachable tokens: {before}{self.unreachable_after:,} ({len(self.unreachable_new):,} of them new)")
         out.append(f"special tokens: {'each where it was (or where the id map moved it)' if self.specials_kept else 'IDS CHANGED'}")
         m = self.merges
         where = "the base's merges come first, unchanged" if m.first_difference is None else f"merge lists part at merge {m.first_difference:,}"
@@ -74,16 +72,25 @@ def corpus_tokens(base: BpeBase, corpus: WordCounts) -> int:
 
 
 def surgery_checks(
-    before: BpeTokenizer, after: BpeTokenizer, corpus: WordCounts | None, *, id_map: Mapping[int, int] | None = None
+    before: BpeTokenizer,
+    after: BpeTokenizer,
+    corpus: WordCounts | None,
+    *,
+    id_map: Mapping[int, int] | None = None,
+    unreachable_before: int | None = None,
 ) -> SurgeryChecks:
     """Compare ``before`` and ``after`` (one surgery apart) on ``corpus``. ``id_map`` (old id -> new
-    id, a prune that compacted the ids): the ids it lacks were removed, and specials must follow it."""
+    id, a prune that compacted the ids): the ids it lacks were removed, and specials must follow it.
+    Only ``after`` is audited (a second audit of a 200,000-token base takes seconds); the base's
+    count is shown when the caller has it (``unreachable_before``). Adding merges or tokens after
+    every base merge never makes a base token unreachable: its own text still encodes to it by
+    the base's merges, which run first (a rank table's whole-piece rule takes it at once)."""
     a, b = bpe_base(before), bpe_base(after)
     old_ids = {*a.vocab.values(), *a.specials.values()}
     moved = id_map if id_map is not None else {i: i for i in old_ids}
     removed_ids = tuple(sorted(old_ids - set(moved)))
     new_ids = tuple(sorted({*b.vocab.values(), *b.specials.values()} - set(moved.values())))
-    audit_a, audit_b = audit_vocabulary(before), audit_vocabulary(after)
+    audit_b = audit_vocabulary(after)
     unreachable_b = {i for c in UNREACHABLE for i in audit_b.ids.get(c, ())}
     bytes_a = {before.token_bytes(i) for i in a.vocab.values()}
     bytes_b = {after.token_bytes(i) for i in b.vocab.values()}
@@ -92,7 +99,7 @@ def surgery_checks(
         tokens_after=None if corpus is None else corpus_tokens(b, corpus),
         new_ids=new_ids,
         removed_ids=removed_ids,
-        unreachable_before=sum(len(audit_a.ids.get(c, ())) for c in UNREACHABLE),
+        unreachable_before=unreachable_before,
         unreachable_after=len(unreachable_b),
         unreachable_new=tuple(sorted(unreachable_b & set(new_ids))),
         specials_kept=all(after.special_tokens.get(t) == moved.get(i) for t, i in before.special_tokens.items()),

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 from ..bpe.byte_table import token_str_to_bytes
 from ..bpe.model import BpeTokenizer
+from ..bpe.rank_table import RankTable
 from ..choices import TIE_BREAKS, VOCAB_SIZE_MAX, TieBreak, values
 from ..corpus import WordCounts
 from ..errors import ConfigError
@@ -165,9 +166,13 @@ def extended_tokenizer(base: BpeBase, merges: list[tuple[str, str]], new: dict[s
         ranks = dict(tok.mergeable_ranks or {})
         for token, i in new.items():
             ranks[token_str_to_bytes(token)] = i
-        return BpeTokenizer.from_ranks(
+        extended = BpeTokenizer.from_ranks(
             name=name, mergeable_ranks=ranks, pre_tokenizer=tok.pre_tokenizer, special_tokens=specials, normalizer=base.normalizer
         )
+        table, prefix = extended._table, tok._table
+        if isinstance(table, RankTable) and isinstance(prefix, RankTable):
+            table.inherit_merges(prefix)  # the base's pairs hold in the extension: derive only the new ranks
+        return extended
     last: dict[tuple[str, str], int] = {}
     merged = [*base.merges, *merges]
     for rank, pair in enumerate(merged):

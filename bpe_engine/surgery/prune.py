@@ -40,6 +40,7 @@ class PrunePlan:
     removed: tuple[int, ...]
     floor: int  # initial symbols + specials: what is never removed
     unreachable_removed: int
+    unreachable_before: int | None  # what the audit of the base found (None: nothing to remove, no audit)
 
 
 def prune_floor(base: BpeBase) -> int:
@@ -59,7 +60,7 @@ def plan_prune(base: BpeBase, target: int, corpus: WordCounts | None = None) -> 
             field="to",
         )
     if target >= total:
-        return PrunePlan((), floor, 0)
+        return PrunePlan((), floor, 0, None)
     vocab = base.vocab
     parts_of: dict[int, list[tuple[int, int]]] = {}  # token -> the merges that make it
     uses_as_part: Counter[int] = Counter()
@@ -103,7 +104,7 @@ def plan_prune(base: BpeBase, target: int, corpus: WordCounts | None = None) -> 
                 if uses_as_part[part] == 0 and part in removable and part not in gone:
                     heappush(heap, key(part))
     removed = _without_unreachable(base, removed, parts_of)
-    return PrunePlan(tuple(removed), floor, sum(1 for i in removed if i in unreachable))
+    return PrunePlan(tuple(removed), floor, sum(1 for i in removed if i in unreachable), len(unreachable))
 
 
 def _without_unreachable(base: BpeBase, removed: list[int], parts_of: dict[int, list[tuple[int, int]]]) -> list[int]:

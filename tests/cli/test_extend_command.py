@@ -25,7 +25,7 @@ def test_extend_cl100k_prints_the_checks_and_loads_back(tmp_path: Path, korean: 
     assert "extended 'cl100k_base' into 'ext': 300 new merges" in printed
     assert "new ids: " in printed and "(100,277-" in printed
     assert "ids removed: 0" in printed
-    assert "unreachable tokens: 0 in 'cl100k_base' -> 0 (0 of them new)" in printed
+    assert "unreachable tokens: 0 (0 of them new)" in printed
     assert "diff cl100k_base ext: the base's merges come first, unchanged" in printed
     assert "forced: '대한민국' is one token now" in printed or "forced: '대한민국' was one token already" in printed
     assert "cannot force 'kubectl apply': the cl100k pre-tokenizer cuts it into 2 pieces" in printed
@@ -86,7 +86,7 @@ def test_prune_prints_the_checks_and_writes_the_id_map(tmp_path: Path, korean: P
     assert main(["prune", "gpt2", "--to", "2000", "--corpus", str(korean), "-o", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "pruned 'gpt2' into 'small': 48,257 tokens removed, 2,000 ids left, renumbered 0-1,999 in their order" in printed
-    assert "ids removed: 48,257" in printed and "-> 0 (0 of them new)" in printed
+    assert "ids removed: 48,257" in printed and "unreachable tokens: 0 in 'gpt2' -> 0 (0 of them new)" in printed
     assert "corpus tokens: " in printed
     tok = load_tokenizer(out)
     assert tok.vocab_size == 2000 and tok.special_tokens == {"<|endoftext|>": 1999}

@@ -127,3 +127,14 @@ def test_a_normalizing_base_counts_normalized_text() -> None:
     wc = count_words(["cafe\u0301 cafe\u0301"], base.pre_tokenizer, byte_level=True, workers=1, normalizer=base.normalizer)
     plain = count_words(["caf\u00e9 caf\u00e9"], base.pre_tokenizer, byte_level=True, workers=1)
     assert dict(wc.counts) == dict(plain.counts)
+
+
+def test_an_extended_rank_table_derives_only_its_new_pairs(korean_text: str) -> None:
+    from bpe_engine.bpe.model import BpeTokenizer
+
+    base = bpe_base(load_tokenizer("gpt2"))
+    wc = count_words([korean_text[:8_000]], base.pre_tokenizer, byte_level=True, workers=1)
+    tok, steps, _ = extend(base, wc, ExtendConfig(add=60))
+    fresh = BpeTokenizer.from_ranks(name="fresh", mergeable_ranks=tok.mergeable_ranks, pre_tokenizer=tok.pre_tokenizer)
+    assert tok._table.derived_merges() == fresh._table.derived_merges()
+    assert tok.merges[-60:] == fresh.merges[-60:] and len(tok.merges) == 50_060
