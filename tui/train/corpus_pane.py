@@ -66,7 +66,7 @@ class CorpusCut:
     pre_tokenizer: PreTokenizer
     words: CorpusWords
 
-    def words_for(self, text: CorpusText, pre_tokenizer: PreTokenizer) -> CorpusWords | None:
+    def words_for(self, text: CorpusText, pre_tokenizer: object) -> CorpusWords | None:
         """The cut, if it is of exactly this text and pre-tokenizer (None: the run cuts again)."""
         same = pre_tokenizer == self.pre_tokenizer and text == self.text  # `is` first: no copy compared
         return self.words if same else None
@@ -162,6 +162,9 @@ class CorpusPane(Vertical):
         self.query_one("#corpus-facts", SteadyStatic).show(Text("counting…", style="dim"))
         self._compute_facts(self.text, self.pre_tokenizer, self._version)
 
+    def _counted(self, version: int, done: int, total: int) -> None:
+        self.post_message(CorpusCounting(version, done, total))
+
     # Named: without a description Textual builds one from repr() of the arguments, on the UI
     # thread -- the whole corpus, 50 ms for 5 MB (every worker that takes text is named so).
     @work(thread=True, exclusive=True, group="corpus-facts", exit_on_error=False, description="counting the corpus")
@@ -172,7 +175,7 @@ class CorpusPane(Vertical):
                 text,
                 pre_tokenizer,
                 cancelled=lambda: worker.is_cancelled,
-                progress=lambda done: self.post_message(CorpusCounting(version, done, len(text))),
+                progress=lambda done: self._counted(version, done, len(text)),
             )
         except CorpusCancelled:
             return
