@@ -21,7 +21,7 @@ from bpe_engine.training.bpe.config import DEFAULT_MAX_TOKEN_LENGTH
 
 from .arg_types import non_negative, positive
 from .corpus_input import parse_size
-from .output import Throttle, merge_progress, say, stderr_console, stdout_console
+from .output import Throttle, say, stderr_console, stdout_console, training_progress
 
 
 def register(subparsers: Any) -> None:
@@ -63,11 +63,12 @@ def add_base_corpus_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bpe_engine.surgery import ExtendConfig, Extension
-    from bpe_engine.surgery.extend import check_add
     from bpe_engine.surgery.checks import surgery_checks
     from bpe_engine.surgery.force import check_forced, force_strings
     from bpe_engine.surgery.save import save_changed
+    from bpe_engine.surgery.trainer.config import ExtendTrainerConfig
+    from bpe_engine.surgery.trainer.hooks import ExtendRun
+    from bpe_engine.training.protocol import TrainingCorpus
 
     if not args.files:
         raise ConfigError("extend needs corpus files to learn merges from (or counts files with --from-counts)")
@@ -76,11 +77,13 @@ def run(args: argparse.Namespace) -> int:
     max_length = DEFAULT_MAX_TOKEN_LENGTH if args.max_token_length is None else (args.max_token_length or None)
     strings = forced_strings(args)
     check_forced(strings, max_length, base.byte_level)
-    config = ExtendConfig(add=args.add, min_frequency=args.min_frequency, max_token_length=max_length, tie_break=args.tie_break)
-    check_add(base, args.add)  # before counting: a bad --add fails in a second
+    config = ExtendTrainerConfig(  # checks the options and --add against the id bound, before counting
+        base=args.base, add=args.add, min_frequency=args.min_frequency, max_token_length=max_length, tie_break=args.tie_break
+    )
     corpus = base_counts(args, base)
-    run_ = Extension(base, corpus, config)
-    steps = drive(run_)
+    training = ExtendRun(config, TrainingCorpus(counts=corpus))
+    steps = drive_with_progress(training)
+    run_ = training.run
     name = args.name or out.resolve().name
     tokenizer, forced = force_strings(base, run_.new_merges, run_.new_tokens(), strings, name)
     new_ids = sorted({*run_.new_tokens().values(), *forced.tokens.values()})
@@ -110,10 +113,9 @@ def output_dir(args: argparse.Namespace) -> Path:
 
 def open_base(spec: str) -> Any:
     """The base as surgery reads it; what is not a BPE is one line saying what to do."""
-    from bpe_engine.registry import load_tokenizer
-    from bpe_engine.surgery import bpe_base
+    from bpe_engine.surgery.trainer.config import base_named
 
-    return bpe_base(load_tokenizer(spec))
+    return base_named(spec)  # the one cache the trainer's config reads too
 
 
 def forced_strings(args: argparse.Namespace) -> list[str]:
@@ -149,17 +151,23 @@ def base_counts(args: argparse.Namespace, base: Any) -> Any:
     return counts
 
 
-def drive(run: Any) -> list[Any]:
-    """The new merges with a progress bar on stderr (ctrl+c stops, as for ``train``)."""
+def drive_with_progress(training: Any) -> list[Any]:
+    """The new merges through the runner's one loop, with a progress bar on stderr (ctrl+c stops,
+    as for ``train``)."""
+    from bpe_engine.training.runner import Started, Steps, drive
+
     steps: list[Any] = []
     throttle = Throttle()
-    with merge_progress(stderr_console()) as progress:
-        task = progress.add_task("merging", total=run.target_merges)
-        for step in run.steps():
-            steps.append(step)
-            if throttle.ready():
-                progress.update(task, completed=len(steps))
-        progress.update(task, completed=len(steps), total=max(len(steps), run.target_merges))
+    with training_progress(stderr_console(), "merges") as progress:
+        task = progress.add_task("merging", total=None)
+        for event in drive(training):
+            if isinstance(event, Started):
+                progress.update(task, total=event.target or None)
+            elif isinstance(event, Steps):
+                steps.extend(event.steps)
+                if throttle.ready():
+                    progress.update(task, completed=event.done, total=max(event.target, event.done))
+        progress.update(task, completed=len(steps), total=max(len(steps), 1))
     return steps
 
 

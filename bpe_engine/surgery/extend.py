@@ -18,7 +18,7 @@ after its own.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..bpe.byte_table import token_str_to_bytes
 from ..bpe.model import BpeTokenizer
@@ -69,7 +69,7 @@ class StartFacts:
 class Extension:
     """One extension run: the base's segmentation of the corpus, then new merges one at a time.
 
-    ``steps()`` yields each new merge (ranked after the base's merges); :meth:`tokenizer` is the
+    ``steps()`` yields each new merge (numbered among the new ones); :meth:`tokenizer` is the
     extended model after the merges made so far.
     """
 
@@ -116,7 +116,6 @@ class Extension:
             tie_break=config.tie_break,
         )
         self.training = BpeTraining.resume(state, trainer_config)
-        self._base_merges = len(base.merges)
 
     @property
     def notes(self) -> list[str]:
@@ -131,10 +130,8 @@ class Extension:
         return self.training.merges
 
     def steps(self) -> Iterator[MergeStep]:
-        """Each new merge, numbered after the base's merges (rank = base merges + k)."""
-        offset = self._base_merges
-        for step in self.training.steps():
-            yield replace(step, rank=offset + step.rank)
+        """Each new merge, numbered among the new ones (rank 0 is the first after the base's)."""
+        return self.training.steps()
 
     def new_tokens(self) -> dict[str, int]:
         """Tokens the new merges added (a merge that spells a base token reuses its id, as HF)."""
