@@ -42,9 +42,9 @@ SPEC = TrainerSpec(
     config=Ref("bpe_engine.surgery.trainer.config", "ExtendTrainerConfig"),
     hooks=Ref("bpe_engine.surgery.trainer.hooks", ""),
     options=(
-        Option("base", "start from", "select", "base", "the tokenizer whose merges come first (its ids are kept)",
+        Option("base", "base", "select", "base", "the tokenizer whose merges come first (its ids are kept)",
                flag="--base", choices=BASES, default="cl100k_base"),
-        Option("add", "add merges", "int", "add", "how many merges to learn on top of the base's", flag="--add", default="1000", metavar="N"),
+        Option("add", "add", "int", "add", "how many merges to learn on top of the base's", flag="--add", default="1000", metavar="N"),
         # train's --vocab-size: the total after the extension when --add is not given (not on the form: "add" says it)
         replace(VOCAB, form=False, help="ids in use after the extension (the base's plus the new ones), unless --add is given"),
         *(o for o in BPE_OPTIONS if o.name in _SHARED),
