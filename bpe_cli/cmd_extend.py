@@ -92,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     say(console, f"extended {base.name!r} into {name!r}: {counted(len(steps), 'new merge')}, {counted(len(new_ids), 'new id')}")
     for line in surgery_checks(base.tokenizer, tokenizer, corpus).lines(base.name, name):
         say(console, f"  {line}")
+    say_shorter_words(base.tokenizer, tokenizer, corpus)
     for s in forced.forced:
         say(console, f"  forced: {s!r} is one token now")
     for s in forced.already:
@@ -169,6 +170,29 @@ def drive_with_progress(training: Any) -> list[Any]:
                     progress.update(task, completed=event.done, total=max(event.target, event.done))
         progress.update(task, completed=len(steps), total=max(len(steps), 1))
     return steps
+
+
+def say_shorter_words(before: Any, after: Any, corpus: Any) -> None:
+    """The words that changed most, with their tokens before -> after and their count."""
+    from bpe_engine.display import visible_text
+    from bpe_engine.surgery.checks import shorter_words
+
+    words = shorter_words(before, after, corpus)
+    if not words:
+        return
+    shown = [
+        f"{visible_text(_text_of(after, w.word))!r} {w.before}->{w.after} (x{w.count:,})" for w in words
+    ]
+    say(stdout_console(), f"  words that changed most: {', '.join(shown)}")
+
+
+def _text_of(tokenizer: Any, word: str) -> str:
+    """A counted word as text (byte-level words are kept in GPT-2's byte alphabet)."""
+    if not tokenizer.byte_level:
+        return word
+    from bpe_engine.surgery.base import word_bytes
+
+    return word_bytes(word).decode("utf-8", "replace")
 
 
 def report_written(written: list[Path], notes: list[str]) -> None:

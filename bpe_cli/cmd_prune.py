@@ -14,7 +14,7 @@ from typing import Any
 from bpe_engine.display import counted
 
 from .arg_types import positive
-from .cmd_extend import add_base_corpus_options, add_output_options, base_counts, open_base, output_dir, report_written
+from .cmd_extend import add_base_corpus_options, add_output_options, base_counts, open_base, output_dir, report_written, say_shorter_words
 from .output import say, stderr_console, stdout_console
 
 
@@ -57,5 +57,7 @@ def run(args: argparse.Namespace) -> int:
         say(console, f"  {counted(plan.unreachable_removed, 'token')} removed were unreachable in {base.name!r}")
     for line in surgery_checks(base.tokenizer, tokenizer, corpus, id_map=id_map, unreachable_before=plan.unreachable_before).lines(base.name, name):
         say(console, f"  {line}")
+    if corpus is not None:
+        say_shorter_words(base.tokenizer, tokenizer, corpus)
     report_written(written, [] if args.keep_ids else ["surgery.json maps every old id to its new one (id_map) and lists the ids removed"])
     return 0

@@ -60,6 +60,33 @@ class SurgeryChecks:
         return out
 
 
+@dataclass(frozen=True)
+class ShorterWord:
+    """A corpus word the surgery made cheaper: its tokens before and after, and how often it occurs."""
+
+    word: str  # as the corpus has it (model alphabet for byte-level: decode with the tokenizer)
+    before: int
+    after: int
+    count: int
+
+    @property
+    def saved(self) -> int:
+        return (self.before - self.after) * self.count
+
+
+def shorter_words(before: BpeTokenizer, after: BpeTokenizer, corpus: WordCounts, *, limit: int = 10) -> list[ShorterWord]:
+    """The words whose tokens changed most on the corpus, by tokens saved (count x fewer tokens);
+    a word that got longer (a prune) has a negative saving and comes last."""
+    a, b = bpe_base(before).word_encoder(), bpe_base(after).word_encoder()
+    changed = []
+    for word, n in corpus.counts.items():
+        ids_a, ids_b = a(word), b(word)
+        if ids_a is not None and ids_b is not None and len(ids_a) != len(ids_b):
+            changed.append(ShorterWord(word, len(ids_a), len(ids_b), n))
+    changed.sort(key=lambda w: (-abs(w.saved), w.word))
+    return changed[:limit]
+
+
 def corpus_tokens(base: BpeBase, corpus: WordCounts) -> int:
     """Tokens the model spends on the counted corpus (words it cannot spell left out)."""
     encode = base.word_encoder()

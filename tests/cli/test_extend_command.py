@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ def test_extend_cl100k_prints_the_checks_and_loads_back(tmp_path: Path, korean: 
     assert "extended 'cl100k_base' into 'ext': 300 new merges" in printed
     assert "new ids: " in printed and "(100,277-" in printed
     assert "ids removed: 0" in printed
+    assert re.search(r"words that changed most: ' [^']+' \d+->1 \(x\d+\)", printed)
     assert "unreachable tokens: 0 (0 of them new)" in printed
     assert "diff cl100k_base ext: the base's merges come first, unchanged" in printed
     assert "forced: '대한민국' is one token now" in printed or "forced: '대한민국' was one token already" in printed
