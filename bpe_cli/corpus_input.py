@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn, TransferSpeedColumn
 
+from bpe_engine.bpe.normalizer import NormalForm
 from bpe_engine.choices import PRE_TOKENIZERS, values
 from bpe_engine.corpus import CountProgress, WordCounts, count_files
 from bpe_engine.corpus.counts_file import CountsHeader, read_counts
@@ -125,9 +126,17 @@ def settings_from_header(args: argparse.Namespace, header: CountsHeader, source:
 
 
 def counts_from_files(
-    args: argparse.Namespace, settings: CorpusSettings, paths: list[str], *, min_word_count: int, training: bool, workers: int = 2
+    args: argparse.Namespace,
+    settings: CorpusSettings,
+    paths: list[str],
+    *,
+    min_word_count: int,
+    training: bool,
+    workers: int = 2,
+    normalizer: NormalForm | None = None,
 ) -> WordCounts:
-    """Stream ``paths`` into word counts, with a progress bar on a terminal and early warnings."""
+    """Stream ``paths`` into word counts, with a progress bar on a terminal and early warnings
+    (``normalizer``: a base tokenizer's Unicode form, applied before the words are cut)."""
     err = stderr_console()
     show = err.is_terminal
     # No auto-refresh: rich would start a thread, and counting forks its workers only while no
@@ -166,6 +175,7 @@ def counts_from_files(
             training=training,
             workers=workers,
             progress=report,
+            normalizer=normalizer,
         )
         progress.update(task, completed=progress.tasks[0].total or 0, words=len(counts))
         progress.refresh()

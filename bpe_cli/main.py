@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 COMMANDS = (
     "train", "count", "encode", "chunk", "decode", "merges", "diff", "compare", "inspect", "models",
-    "audit", "metrics", "languages", "overlap", "serve",
+    "audit", "metrics", "languages", "overlap", "serve", "extend", "prune", "add-tokens",
 )
 EXIT_USER_ERROR = 2
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a process killed by SIGPIPE
@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        importlib.import_module(f"bpe_cli.cmd_{name}").register(sub)
+        importlib.import_module(f"bpe_cli.cmd_{name.replace('-', '_')}").register(sub)  # add-tokens: cmd_add_tokens
     return parser
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bpe_engine.core.block_text import Text
 from bpe_engine.core.text_files import read_text_blocks
@@ -116,33 +116,45 @@ class Files:
             return
         if pane.tokenizer is not None:
             app.notify(f"Saving to {visible_text(directory)}…", timeout=2)
-            self._write(pane.tokenizer, target, pane.trained_merges())
+            self._write(pane.tokenizer, target, pane.trained_merges(), pane.model_state)
 
     def run_finished(self, tokenizer: Tokenizer) -> None:
         """A run finished: carry out a save asked for while it trained."""
         target, self.save_after_training = self.save_after_training, None
         if target is not None:
-            self._write(tokenizer, target, self.app.train_pane.trained_merges())
+            self._write(tokenizer, target, self.app.train_pane.trained_merges(), self.app.train_pane.model_state)
 
     def run_cancelled(self) -> None:
         if self.save_after_training is not None:
             self.save_after_training = None
             self.app.notify("The save waiting for this run is dropped: it was cancelled.", severity="warning")
 
-    def _write(self, tokenizer: Tokenizer, directory: Path, steps: Sequence[MergeStep] | None) -> None:
-        """Save in a worker; a trained model keeps its merges' counts and whys (training.jsonl)."""
+    def _write(self, tokenizer: Tokenizer, directory: Path, steps: Sequence[MergeStep] | None, state: Any = None) -> None:
+        """Save in a worker; a trained model keeps its merges' counts and whys (training.jsonl). A run
+        trained here is written by its trainer's own save hook (``state``: the run's recipe), as
+        ``bpe-explorer train`` writes it -- a model extended from a base gets the base's formats and
+        the note on its new ids; a loaded tokenizer is saved in every format it fits."""
         app = self.app
 
         def work() -> None:
             from bpe_engine.formats import save_tokenizer
 
+            notes: list[str] = []
             try:
-                written = save_tokenizer(tokenizer, directory, steps=steps, name=directory.name)
+                if state is not None:
+                    from bpe_engine.training.registry import spec_for
+
+                    saved = spec_for(state.model).hook("save")(state, directory, directory.name, list(steps or ()))
+                    written, notes = saved.written, list(saved.notes)
+                else:
+                    written = save_tokenizer(tokenizer, directory, steps=steps, name=directory.name)
             except (BpeEngineError, OSError) as exc:
                 app.call_from_thread(app.notify, visible_text(f"Cannot save to {directory}: {exc}"), severity="error", timeout=8)
                 return
             names = ", ".join(p.name for p in written)
             app.call_from_thread(app.notify, visible_text(f"Saved {names} in {directory}"), timeout=5)
+            for note in notes:
+                app.call_from_thread(app.notify, visible_text(note), timeout=8)
 
         app.run_worker(work, thread=True, exclusive=False, exit_on_error=False, group="save", description="saving the tokenizer")
 

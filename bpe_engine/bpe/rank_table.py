@@ -45,6 +45,7 @@ class RankTable:
         self._merge_ranks: list[int] | None = None
         self._merges: list[tuple[int, str, str]] | None = None
         self._unbuilt: list[int] = []
+        self._inherited: tuple[list[tuple[int, str, str]], list[int], int] | None = None
         self._strs: dict[int, str] = {}  # id -> GPT-2 byte string, filled as tokens are shown
 
     def limit_for(self, k: int) -> int:
@@ -99,7 +100,11 @@ class RankTable:
             id_bytes = self.id_bytes
             merges: list[tuple[int, str, str]] = []
             unbuilt: list[int] = []
-            for rank in self._sorted_merge_ranks():
+            ranks = self._sorted_merge_ranks()
+            start = 0
+            if self._inherited is not None:  # a prefix's pairs hold here as well: each depends on lower ranks only
+                merges, unbuilt, start = list(self._inherited[0]), list(self._inherited[1]), self._inherited[2]
+            for rank in ranks[start:]:
                 token = id_bytes[rank]
                 assert token is not None
                 parts = merge_byte_ranks(token, self.ranks, rank)
@@ -109,6 +114,18 @@ class RankTable:
                     unbuilt.append(rank)
             self._merges, self._unbuilt = merges, unbuilt
         return self._merges, self._unbuilt
+
+    def inherit_merges(self, prefix: RankTable) -> None:
+        """Take ``prefix``'s derived pairs instead of deriving them again, when this table is
+        ``prefix`` with ranks added above all of its own (an extension): a rank's pair depends on
+        the lower ranks only, so only the added ranks are derived (cl100k's 100,000 take seconds)."""
+        top = max(prefix.ranks.values())
+        if any(self.ranks.get(token) != rank for token, rank in prefix.ranks.items()):
+            return
+        if any(rank <= top for token, rank in self.ranks.items() if token not in prefix.ranks):
+            return
+        merges, unbuilt = prefix.derived_merges()
+        self._inherited = (merges, unbuilt, sum(1 for t in prefix.ranks if len(t) > 1))
 
     def _sorted_merge_ranks(self) -> list[int]:
         """Ranks of the multi-byte tokens in order: rank of the k-th merge is element k."""

@@ -18,9 +18,10 @@ after its own.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..bpe.model import BpeTokenizer
+from ..bpe.rank_table import RankTable
 from ..choices import TIE_BREAKS, VOCAB_SIZE_MAX, TieBreak, values
 from ..core.byte_table import token_str_to_bytes
 from ..corpus import WordCounts
@@ -68,7 +69,7 @@ class StartFacts:
 class Extension:
     """One extension run: the base's segmentation of the corpus, then new merges one at a time.
 
-    ``steps()`` yields each new merge (ranked after the base's merges); :meth:`tokenizer` is the
+    ``steps()`` yields each new merge (numbered among the new ones); :meth:`tokenizer` is the
     extended model after the merges made so far.
     """
 
@@ -76,13 +77,7 @@ class Extension:
         if corpus.byte_level != base.byte_level:
             kind = "byte-level" if corpus.byte_level else "character-level"
             raise ConfigError(f"the word counts are {kind}, but {base.name!r} is not: count the corpus with the base's settings")
-        top = base.next_id + config.add
-        if top > MAX_ID:
-            raise ConfigError(
-                f"--add {config.add:,} would take ids up to {top - 1:,}: {base.name!r} already uses ids up to "
-                f"{base.next_id - 1:,}, and ids stop below {MAX_ID:,}; add at most {max(MAX_ID - base.next_id, 0):,}",
-                field="add",
-            )
+        top = check_add(base, config.add)
         self.base = base
         self.config = config
         encode = base.word_encoder()
@@ -121,7 +116,6 @@ class Extension:
             tie_break=config.tie_break,
         )
         self.training = BpeTraining.resume(state, trainer_config)
-        self._base_merges = len(base.merges)
 
     @property
     def notes(self) -> list[str]:
@@ -136,10 +130,8 @@ class Extension:
         return self.training.merges
 
     def steps(self) -> Iterator[MergeStep]:
-        """Each new merge, numbered after the base's merges (rank = base merges + k)."""
-        offset = self._base_merges
-        for step in self.training.steps():
-            yield replace(step, rank=offset + step.rank)
+        """Each new merge, numbered among the new ones (rank 0 is the first after the base's)."""
+        return self.training.steps()
 
     def new_tokens(self) -> dict[str, int]:
         """Tokens the new merges added (a merge that spells a base token reuses its id, as HF)."""
@@ -151,6 +143,18 @@ class Extension:
         return extended_tokenizer(self.base, self.training.merges, self.new_tokens(), name or f"{self.base.name}+{len(self.training.merges)}")
 
 
+def check_add(base: BpeBase, add: int) -> int:
+    """One past the last new id ``add`` merges may take; a :class:`ConfigError` beyond the id bound."""
+    top = base.next_id + add
+    if top > MAX_ID:
+        raise ConfigError(
+            f"--add {add:,} would take ids up to {top - 1:,}: {base.name!r} already uses ids up to "
+            f"{base.next_id - 1:,}, and ids stop below {MAX_ID:,}; add at most {max(MAX_ID - base.next_id, 0):,}",
+            field="add",
+        )
+    return top
+
+
 def extended_tokenizer(base: BpeBase, merges: list[tuple[str, str]], new: dict[str, int], name: str) -> BpeTokenizer:
     """The base with ``merges`` after its own and ``new`` tokens at their ids."""
     tok = base.tokenizer
@@ -159,9 +163,13 @@ def extended_tokenizer(base: BpeBase, merges: list[tuple[str, str]], new: dict[s
         ranks = dict(tok.mergeable_ranks or {})
         for token, i in new.items():
             ranks[token_str_to_bytes(token)] = i
-        return BpeTokenizer.from_ranks(
+        extended = BpeTokenizer.from_ranks(
             name=name, mergeable_ranks=ranks, pre_tokenizer=tok.pre_tokenizer, special_tokens=specials, normalizer=base.normalizer
         )
+        table, prefix = extended._table, tok._table
+        if isinstance(table, RankTable) and isinstance(prefix, RankTable):
+            table.inherit_merges(prefix)  # the base's pairs hold in the extension: derive only the new ranks
+        return extended
     last: dict[tuple[str, str], int] = {}
     merged = [*base.merges, *merges]
     for rank, pair in enumerate(merged):

@@ -83,7 +83,7 @@ def test_train_then_extend_equals_hf_on_corpora(which, max_token_length, alice_t
     expected = hf_merges([text], 256 + 700, byte_level=True, max_token_length=max_token_length)
     assert tok.merges == expected
     assert [s.new_id for s in steps] == list(range(556, 956))  # new ids follow the base's
-    assert [s.rank for s in steps] == list(range(300, 700))  # ranked after the base's merges
+    assert [s.rank for s in steps] == list(range(400))  # numbered among the new merges
     vocab = first.tokenizer.vocab
     assert all(tok.vocab[t] == i for t, i in vocab.items())
 
@@ -127,3 +127,14 @@ def test_a_normalizing_base_counts_normalized_text() -> None:
     wc = count_words(["cafe\u0301 cafe\u0301"], base.pre_tokenizer, byte_level=True, workers=1, normalizer=base.normalizer)
     plain = count_words(["caf\u00e9 caf\u00e9"], base.pre_tokenizer, byte_level=True, workers=1)
     assert dict(wc.counts) == dict(plain.counts)
+
+
+def test_an_extended_rank_table_derives_only_its_new_pairs(korean_text: str) -> None:
+    from bpe_engine.bpe.model import BpeTokenizer
+
+    base = bpe_base(load_tokenizer("gpt2"))
+    wc = count_words([korean_text[:8_000]], base.pre_tokenizer, byte_level=True, workers=1)
+    tok, steps, _ = extend(base, wc, ExtendConfig(add=60))
+    fresh = BpeTokenizer.from_ranks(name="fresh", mergeable_ranks=tok.mergeable_ranks, pre_tokenizer=tok.pre_tokenizer)
+    assert tok._table.derived_merges() == fresh._table.derived_merges()
+    assert tok.merges[-60:] == fresh.merges[-60:] and len(tok.merges) == 50_060

@@ -57,10 +57,19 @@ def tiktoken_from_files(out: Path):
     ), settings_
 
 
+_CLIENTS: dict = {}
+
+
+def clients(out: Path):
+    """tiktoken (and its settings), HF and our loader, each from the written files (once per directory)."""
+    if out not in _CLIENTS:
+        enc, settings_ = tiktoken_from_files(out)
+        _CLIENTS[out] = (enc, settings_, tokenizers.Tokenizer.from_file(str(out / "tokenizer.json")), load_tokenizer(out))
+    return _CLIENTS[out]
+
+
 def assert_clients_agree(out: Path, tok, texts: list[str]) -> None:
-    enc, settings_ = tiktoken_from_files(out)
-    hf = tokenizers.Tokenizer.from_file(str(out / "tokenizer.json"))
-    again = load_tokenizer(out)
+    enc, settings_, hf, again = clients(out)
     form = settings_.get("normalize_first")
     for text in texts:
         ids = tok.encode(text)

@@ -14,6 +14,7 @@ accepted the settings): a refused or cancelled run never wipes it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -94,6 +95,7 @@ class TrainPane(Horizontal):
         self.training = False
         self.stepper: AnyStepper | None = None
         self.tokenizer: Tokenizer | None = None
+        self.model_state: Any = None  # the finished run's recipe, for its trainer's own save (None: loaded)
         self.step_log = StepLog()
         self.view: RunView | None = None  # how the shown steps are drawn (text, alphabet, model)
         self.corpus_cut: CorpusCut | None = None  # the corpus pane's last cut, reused by a run

@@ -264,6 +264,7 @@ class RunEvents:
             return
         self._stop()
         pane.tokenizer = event.tokenizer
+        pane.model_state = event.model
         for note in event.notes:
             if note not in self._notes_shown:
                 pane.notify(visible_text(note), timeout=6)

@@ -12,7 +12,7 @@ pane is one (``TrainPane`` is passed where a ``RunHost`` is asked for).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
     from textual.message import Message
@@ -42,6 +42,8 @@ class RunHost(Protocol):
     view: RunView | None
     stepper: TrainStepper | None
     tokenizer: Tokenizer | None
+    model_state: Any
+    """The finished run's picklable recipe (None: a loaded tokenizer): its trainer's save hook writes it."""
     step_log: StepLog
     current_step: int
 
