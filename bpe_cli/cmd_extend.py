@@ -122,7 +122,7 @@ def open_base(spec: str) -> Any:
 def forced_strings(args: argparse.Namespace) -> list[str]:
     strings = list(args.force)
     if args.force_file:
-        from bpe_engine.text_files import read_text_file
+        from bpe_engine.core.text_files import read_text_file
 
         text = read_text_file(args.force_file)
         strings += [line.rstrip("\r") for line in text.split("\n") if line.rstrip("\r")]

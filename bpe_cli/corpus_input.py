@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn, TransferSpeedColumn
 
-from bpe_engine.bpe.normalizer import NormalForm
+from bpe_engine.core.normalizer import NormalForm
 from bpe_engine.choices import PRE_TOKENIZERS, values
 from bpe_engine.corpus import CountProgress, WordCounts, count_files
 from bpe_engine.corpus.counts_file import CountsHeader, read_counts

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..bpe.model import BpeTokenizer
-from ..bpe.normalizer import normalize
+from ..core.normalizer import normalize
 from ..display import visible_text
 from ..errors import ConfigError
 from .base import BpeBase

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...corpus.block_text import Text
+from ...core.block_text import Text
 from ...corpus.cut import CorpusWords
 from ...display import counted
 from ...errors import ConfigError
