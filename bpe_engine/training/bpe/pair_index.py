@@ -84,6 +84,13 @@ class PairIndex:
             heappush(heap, entry)
         return tally.result()
 
+    def push(self, pair: str) -> None:
+        """A fresh heap entry for ``pair``, whose count the caller has just raised (trainers that
+        keep the counts their own way, such as PickyBPE's, tell the index this way)."""
+        entry = self.rule.entry(self.counts.get(pair, 0), pair, ())
+        if entry is not None:
+            heappush(self.heap, entry)
+
     def apply(self, merge: Merge) -> None:
         """Take one merge's pair-count changes in, and push an entry for every pair it formed."""
         counts = self.counts
