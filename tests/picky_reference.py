@@ -85,7 +85,7 @@ class Fixed(Ordered):
 
 
 def run_reference(
-    trainer: type[PickyBPETrainer], text: str, vocab_size: int, tmp_path: Path, tau: float = 0.9
+    trainer: type[PickyBPETrainer], text: str, vocab_size: int, tmp_path: Path, tau: float = 0.9, dump: Path | None = None
 ) -> tuple[list[Event], dict[str, int] | None, str | None]:
     """1.3.1's events and final vocabulary (its ``id2int``, spelled); when it stops on an assertion,
     the events so far, no vocabulary and the assertion's message."""
@@ -96,11 +96,12 @@ def run_reference(
     kept: dict[str, Any] = {}
     start = model._initialize_state
     model._initialize_state = lambda: kept.setdefault("state", start())
-    model._dump = lambda state, path: None
+    write = model._dump
+    model._dump = lambda state, path: write(state, dump) if dump is not None else None
     try:
         model._fit_from_objects(words, tmp_path / "picky.json", 10**9)
-    except AssertionError as error:
-        return events_of_reference(kept["state"].events), None, str(error) or "AssertionError"
+    except (AssertionError, ZeroDivisionError) as error:  # the second: IoS of a merge that fused nothing
+        return events_of_reference(kept["state"].events), None, f"{type(error).__name__}: {error}"
     except IndexError:  # no pair left: 1.3.1 peeks into its empty heap; the run is over all the same
         pass
     state = kept["state"]
@@ -135,15 +136,18 @@ import json, sys
 from pathlib import Path
 from tests.picky_reference import Fixed, run_reference
 text = Path(sys.argv[1]).read_text(encoding="utf-8")
-events, vocab, error = run_reference(Fixed, text, int(sys.argv[2]), Path(sys.argv[3]), float(sys.argv[4]))
+dump = Path(sys.argv[5]) if len(sys.argv) > 5 else None
+events, vocab, error = run_reference(Fixed, text, int(sys.argv[2]), Path(sys.argv[3]), float(sys.argv[4]), dump)
 print(json.dumps({"events": events, "vocab": vocab, "error": error}))
 """
 
 
-def run_fixed_unasserted(text: str, vocab_size: int, tmp_path: Path, tau: float = 0.9) -> tuple[list[Event], dict[str, int] | None]:
+def run_fixed_unasserted(
+    text: str, vocab_size: int, tmp_path: Path, tau: float = 0.9, dump: Path | None = None
+) -> tuple[list[Event], dict[str, int] | None]:
     """The mended 1.3.1 under ``python -O``: its check that a removed pair's count equals the
     words' recount is off (its counts drift from a recount, see bpe_engine.training.picky), and the
-    pair is removed either way -- as ours does."""
+    pair is removed either way -- as ours does. ``dump``: where 1.3.1 writes its model file."""
     import json
     import subprocess
     import sys
@@ -152,7 +156,8 @@ def run_fixed_unasserted(text: str, vocab_size: int, tmp_path: Path, tau: float 
     source = tmp_path / "unasserted-corpus.txt"
     source.write_text(text, encoding="utf-8")
     out = subprocess.run(
-        [sys.executable, "-O", "-c", _UNASSERTED, str(source), str(vocab_size), str(tmp_path), repr(tau)],
+        [sys.executable, "-O", "-c", _UNASSERTED, str(source), str(vocab_size), str(tmp_path), repr(tau),
+         *([str(dump)] if dump is not None else [])],
         capture_output=True, text=True, check=True, cwd=root,
     )
     result = json.loads(out.stdout)

@@ -105,3 +105,30 @@ def test_the_reference_given_only_our_order_agrees_until_its_removal_bug_bites(a
     first_difference = next(i for i, (a, b) in enumerate(zip(expected, got)) if a != b)
     assert first_difference > bite  # here: the first such removal is event 56, they part at 376
     assert error is not None and "was already absent" in error
+
+
+def test_encodes_every_word_as_the_reference_segmenter(alice_text: str, tmp_path: Path) -> None:
+    # 1.3.1's PickyBPESegmenter on its own model file: the earliest applicable event, again and again
+    from pickybpe.segmentation import PickyBPESegmenter
+
+    model = tmp_path / "model.json"
+    run_fixed_unasserted(alice_text, 2000, tmp_path, dump=model)
+    segmenter = PickyBPESegmenter.from_pretrained(model)
+    tokenizer = ours(alice_text, 2000).tokenizer()
+    words = sorted(set(alice_text.split())) + ["unseen", "Alicexyz", "ééé", "Kentucky", "#@!"]
+    for word in words:
+        if any(ch not in segmenter.str2token for ch in word):
+            continue  # its from_pretrained gives the segmenter no [UNK]: an unknown character is a KeyError there
+        expected = [t.str for t in segmenter._encode_word_by_events("▁" + word)]
+        got = [tokenizer.token_str(i) for i in tokenizer.encode(word)]
+        assert got == expected, word
+    assert [tokenizer.token_str(i) for i in tokenizer.encode("a\x1ab")] == ["▁a", "[UNK]", "b"]  # dropped by the coverage
+    line = "Alice was beginning to get very tired"
+    ids = tokenizer.encode(line)
+    assert tokenizer.decode(ids) == line
+    # 1.3.1's file numbers its tokens with one gap per character the coverage dropped (its str2token is
+    # a defaultdict that gains an [UNK] entry for each, and id2int enumerates them all); closed up, they are ours
+    compact = {v: i for i, v in enumerate(sorted(set(segmenter.id2int.values())))}
+    assert len(compact) == tokenizer.vocab_size == 2000
+    expected_ids = [compact[segmenter.id2int[str(t.id)]] for w in line.split() for t in segmenter._encode_word_by_events("▁" + w)]
+    assert expected_ids == ids

@@ -40,6 +40,7 @@ from ..bpe.pair_index import PairIndex
 from ..bpe.tie_breaks import GreatestRule, IdOrderRule, LexicographicRule, TieBreakRule, tie_rule
 from ..steps import MergeStep, StepWhy
 from .config import PickyConfig
+from .model import PickyModelState, PickyTokenizer
 from .setup import initial_state
 from .steps import PickyEvent, PickyMerge, RestoreStep, SplitStep
 
@@ -96,6 +97,18 @@ class PickyTraining:
 
     def final_vocab(self) -> dict[str, int]:
         return self.vocab.final_ids()
+
+    def model_state(self, name: str | None = None) -> PickyModelState:
+        """The model so far as plain data (the tokenizer is built from it, in any process)."""
+        merges = tuple(
+            (e.rank, e.merge.left_id, e.merge.right_id, e.merge.new_id) for e in self.events if not isinstance(e, SplitStep)
+        )
+        splits = tuple((e.rank, e.token_id, e.part_ids) for e in self.events if isinstance(e, SplitStep))
+        vocab = self.vocab
+        return PickyModelState(name or f"picky-{sum(vocab.present)}", tuple(vocab.tokens), tuple(vocab.present), merges, splits)
+
+    def tokenizer(self, name: str | None = None) -> PickyTokenizer:
+        return PickyTokenizer(self.model_state(name))
 
     def __iter__(self) -> Iterator[PickyEvent]:
         return self.steps()
