@@ -84,6 +84,23 @@ class PairIndex:
             heappush(heap, entry)
         return tally.result()
 
+    def best_count(self) -> int:
+        """The count of the pair :meth:`pop_best` would give next (0: none), leaving it in place.
+
+        Stale entries met on the way are refreshed or dropped exactly as :meth:`pop_best` would, so
+        the merges that follow are unchanged (Scaffold-BPE compares a token with the next pair)."""
+        heap, counts, rule = self.heap, self.counts, self.rule
+        while heap:
+            top = heap[0]
+            count = counts.get(rule.pair_of(top), 0)
+            if rule.is_current(top, count):
+                return rule.popped(top)[0]
+            heappop(heap)
+            fresh = rule.refresh(top, count)
+            if fresh is not None:
+                heappush(heap, fresh)
+        return 0
+
     def push(self, pair: str) -> None:
         """A fresh heap entry for ``pair``, whose count the caller has just raised (trainers that
         keep the counts their own way, such as PickyBPE's, tell the index this way)."""
