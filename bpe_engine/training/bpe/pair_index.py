@@ -16,7 +16,7 @@ Two kinds of bookkeeping, chosen by the rule's ``fuses_all``:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from heapq import heapify, heappop, heappush
 
 from ..steps import TIES_COUNTED, TIES_LISTED, Contest, ContestTally
@@ -27,9 +27,14 @@ from .tie_breaks import Entry, TieBreakRule
 class PairIndex:
     """Pair -> weighted count, with a lazy max-heap ordered by ``rule``."""
 
-    def __init__(self, counts: dict[str, int], where: dict[str, list[int]], rule: TieBreakRule) -> None:
+    def __init__(
+        self, counts: dict[str, int], where: dict[str, list[int]], rule: TieBreakRule, allowed: Callable[[str], bool] | None = None
+    ) -> None:
         self.counts = counts
         self.rule = rule
+        self.allowed = allowed
+        """A pair this says no to is never merged: its entries are dropped when they come up
+        (SuperBPE's rules); its count is kept as any other, as SuperBPE's trainer keeps it."""
         self.where: dict[str, list[int]] = where if rule.fuses_all else {}
         entries = (rule.entry(counts[pair], pair, () if rule.fuses_all else tuple(lst)) for pair, lst in where.items())
         # Word lists in entries are tuples: the garbage collector stops tracking tuples of ints,
@@ -45,6 +50,8 @@ class PairIndex:
             pair = rule.pair_of(top)
             count = counts.get(pair, 0)
             if rule.is_current(top, count):
+                if self.allowed is not None and not self.allowed(pair):
+                    continue
                 best, words = rule.popped(top)
                 if rule.fuses_all:
                     words = self.where.pop(pair, ())
@@ -74,6 +81,8 @@ class PairIndex:
                 if fresh is not None:
                     heappush(heap, fresh)
                 continue
+            if self.allowed is not None and not self.allowed(pair):
+                continue  # dropped, as pop_best drops it
             taken.append(top)
             value = rule.popped(top)[0]
             if pair not in tally.seen and value < 1:
@@ -92,10 +101,13 @@ class PairIndex:
         heap, counts, rule = self.heap, self.counts, self.rule
         while heap:
             top = heap[0]
-            count = counts.get(rule.pair_of(top), 0)
-            if rule.is_current(top, count):
+            pair = rule.pair_of(top)
+            count = counts.get(pair, 0)
+            if rule.is_current(top, count) and (self.allowed is None or self.allowed(pair)):
                 return rule.popped(top)[0]
             heappop(heap)
+            if rule.is_current(top, count):
+                continue  # a pair that may not be merged: dropped, as pop_best drops it
             fresh = rule.refresh(top, count)
             if fresh is not None:
                 heappush(heap, fresh)
