@@ -31,6 +31,7 @@ Ties: 1.3.1 breaks them by heap position; here by the config's rule (``hf``: sma
 from __future__ import annotations
 
 from collections import deque
+from heapq import heappush
 from collections.abc import Iterable, Iterator
 
 from ...corpus import Document, WordCounts, count_words
@@ -39,9 +40,11 @@ from ...pretokenizers import WHITESPACE
 from ..bpe.pair_index import PairIndex
 from ..bpe.tie_breaks import GreatestRule, IdOrderRule, LexicographicRule, TieBreakRule, tie_rule
 from ..steps import MergeStep, StepWhy
-from .config import PickyConfig
+from .config import PICKY_SPECIALS, PickyConfig
 from .model import PickyModelState, PickyTokenizer
 from .setup import initial_state
+
+_SPECIALS = len(PICKY_SPECIALS)  # ids 0-3: the only special tokens
 from .steps import PickyEvent, PickyMerge, RestoreStep, SplitStep
 
 
@@ -62,6 +65,25 @@ def pair_runs(word: str) -> dict[str, int]:
         prev = q
         out[q] = out.get(q, 0) + 1
     return out
+
+
+def _pairs_with(word: str, symbol: str) -> Iterable[tuple[str, int]]:
+    """``pair_runs(word)``'s pairs that hold ``symbol``: read off its neighbours where it stands
+    alone (the common case), counted with :func:`pair_runs` where it stands twice in a row."""
+    if symbol + symbol in word:
+        return [(q, n) for q, n in pair_runs(word).items() if symbol in q]
+    found: dict[str, int] = {}
+    last = len(word) - 1
+    j = word.find(symbol)
+    while j >= 0:
+        if j > 0:
+            q = word[j - 1] + symbol
+            found[q] = found.get(q, 0) + 1
+        if j < last:
+            q = symbol + word[j + 1]
+            found[q] = found.get(q, 0) + 1
+        j = word.find(symbol, j + 1)
+    return found.items()
 
 
 class PickyTraining:
@@ -168,35 +190,60 @@ class PickyTraining:
         return True
 
     def _fuse(self, pair: str, new: str, where: Iterable[int]) -> tuple[int, int, dict[str, int]]:
-        """Fuse ``pair`` in its words; ``(occurrences, words changed, pairs formed with new)``."""
+        """Fuse ``pair`` in its words; ``(occurrences, words changed, pairs formed with new)``.
+
+        Where the word holds the pair once and no ``new`` yet (nearly always), the pairs formed are
+        its two neighbours, gathered per neighbour and summed at the end as :meth:`Words.merge
+        <bpe_engine.training.word_table.Words.merge>` does; any other word is recounted."""
         symbols, counts = self.words.symbols, self.words.counts
         index = self._pairs.where
         made_in = self._made_in.setdefault(ord(new), [])
+        lefts: dict[str, list[int]] = {}
+        rights: dict[str, list[int]] = {}
         gained: dict[str, int] = {}
         occurrences = changed = 0
         for i in dict.fromkeys(where):
             w = symbols[i]
             if pair not in w:
                 continue
-            fused = w.replace(pair, new)
-            f = counts[i]
-            occurrences += (len(w) - len(fused)) * f
-            symbols[i] = fused
             changed += 1
             made_in.append(i)
-            for q, n in pair_runs(fused).items():
-                if new in q:
+            head, _, tail = w.partition(pair)
+            if pair in tail or new in head or new in tail:
+                fused = w.replace(pair, new)
+                f = counts[i]
+                occurrences += (len(w) - len(fused)) * f
+                symbols[i] = fused
+                for q, n in _pairs_with(fused, new):
                     gained[q] = gained.get(q, 0) + n * f
                     index.setdefault(q, []).append(i)
+                continue
+            symbols[i] = head + new + tail
+            occurrences += counts[i]
+            if head:
+                lefts.setdefault(head[-1], []).append(i)
+            if tail:
+                rights.setdefault(tail[0], []).append(i)
+        weight = counts.__getitem__
+        for found, before in ((lefts, True), (rights, False)):
+            for sym, words in found.items():
+                q = sym + new if before else new + sym
+                gained[q] = gained.get(q, 0) + sum(map(weight, words))
+                index.setdefault(q, []).extend(words)
         return occurrences, changed, gained
 
     def _apply_merge(self, pair: str, new: str, gained: dict[str, int]) -> None:
         """1.3.1's ``_update_pairs_on_merge``: add the pairs formed, take as much from those replaced."""
-        counts, push = self._pairs.counts, self._pairs.push
+        counts, heap, entry = self._pairs.counts, self._pairs.heap, self._pairs.rule.entry
+        tokens, longest = self.vocab.tokens, self.config.max_token_length
+        room = longest - len(tokens[ord(new)]) if ord(new) >= _SPECIALS else -1  # _valid, inlined: hot
         for q, n in gained.items():
-            if self._valid(q):
-                counts[q] = counts.get(q, 0) + n
-                push(q)
+            other = ord(q[1] if q[0] == new else q[0])
+            if other >= _SPECIALS and len(tokens[other]) <= room:
+                c = counts[q] = counts.get(q, 0) + n
+                e = entry(c, q, ())
+                if e is not None:
+                    heappush(heap, e)
         for q, n in gained.items():
             old = (pair[1] if q[0] == new else q[0]) + (pair[0] if q[1] == new else q[1])
             if old in counts:
@@ -278,11 +325,11 @@ class PickyTraining:
 
     def _valid(self, pair: str) -> bool:
         """1.3.1's ``_validate_pair``: no special token, and not longer than the longest token."""
-        vocab = self.vocab
         a, b = ord(pair[0]), ord(pair[1])
-        if vocab.special[a] or vocab.special[b]:
+        if a < _SPECIALS or b < _SPECIALS:
             return False
-        return len(vocab.tokens[a]) + len(vocab.tokens[b]) <= self.config.max_token_length
+        tokens = self.vocab.tokens
+        return len(tokens[a]) + len(tokens[b]) <= self.config.max_token_length
 
     def _rule(self) -> TieBreakRule:
         name = self.config.tie_break
