@@ -12,7 +12,7 @@ space (``Ġ``), and one of more than four words (pieces between ``Ġ``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from ...choices import TieBreak
 from ...errors import ConfigError
@@ -35,6 +35,8 @@ class SuperBpeConfig:
 
     ``pre_tokenizer`` is stage 1's; ``stage2`` stage 2's (the final tokenizer's). ``max_token_length``:
     none by default, as the reference (a superword is long: ``Ġin the United States`` is 21 bytes).
+    ``initial_alphabet``: all 256 bytes (every text can be encoded), or only those seen (HF's default,
+    the reference's setting).
     """
 
     model: ClassVar[str] = "superbpe"
@@ -49,6 +51,7 @@ class SuperBpeConfig:
     max_token_length: int | None = None
     tie_break: TieBreak = "hf"
     special_tokens: tuple[str, ...] = ()
+    initial_alphabet: Literal["all", "seen"] = "all"
 
     def __post_init__(self) -> None:
         check_vocab_size(self.vocab_size)
@@ -62,7 +65,7 @@ class SuperBpeConfig:
         """The BPE trainer's settings of a stage (stage 1 never stops for the size: it stops at the transition)."""
         return BpeTrainerConfig(
             vocab_size=self.vocab_size, byte_level=True, pre_tokenizer=self.pre_tokenizer if stage == 1 else self.stage2,
-            initial_alphabet="seen", max_token_length=self.max_token_length, tie_break=self.tie_break,
+            initial_alphabet=self.initial_alphabet, max_token_length=self.max_token_length, tie_break=self.tie_break,
             special_tokens=self.special_tokens,
         )
 
