@@ -32,6 +32,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from typing import Any
 
 from ..corpus.block_text import Text
 from ..corpus.cut import CorpusCancelled, CorpusWords
@@ -58,6 +59,9 @@ class Stepper:
     frequencies; ``pieces`` is where each word stands in the corpus (for drawing it; none when
     only the words are stepped).
     """
+
+    explains = "merges"
+    models_per_step = False
 
     def __init__(
         self,
@@ -327,6 +331,29 @@ class Stepper:
     def first_piece_of(self, word_ids: Sequence[int]) -> int | None:
         """Index of the first corpus piece whose word is in ``word_ids`` (for scrolling to it)."""
         return self.pieces.first_of(word_ids)
+
+    # -- the Train tab's protocol (bpe_engine.explore.train_stepper.TrainStepper) -----------------------
+    def feed(self, steps: Sequence[Any]) -> None:
+        """Merges that arrived since the last call (the stepper keeps its own list of them)."""
+        if not isinstance(self.merges, list):
+            self.merges = list(self.merges)
+        self.merges.extend(steps)
+
+    def prepare(self) -> None:
+        """Nothing to make: a merge stepper draws at once."""
+
+    def tokenizer_at(self, step: int) -> None:  # noqa: ARG002 - the model at k is the finished one's prefix
+        return None
+
+    def detail(self) -> tuple[()]:
+        """A merge is explained by its words and its tree (``explains == "merges"``)."""
+        return ()
+
+    def step_at(self, rank: int) -> Any:
+        """The step of merge ``rank`` as fed (a :class:`~bpe_engine.training.steps.MergeStep`
+        with its why), or None when it was given as a plain triple."""
+        merge = self.merges[rank]
+        return None if isinstance(merge, tuple) else merge
 
     # -- what the corpus view draws (the interface every stepper offers) ------------------------------
     def window(self, text: Text, start: int, end: int) -> Iterator[tuple[int, int, tuple[str, ...]]]:  # noqa: ARG002

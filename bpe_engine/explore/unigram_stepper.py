@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..inspect.text_index import index_of
 
@@ -34,6 +34,8 @@ class UnigramStepper:
     """The segmentation of a corpus after ``step`` Unigram steps (0: before the seeds)."""
 
     initial_token_count: int | None = None  # before the seeds there is no model to count with
+    explains = "lines"  # its steps are told by detail(): no merge, no words before -> after
+    models_per_step = True  # the model of every step is its own (EM re-scores every piece)
 
     def __init__(self, text: str, config: UnigramTrainerConfig, steps: Sequence[UnigramStep] = ()) -> None:
         from ..training.unigram.history import UnigramHistory
@@ -54,9 +56,19 @@ class UnigramStepper:
     def available(self) -> int:
         return len(self._history)
 
-    def extend(self, steps: Sequence[UnigramStep]) -> None:
+    def feed(self, steps: Sequence[Any]) -> None:
         """Steps of the run that have arrived since the last call."""
         self._history.extend(steps)
+
+    def detail(self) -> tuple[Any, ...]:
+        """The current step's story (:func:`~bpe_engine.explore.unigram_detail.unigram_detail`)."""
+        from .unigram_detail import unigram_detail
+
+        return unigram_detail(self) if self._step else ()
+
+    def initial_type_counts(self) -> None:
+        """No counts before the seeds (there is no model yet)."""
+        return None
 
     def seek(self, step: int, *, until: float | None = None) -> bool:  # noqa: ARG002 - one move, never sliced
         """Go to ``step`` (clamped); the model is built by :meth:`prepare` or the first :meth:`window`."""
@@ -67,12 +79,12 @@ class UnigramStepper:
     def token_count(self) -> int | None:
         """Tokens of the whole corpus under the model of this step, where the run counted them: the
         E-step right after a step segments every word with that step's model."""
-        from ..training.unigram.steps import EmStep
-
         steps = self._history.steps
         if self._step < len(steps):
             following = steps[self._step]
-            if isinstance(following, EmStep):
+            from ..training.unigram.steps import EmStep
+
+            if isinstance(following, EmStep):  # this stepper's own trainer's steps
                 return following.corpus_tokens
         return None
 

@@ -14,7 +14,6 @@ accepted the settings): a refused or cancelled run never wipes it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -26,8 +25,6 @@ from textual.widgets import Input, TextArea
 
 from bpe_engine.corpus.block_text import Text as CorpusText
 from bpe_engine.corpus.block_text import whole
-from bpe_engine.explore.stepper import Stepper
-from bpe_engine.explore.unigram_stepper import UnigramStepper
 from bpe_engine.training.runner import Event, TrainingRequest
 from bpe_engine.training.steps import MergeStep
 from bpe_engine.types import Tokenizer
@@ -133,8 +130,8 @@ class TrainPane(Horizontal):
             step=self.current_step,
             training=self.training,
             source=view.label if view is not None else "",
-            unigram=cast(UnigramStepper, self.stepper) if view is not None and view.model == "unigram" else None,
-            initial_types=self.stepper.initial_type_counts if isinstance(self.stepper, Stepper) else None,
+            unigram=self.stepper if view is not None and self.stepper is not None and self.stepper.models_per_step else None,
+            initial_types=self.stepper.initial_type_counts if self.stepper is not None and self.stepper.explains == "merges" else None,
         )
 
     def _whole(self, text: CorpusText) -> str:
@@ -165,10 +162,11 @@ class TrainPane(Horizontal):
 
     def trained_merges(self) -> list[MergeStep] | None:
         """The merges of the run shown, with their counts and whys, when it was trained here (a
-        save keeps them); None for a loaded tokenizer or a Unigram run."""
-        if self.view is None or self.view.request is None or self.view.model == "unigram":
+        save keeps them in training.jsonl); None for a loaded tokenizer or a run of no merges."""
+        if self.view is None or self.view.request is None:
             return None
-        return [s for s in self.step_log if isinstance(s, MergeStep)]
+        merges = [s for s in self.step_log if isinstance(s, MergeStep)]
+        return merges or None
 
     # -- runs ------------------------------------------------------------------------------------
     def train(self) -> None:
@@ -283,14 +281,15 @@ class TrainPane(Horizontal):
         self.notify(f"play speed: {self.stepping.set_speed(self.stepping.speed - 1)} steps/s", timeout=2)
 
     def show_step(self) -> None:
-        """Draw every view for the stepper's step; a Unigram step's model is built in a worker first."""
+        """Draw every view for the stepper's step; a step the stepper must prepare first (a Unigram
+        step's model) is prepared in a worker."""
         stepper, view = self.stepper, self.view
         if stepper is None or view is None:
             return
         self.query_one(SegmentedView).show(stepper, view.text, byte_level=view.byte_level, playing=self.stepping.playing)
-        self.query_one(StepDetail).show_step(stepper, byte_level=view.byte_level)
+        self.query_one(StepDetail).show_step(stepper, self.step_log, byte_level=view.byte_level)
         self.query_one(StepTable).select_step(stepper.step)
-        if not stepper.ready() and isinstance(stepper, UnigramStepper):
+        if not stepper.ready():
             self.runs.prepare(stepper)
         self.current_step = stepper.step
 

@@ -4,7 +4,9 @@ The worker forwards the events of the pane's runner (or of a loaded tokenizer's 
 with a run id; the pane drops any other id, so a cancelled or superseded run never touches the
 screen. One thing is built in the worker: the stepper of a started run (~0.5 s of pure Python on
 5 MB, which on the UI thread froze every key); it is handed over with the event and the worker
-keeps no reference. A Unigram step's model is built in a worker too, when a step is shown first.
+keeps no reference. A step the stepper must prepare (a Unigram step's model) is prepared in a
+worker too, when it is shown first. Nothing here knows a trainer by name: the run's registration
+says what it counts and whether its target is a vocabulary size.
 """
 
 from __future__ import annotations
@@ -15,12 +17,11 @@ from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
-from bpe_engine.choices import MODELS, PRE_TOKENIZERS, label_of, values
+from bpe_engine.choices import PRE_TOKENIZERS, label_of, values
 from bpe_engine.corpus.block_text import blank
 from bpe_engine.display import counted, visible_text
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.explore.diff import changed_settings, diff_tokenizers
-from bpe_engine.explore.unigram_stepper import UnigramStepper
 from bpe_engine.training.runner import (
     Cancelled,
     Counting,
@@ -32,6 +33,7 @@ from bpe_engine.training.runner import (
     TrainingRequest,
     replay_events,
 )
+from bpe_engine.training.registry import model_choices, names
 from bpe_engine.types import ReplaysMerges, Tokenizer
 
 from ..gc_pause import collector_paused
@@ -68,9 +70,9 @@ def cannot_replay(tokenizer: Tokenizer, label: str) -> str:
     """What to do with a loaded tokenizer whose training cannot be replayed on the corpus: a
     Unigram or WordPiece model keeps its final vocabulary only, not the steps that made it."""
     family = tokenizer.capabilities.family
-    name = label_of(MODELS, family)  # the form's own name for the model
+    name = label_of(model_choices(), family)  # the form's own name for the model
     kind = "a WordPiece vocabulary" if family == "wordpiece" else f"a {name} model"
-    trainable = family in values(MODELS)
+    trainable = family in names()
     retrain = f"; to watch one being made, choose {name} in the form and press ctrl+t" if trainable else ""
     return (
         f"{label} is {kind}: it keeps its final vocabulary, not the training steps, so there is nothing to "
@@ -175,8 +177,8 @@ class RunEvents:
             self._starting = None
             pane.query_one(ProgressPanel).show_cancelled(None)
             return
-        model = pane.view.model if pane.view is not None else "bpe"
-        pane.query_one(ProgressPanel).show_cancelled(pane.stepper.available if pane.stepper else 0, model)
+        unit = pane.view.spec.unit if pane.view is not None else "merges"
+        pane.query_one(ProgressPanel).show_cancelled(pane.stepper.available if pane.stepper else 0, unit)
         pane.show_step()
         pane.changed()
 
@@ -209,7 +211,7 @@ class RunEvents:
         pane, view = self.pane, self._starting
         if view is None:
             return
-        if event.target == 0 and view.request is not None and view.model != "unigram":
+        if event.target == 0 and view.request is not None and view.spec.targets_vocabulary:
             self._refuse(f"must be above the alphabet ({event.alphabet:,} symbols): nothing to merge")
             return
         self._starting = None
@@ -217,17 +219,13 @@ class RunEvents:
         self.trained = view.request.settings() if view.request is not None else None
         self._target = event.target
         pane.step_log = StepLog()
-        if isinstance(stepper, UnigramStepper):
-            stepper.extend(pane.step_log)
-        else:
-            stepper.merges = pane.step_log
         pane.stepper = stepper
         pane.tokenizer = None
         self._notes_shown = set(event.notes)
-        pane.query_one(StepTable).reset(model=view.model, byte_level=view.byte_level, alphabet=event.alphabet or None)
+        pane.query_one(StepTable).reset(spec=view.spec, byte_level=view.byte_level, alphabet=event.alphabet or None)
         pane.query_one(SegmentedView).corpus_label = f"corpus at step k: {view.corpus_label}"
         pane.query_one(StepDetail).show_none()
-        pane.query_one(ProgressPanel).show_started(event.target, view.model)
+        pane.query_one(ProgressPanel).show_started(event.target, view.spec.unit)
         pane.query_one(SettingsForm).show_error("vocab", "")
         for note in event.notes:
             pane.notify(visible_text(note), timeout=6)
@@ -251,12 +249,9 @@ class RunEvents:
             return
         first = not pane.step_log
         pane.step_log = pane.step_log.extended(event.steps)
-        if isinstance(stepper, UnigramStepper):
-            stepper.extend(event.steps)
-        else:
-            stepper.merges = pane.step_log
+        stepper.feed(event.steps)
         pane.query_one(StepTable).add_steps(event.steps)  # cheap: the list draws only visible rows
-        pane.query_one(ProgressPanel).show_progress(event.done, max(event.target, event.done), event.rate, pane.view.model)
+        pane.query_one(ProgressPanel).show_progress(event.done, max(event.target, event.done), event.rate, pane.view.spec.unit)
         if stepper.step == 0 and first:
             pane.show_step()  # first steps: draw the corpus at step 0 once
         else:
@@ -276,7 +271,10 @@ class RunEvents:
         if view.request is None:
             panel.show_loaded(view.label, event.done)
         else:
-            panel.show_finished(event.done, self._target, event.seconds, view.model, waited=pane.clock() - self._asked)
+            panel.show_finished(
+                event.done, self._target, event.seconds, view.spec.unit, waited=pane.clock() - self._asked,
+                exact_target=view.spec.targets_vocabulary,
+            )
             if event.tokenizer is not None:
                 panel.show_comparison(self._against_previous(view.request, event.tokenizer))
                 self._previous = (view.request.settings(), event.tokenizer)
@@ -324,9 +322,9 @@ class RunEvents:
         same = current is not None and current.settings() == self.trained
         pane.query_one(ProgressPanel).offer_retrain(not same)
 
-    # -- a Unigram step's model --------------------------------------------------------------------
-    def prepare(self, stepper: UnigramStepper) -> None:
-        """Build the model of the stepper's step in a worker; the step is drawn when it is ready."""
+    # -- a step the stepper prepares first (a Unigram step's model) --------------------------------
+    def prepare(self, stepper: AnyStepper) -> None:
+        """Prepare the stepper's step in a worker; the step is drawn when it is ready."""
         pane, step = self.pane, stepper.step
 
         def work() -> None:

@@ -8,20 +8,40 @@ Read in this order (each file opens with what it does and why):
 * :mod:`.pair_index` -- step 4 and the bookkeeping of step 5: pair counts and a lazy heap;
 * :mod:`.tie_breaks` -- the tie-break rules (``hf``, ``lexicographic``, ``greatest``, ``first-seen``) as small
   strategy objects, with HF's u64 quirk;
-* :mod:`.config` -- the settings, checked up front.
+* :mod:`.config` -- the settings, checked up front;
+* :mod:`.spec` -- the registration (options, step kinds), :mod:`.hooks` -- what it points to.
 
 The naive trainer that all of this is tested against is :mod:`bpe_engine.training.naive_bpe`.
+Names are imported on first use: looking the trainer up (:mod:`bpe_engine.training.registry`)
+imports only its declaration.
 """
 
-from .config import DEFAULT_MAX_TOKEN_LENGTH, MAX_VOCAB_SIZE, BpeTrainerConfig
-from .training import BpeTraining, TrainResult, tokenizer_from_state, train
+from __future__ import annotations
 
-__all__ = [
-    "DEFAULT_MAX_TOKEN_LENGTH",
-    "MAX_VOCAB_SIZE",
-    "BpeTrainerConfig",
-    "BpeTraining",
-    "TrainResult",
-    "tokenizer_from_state",
-    "train",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "DEFAULT_MAX_TOKEN_LENGTH": "config",
+    "MAX_VOCAB_SIZE": "config",
+    "BpeTrainerConfig": "config",
+    "BpeTraining": "training",
+    "TrainResult": "training",
+    "tokenizer_from_state": "training",
+    "train": "training",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .config import DEFAULT_MAX_TOKEN_LENGTH, MAX_VOCAB_SIZE, BpeTrainerConfig
+    from .training import BpeTraining, TrainResult, tokenizer_from_state, train

@@ -1,0 +1,51 @@
+"""WordPiece's registration: its options, its step kind, where its code is (:mod:`.hooks`).
+
+It starts from the command line's settings -- BERT's normaliser and split, minimum frequency 2 --
+so the app and the CLI train the same vocabulary (the form resets to these when WordPiece is chosen).
+"""
+
+from __future__ import annotations
+
+from ...choices import PRE_TOKENIZERS, Choice
+from ..bpe.spec import MIN_FREQUENCY, UNK
+from ..front_options import BERT_FRONT_END, PATTERN, PRE_TOKENIZER, VOCAB
+from ..merge_kinds import SCORED_MERGE
+from ..registry import Option, Ref, TrainerSpec
+
+_YES_NO = (Choice("yes", "yes", "lowercase"), Choice("no", "no", "keep the case"))
+_ACCENTS = (
+    Choice("auto", "strip if lowercase", "strip accents when lowercasing (BERT's rule)"),
+    Choice("strip", "strip", "strip accents"),
+    Choice("keep", "keep", "keep accents"),
+)
+
+SPEC = TrainerSpec(
+    name="wordpiece",
+    label="WordPiece",
+    summary="merge the pair with the best score count(ab) / (count(a) count(b)) (BERT)",
+    config=Ref("bpe_engine.training.wordpiece.setup", "WordPieceTrainerConfig"),
+    hooks=Ref("bpe_engine.training.wordpiece.hooks", ""),
+    options=(
+        Option(
+            PRE_TOKENIZER.name, PRE_TOKENIZER.label, "select", PRE_TOKENIZER.field,
+            "how text is cut into words (default: BERT's normaliser and split)", flag=PRE_TOKENIZER.flag,
+            choices=(*PRE_TOKENIZERS, BERT_FRONT_END), default=BERT_FRONT_END.value, cli=False,
+        ),
+        PATTERN,
+        VOCAB,
+        MIN_FREQUENCY,
+        UNK,
+        Option(
+            "lowercase", "lowercase", "select", "normalizer", "BERT's normaliser lowercases (bert-base-uncased)",
+            flag="--lowercase", choices=_YES_NO, default="yes", enables=("pretok", (BERT_FRONT_END.value,)),
+        ),
+        Option(
+            "accents", "accents", "select", "normalizer", "whether BERT's normaliser strips accents",
+            flag="--strip-accents", choices=_ACCENTS, default="auto", enables=("pretok", (BERT_FRONT_END.value,)),
+        ),
+    ),
+    step_kinds=(SCORED_MERGE,),
+    reads="texts",
+)
+
+__all__ = ["SPEC"]
