@@ -126,7 +126,7 @@ def events_of_ours(events: Sequence[Any]) -> list[Event]:
         if event.kind == "split":
             out.append(("split", event.token, event.parts))
         else:
-            m = event.merge
+            m = event.merge if event.kind == "restore" else event
             out.append(("merge", f"{m.left}+{m.right}", m.new))
     return out
 

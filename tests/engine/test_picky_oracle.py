@@ -81,12 +81,12 @@ def test_the_unpatched_reference_agrees_before_a_tie_or_its_removal_bug(tmp_path
     training = ours(text, 80)
     got = events_of_ours(training.events)
     cut = len(got)
-    for e in training.events:
-        if e.kind != "split" and e.merge.why.is_tie:
-            cut = e.rank
+    for k, e in enumerate(training.events):
+        if e.kind != "split" and e.why.is_tie:
+            cut = k
             break
-        if e.kind == "split" and (e.left > 0 or training.events[e.rank - 1].kind == "split"):
-            cut = e.rank + (e.left > 0)  # the removal itself is still the same; what follows may not be
+        if e.kind == "split" and (e.left > 0 or training.events[k - 1].kind == "split"):
+            cut = k + (e.left > 0)  # the removal itself is still the same; what follows may not be
             break
     assume(cut >= 3)
     expected, _, _ = run_reference(pickybpe.PickyBPETrainer, text, 80, tmp_path)

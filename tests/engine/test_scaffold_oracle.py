@@ -67,7 +67,7 @@ def plain_scaffold(counts: dict[str, int], vocab_size: int) -> list[Event]:
 def ours(training: ScaffoldTraining) -> list[Event]:
     out: list[Event] = []
     for e in training.steps():
-        out.append(("merge", e.merge.left, e.merge.right) if e.kind == "merge" else (e.kind, e.token))
+        out.append(("merge", e.left, e.right) if e.kind == "merge" else (e.kind, e.token))
     return out
 
 

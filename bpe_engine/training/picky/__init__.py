@@ -7,7 +7,7 @@
 """
 
 from .config import PICKY_SPECIALS, PickyConfig
-from .steps import PickyEvent, PickyMerge, RestoreStep, SplitStep
+from .steps import PickyEvent, RestoreStep, SplitStep
 from .training import PickyTraining
 
-__all__ = ["PICKY_SPECIALS", "PickyConfig", "PickyEvent", "PickyMerge", "PickyTraining", "RestoreStep", "SplitStep"]
+__all__ = ["PICKY_SPECIALS", "PickyConfig", "PickyEvent", "PickyTraining", "RestoreStep", "SplitStep"]

@@ -1,18 +1,18 @@
 """PickyBPE's steps: a merge (as in BPE), a split with its why, a restore.
 
-A merge is a :class:`~bpe_engine.training.steps.MergeStep`; after it, each of its two parts may be
-removed -- a :class:`SplitStep` that says why: the part's intersection-over-self against τ and the
-counts behind it. A merge that makes a removed token again is a :class:`RestoreStep`: the merge
-itself, and when the token was removed. ``rank`` numbers the events in order, merges and splits
-alike (1.3.1's event list); ``merge.rank`` counts merges only.
+A merge is a :class:`~bpe_engine.training.steps.MergeStep` (kind ``merge``, as BPE's); after it,
+each of its two parts may be removed -- a :class:`SplitStep` that says why: the part's
+intersection-over-self against τ and the counts behind it. A merge that makes a removed token again
+is a :class:`RestoreStep`: the merge itself, and when the token was removed. A split's or restore's
+``rank`` is its place among all events (1.3.1's event list); a merge's ``rank`` counts merges only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, TypeAlias
 
-from ..steps import MergeStep
+from ..steps import MergeStep, StepWhy
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +21,8 @@ class SplitStep:
 
     ``ios`` = ``used / (left + used)``: ``used`` is the child's frequency (or the pair's, with
     ``ios_frequency="pair"``) and ``left`` what the token still occurs on its own. Its ``left``
-    occurrences are rewritten as ``parts`` in ``words_changed`` words.
+    occurrences are rewritten as ``parts`` in ``words_changed`` words. ``why`` holds the IoS and
+    the sentence that says it (:func:`split_why`).
     """
 
     kind: ClassVar[str] = "split"
@@ -38,39 +39,35 @@ class SplitStep:
     used: int
     left: int
     words_changed: int
+    why: StepWhy
 
-    def why(self) -> str:
-        """The sentence a step list shows."""
-        sign = "≥" if self.compare == "at-least" else ">"
-        return (
-            f"IoS {self.ios:.3f} {sign} τ {self.tau:g}: {self.token!r} is inside {self.child!r} {self.used:,} times and on "
-            f"its own {self.left:,} times ({self.used:,} / {self.used + self.left:,}); split into "
-            + " + ".join(repr(p) for p in self.parts)
-        )
+
+def split_why(token: str, parts: tuple[str, ...], child: str, ios: float, tau: float, compare: str, used: int, left: int) -> StepWhy:
+    sign = "≥" if compare == "at-least" else ">"
+    note = (
+        f"IoS {ios:.3f} {sign} τ {tau:g}: {token!r} is inside {child!r} {used:,} times and on its own {left:,} "
+        f"times ({used:,} / {used + left:,}); split into " + " + ".join(repr(p) for p in parts)
+    )
+    return StepWhy("IoS", ios, note=note)
 
 
 @dataclass(frozen=True, slots=True)
 class RestoreStep:
-    """A merge that made a removed token again: it is present once more (same id)."""
+    """A merge that made a removed token again: it is present once more (same id). ``merge`` is the
+    merge itself; ``removed_at`` the event number of the split that had removed it."""
 
     kind: ClassVar[str] = "restore"
     rank: int
     merge: MergeStep
     removed_at: int
-    """The event rank of the split that had removed it."""
-
-    def why(self) -> str:
-        m = self.merge
-        return f"{m.left!r} + {m.right!r} makes {m.new!r} again, removed at step {self.removed_at:,}: it is back in the vocabulary"
+    why: StepWhy
 
 
-@dataclass(frozen=True, slots=True)
-class PickyMerge:
-    """An ordinary merge in the event list (``rank`` is the event's place)."""
-
-    kind: ClassVar[str] = "merge"
-    rank: int
-    merge: MergeStep
+def restore_why(merge: MergeStep, removed_at: int) -> StepWhy:
+    base = merge.why or StepWhy("count", merge.count)
+    note = f"{merge.left!r} + {merge.right!r} makes {merge.new!r} again, removed at step {removed_at + 1:,}: it is back in the vocabulary"
+    return replace(base, note=note)
 
 
-PickyEvent: TypeAlias = "PickyMerge | RestoreStep | SplitStep"
+PickyEvent: TypeAlias = "MergeStep | RestoreStep | SplitStep"
+"""A merge is a plain :class:`MergeStep` (kind ``merge``), as BPE's."""

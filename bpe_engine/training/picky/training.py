@@ -45,7 +45,7 @@ from .model import PickyModelState, PickyTokenizer
 from .setup import initial_state
 
 _SPECIALS = len(PICKY_SPECIALS)  # ids 0-3: the only special tokens
-from .steps import PickyEvent, PickyMerge, RestoreStep, SplitStep
+from .steps import PickyEvent, RestoreStep, SplitStep, restore_why, split_why
 
 
 def pair_runs(word: str) -> dict[str, int]:
@@ -123,9 +123,10 @@ class PickyTraining:
     def model_state(self, name: str | None = None) -> PickyModelState:
         """The model so far as plain data (the tokenizer is built from it, in any process)."""
         merges = tuple(
-            (e.rank, e.merge.left_id, e.merge.right_id, e.merge.new_id) for e in self.events if not isinstance(e, SplitStep)
+            (k, m.left_id, m.right_id, m.new_id)
+            for k, e in enumerate(self.events) if not isinstance(e, SplitStep) for m in [e.merge if isinstance(e, RestoreStep) else e]
         )
-        splits = tuple((e.rank, e.token_id, e.part_ids) for e in self.events if isinstance(e, SplitStep))
+        splits = tuple((k, e.token_id, e.part_ids) for k, e in enumerate(self.events) if isinstance(e, SplitStep))
         vocab = self.vocab
         return PickyModelState(name or f"picky-{sum(vocab.present)}", tuple(vocab.tokens), tuple(vocab.present), merges, splits)
 
@@ -183,7 +184,7 @@ class PickyTraining:
         )
         self.merges.append((vocab.tokens[a], vocab.tokens[b]))
         rank = len(self.events)
-        self._emit(PickyMerge(rank, step) if removed_at is None else RestoreStep(rank, step, removed_at))
+        self._emit(step if removed_at is None else RestoreStep(rank, step, removed_at, restore_why(step, removed_at)))
         for part in dict.fromkeys((a, b)):  # left, then right (1.3.1 checks them before its pair update)
             self._scrutinize(part, nid, occurrences)
         self._apply_merge(pair, new, gained)
@@ -283,9 +284,10 @@ class PickyTraining:
             counts.pop(q, None)
         rank = len(self.events)
         self._removed_at[part] = rank
+        token, parts, made = vocab.tokens[part], tuple(vocab.tokens[s] for s in subs), vocab.tokens[child]
         self._emit(SplitStep(
-            rank, vocab.tokens[part], part, tuple(vocab.tokens[s] for s in subs), tuple(subs), vocab.tokens[child], child,
-            ios, cfg.tau, cfg.ios_compare, used, left, changed,
+            rank, token, part, parts, tuple(subs), made, child, ios, cfg.tau, cfg.ios_compare, used, left, changed,
+            split_why(token, parts, made, ios, cfg.tau, cfg.ios_compare, used, left),
         ))
 
     def _split_words(self, part: int, subs: list[int]) -> tuple[dict[str, int], int]:

@@ -7,14 +7,13 @@
 
 from .config import SCAFFOLD_VARIANTS, ScaffoldConfig
 from .model import ScaffoldModelState, ScaffoldTokenizer
-from .training import ReactivateStep, ScaffoldEvent, ScaffoldMerge, ScaffoldStep, ScaffoldTraining
+from .training import ReactivateStep, ScaffoldEvent, ScaffoldStep, ScaffoldTraining
 
 __all__ = [
     "SCAFFOLD_VARIANTS",
     "ReactivateStep",
     "ScaffoldConfig",
     "ScaffoldEvent",
-    "ScaffoldMerge",
     "ScaffoldModelState",
     "ScaffoldStep",
     "ScaffoldTokenizer",

@@ -23,6 +23,12 @@ class ScaffoldModelState:
     scaffolds: frozenset[int]
     parts: tuple[tuple[int, int, int], ...]
     """``(token, left, right)``: the merge that first made each merged token."""
+    config: Any = None
+    """The run's :class:`~.config.ScaffoldConfig` (the saved directory records it)."""
+
+    @property
+    def model(self) -> str:
+        return "scaffold"
 
     def build(self) -> ScaffoldTokenizer:
         return ScaffoldTokenizer(self)

@@ -27,14 +27,14 @@ from ..bpe.config import BpeTrainerConfig
 from ..bpe.setup import BpeInitialState
 from ..bpe.tie_breaks import IdOrderRule, TieBreakRule
 from ..bpe.training import BpeTraining
-from ..steps import MergeStep
+from ..steps import MergeStep, StepWhy
 from .config import ScaffoldConfig
 from .model import ScaffoldModelState, ScaffoldTokenizer
 
 
 @dataclass(frozen=True, slots=True)
 class ScaffoldStep:
-    """A token that became a scaffold after a merge it was a part of."""
+    """A token that became a scaffold after a merge it was a part of (``rank``: its event number)."""
 
     kind: ClassVar[str] = "scaffold"
     rank: int
@@ -43,12 +43,7 @@ class ScaffoldStep:
     frequency: int
     next_count: int
     child: str
-
-    def why(self) -> str:
-        return (
-            f"{self.token!r} occurs {self.frequency:,} times on its own after making {self.child!r}, below the "
-            f"{self.next_count:,} of the next pair: a scaffold (it still merges, but leaves the vocabulary)"
-        )
+    why: StepWhy
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,19 +56,22 @@ class ReactivateStep:
     token_id: int
     frequency: int
     best_count: int
-
-    def why(self) -> str:
-        return f"{self.token!r} occurs {self.frequency:,} times, above the best pair's {self.best_count:,}: back in the vocabulary"
+    why: StepWhy
 
 
-@dataclass(frozen=True, slots=True)
-class ScaffoldMerge:
-    kind: ClassVar[str] = "merge"
-    rank: int
-    merge: MergeStep
+def _scaffold_why(token: str, frequency: int, next_count: int, child: str) -> StepWhy:
+    return StepWhy("frequency", frequency, note=(
+        f"{token!r} occurs {frequency:,} times on its own after making {child!r}, below the {next_count:,} of the "
+        "next pair: a scaffold (it still merges, but leaves the vocabulary)"
+    ))
 
 
-ScaffoldEvent: TypeAlias = "ScaffoldMerge | ScaffoldStep | ReactivateStep"
+def _reactivate_why(token: str, frequency: int, best: int) -> StepWhy:
+    return StepWhy("frequency", frequency, note=f"{token!r} occurs {frequency:,} times, above the best pair's {best:,}: back in the vocabulary")
+
+
+ScaffoldEvent: TypeAlias = "MergeStep | ScaffoldStep | ReactivateStep"
+"""A merge is a plain :class:`MergeStep` (kind ``merge``), as BPE's."""
 
 
 class _Loop(BpeTraining):
@@ -133,13 +131,11 @@ class ScaffoldTraining:
 
     def model_state(self) -> ScaffoldModelState:
         """The model as plain data: BPE over every merge, and which tokens are scaffolds."""
-        from ..runner.trainers import merge_model_state
-
         parts: dict[int, tuple[int, int, int]] = {}
         for e in self.events:
-            if isinstance(e, ScaffoldMerge):
-                parts.setdefault(e.merge.new_id, (e.merge.new_id, e.merge.left_id, e.merge.right_id))
-        return ScaffoldModelState(merge_model_state(self._loop), frozenset(self.scaffolds), tuple(parts.values()))
+            if isinstance(e, MergeStep):
+                parts.setdefault(e.new_id, (e.new_id, e.left_id, e.right_id))
+        return ScaffoldModelState(self._loop.model_state(), frozenset(self.scaffolds), tuple(parts.values()), self.config)
 
     def tokenizer(self) -> ScaffoldTokenizer:
         return ScaffoldTokenizer(self.model_state())
@@ -166,7 +162,7 @@ class ScaffoldTraining:
         freq[step.new_id] += step.occurrences
         freq[step.left_id] -= step.occurrences
         freq[step.right_id] -= step.occurrences
-        self._emit(ScaffoldMerge(len(self.events), step))
+        self._emit(step)
         if self.config.variant == "tktkt":  # the best pair before this merge's count changes
             threshold = int(step.why.runner_up_value or 0) if step.why else 0
         else:
@@ -186,7 +182,8 @@ class ScaffoldTraining:
             return  # TkTkT's rule: a scaffold once is a scaffold for good
         self.scaffolds.add(part)
         self.ever.add(part)
-        self._emit(ScaffoldStep(len(self.events), self._loop._vocab.tokens[part], part, freq, threshold, child))
+        token = self._loop._vocab.tokens[part]
+        self._emit(ScaffoldStep(len(self.events), token, part, freq, threshold, child, _scaffold_why(token, freq, threshold, child)))
 
     def _reactivate(self) -> None:
         """Bring back every scaffold whose frequency is above the best pair's count (a tie: the merge)."""
@@ -201,7 +198,8 @@ class ScaffoldTraining:
                 return
             heappop(waiting)
             self.scaffolds.discard(t)
-            self._emit(ReactivateStep(len(self.events), self._loop._vocab.tokens[t], t, -neg, best))
+            token = self._loop._vocab.tokens[t]
+            self._emit(ReactivateStep(len(self.events), token, t, -neg, best, _reactivate_why(token, -neg, best)))
 
     def _emit(self, event: ScaffoldEvent) -> None:
         self.events.append(event)
