@@ -17,15 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from ...choices import TieBreak
+from ...choices import PICKY_TIE_BREAKS, TieBreak
 from ...errors import ConfigError
+from ...pretokenizers import WHITESPACE, PreTokenizer
 from ..bpe.config import check_vocab_size
 
 IosFrequency = Literal["child", "pair"]
 IosCompare = Literal["above", "at-least"]
-PICKY_TIE_BREAKS: tuple[TieBreak, ...] = ("hf", "lexicographic", "greatest")
-"""The rules a picky run can use: each orders pairs by something fixed (ids or bytes). ``first-seen``
-cannot: a split makes pairs appear earlier in the corpus, so a pair's first place moves back."""
 
 PICKY_SPECIALS = ("[PAD]", "[UNK]", "[BOS]", "[EOS]")
 """1.3.1's special tokens, at ids 0-3 (``[UNK]`` stands for the characters the coverage drops)."""
@@ -46,6 +44,7 @@ class PickyConfig:
 
     model: ClassVar[str] = "picky"
     byte_level: ClassVar[bool] = False
+    continuing_prefix: ClassVar[None] = None
 
     vocab_size: int
     tau: float = 0.9
@@ -74,6 +73,11 @@ class PickyConfig:
                 f"PickyBPE breaks ties by {', '.join(PICKY_TIE_BREAKS)}; {self.tie_break!r} orders pairs by where they "
                 "first occur, which a split moves", field="tie_break"
             )
+
+    @property
+    def front_end(self) -> PreTokenizer:
+        """Words cut at whitespace, ``▁`` in front (the lone ``▁`` of extra spaces is dropped by the trainer)."""
+        return WHITESPACE
 
     def passes(self, ios: float) -> bool:
         """Whether an intersection-over-self removes the part."""

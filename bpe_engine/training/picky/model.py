@@ -41,6 +41,10 @@ class PickyModelState:
     merges: tuple[tuple[int, int, int, int], ...]
     splits: tuple[tuple[int, int, tuple[int, ...]], ...]
 
+    @property
+    def model(self) -> str:
+        return "picky"
+
 
 class PickyTokenizer:
     """The :class:`~bpe_engine.types.Tokenizer` of a PickyBPE run; ids are the final vocabulary's."""

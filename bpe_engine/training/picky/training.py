@@ -179,7 +179,7 @@ class PickyTraining:
         for t in (a, b):
             vocab.freq[t] -= occurrences
         step = MergeStep(
-            rank=len(self.merges), left=vocab.tokens[a], right=vocab.tokens[b], new=text, left_id=a, right_id=b,
+            rank=len(self.events), left=vocab.tokens[a], right=vocab.tokens[b], new=text, left_id=a, right_id=b,
             new_id=nid, count=count, words_changed=changed, occurrences=occurrences, why=why,
         )
         self.merges.append((vocab.tokens[a], vocab.tokens[b]))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from ...errors import ConfigError
+from ...pretokenizers import PreTokenizer
 from ..bpe.config import BpeTrainerConfig
 
 ScaffoldVariant = Literal["paper", "tktkt"]
@@ -42,3 +43,11 @@ class ScaffoldConfig:
     @property
     def byte_level(self) -> bool:
         return self.bpe.byte_level
+
+    @property
+    def front_end(self) -> PreTokenizer:
+        return self.bpe.front_end
+
+    @property
+    def continuing_prefix(self) -> None:
+        return None

@@ -162,6 +162,7 @@ class ScaffoldTraining:
         freq[step.new_id] += step.occurrences
         freq[step.left_id] -= step.occurrences
         freq[step.right_id] -= step.occurrences
+        step = replace(step, rank=len(self.events))  # numbered among all events, as the step list shows them
         self._emit(step)
         if self.config.variant == "tktkt":  # the best pair before this merge's count changes
             threshold = int(step.why.runner_up_value or 0) if step.why else 0

@@ -41,6 +41,7 @@ class SuperBpeConfig:
 
     model: ClassVar[str] = "superbpe"
     byte_level: ClassVar[bool] = True
+    continuing_prefix: ClassVar[None] = None
 
     vocab_size: int
     transition: int = 0
@@ -60,6 +61,12 @@ class SuperBpeConfig:
         if self.max_words is not None and self.max_words < 1:
             raise ConfigError(f"the most words in a token must be at least 1 (or no limit), got {self.max_words}", field="max_words")
         self.stage_config(1)  # the BPE settings check themselves
+
+    @property
+    def front_end(self) -> PreTokenizer:
+        """Stage 2's pre-tokenizer: the final model's, and the cut the Train tab replays the merges over
+        (stage 1's merges replayed over stage-2 words are stage 2's starting point)."""
+        return self.stage2
 
     def stage_config(self, stage: int) -> BpeTrainerConfig:
         """The BPE trainer's settings of a stage (stage 1 never stops for the size: it stops at the transition)."""

@@ -29,6 +29,7 @@ from .config import SuperBpeConfig
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...bpe.model import BpeTokenizer
+    from ..runner.model_state import MergeModelState
 
 
 class _Stage2(BpeTraining):
@@ -88,6 +89,13 @@ class SuperBpeTraining:
         for step in self.stage2.steps():
             yield replace(step, rank=offset + step.rank)
         self.finished = True
+
+    def model_state(self) -> MergeModelState:
+        """The model so far as plain data (``model`` is ``superbpe``: its hooks build it)."""
+        from ..runner.model_state import MergeModelState
+
+        vocab = (self.stage2 or self.stage1)._vocab.ids
+        return MergeModelState(self.config, tuple(vocab.items()), tuple(self.merges))
 
     def tokenizer(self, name: str | None = None) -> BpeTokenizer:
         """The model so far: stage 1's merges then stage 2's, with stage 2's pre-tokenizer."""
