@@ -44,7 +44,7 @@ class EventStepper:
     @classmethod
     def of_cut(cls, words: Any, text_length: int) -> EventStepper:
         """Over a corpus cut (:class:`~bpe_engine.corpus.cut.CorpusWords`)."""
-        return cls(CorpusPieces.of_cut(words), words.word_texts, text_length)
+        return cls(CorpusPieces.of_cut(words), words.texts, text_length)
 
     # -- the protocol ----------------------------------------------------------------------------
     @property
