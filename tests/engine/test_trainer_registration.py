@@ -109,3 +109,15 @@ def test_a_step_kind_another_trainer_declares_differently_is_refused() -> None:
     with pytest.raises(ValueError, match="declared differently by trainer 'bpe'"):
         register(spec)
     assert step_kind("merge").columns[1].title == "merge"
+
+
+def test_the_variants_offer_bpes_options_with_bpes_defaults() -> None:
+    from bpe_engine.training.registry import spec_for
+
+    bpe, scaffold = spec_for("bpe"), spec_for("scaffold")
+    for option in bpe.options:
+        mine = scaffold.option(option.name)
+        assert mine is not None and scaffold.default_of(mine) == bpe.default_of(option), option.name
+    for spec in (spec_for("picky"), spec_for("scaffold"), spec_for("superbpe")):
+        for option in spec.options:
+            option.parse(spec.default_of(option))  # every default is a value the form can start from

@@ -30,3 +30,19 @@ async def test_picky_trains_in_the_app_and_steps_to_a_split() -> None:
         detail = shown(app, "#detail")
         assert f"split {first_split}: {split.token}" in detail and "why: IoS" in detail and "τ 0.75" in detail
         assert "split into" in detail
+
+
+async def test_scaffold_and_superbpe_train_in_the_app_with_their_step_kinds() -> None:
+    for model, field, value, kinds in (("scaffold", "#vocab", "300", {"merge", "scaffold"}), ("superbpe", "#transition", "20", {"merge"})):
+        app = make_app(CORPUS, runner=runner(backend="thread"))  # type: ignore[arg-type]
+        async with app.run_test(size=(140, 44)) as pilot:
+            await set_select(pilot, app, "#model", model)
+            await set_input(pilot, app, "#vocab", "300")
+            await set_input(pilot, app, field, value)
+            await train_to_end(app, pilot)
+            steps = list(app.train_pane.step_log)
+            assert kinds <= {s.kind for s in steps}, model
+            assert app.train_pane.tokenizer is not None and app.train_pane.tokenizer.decode(app.train_pane.tokenizer.encode("the hat")) == "the hat"
+            await pilot.press("g", "n")
+            await settle(app, pilot)
+            assert "why:" in shown(app, "#detail")

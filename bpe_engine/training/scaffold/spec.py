@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...choices import Choice
 from ..bpe.spec import BPE_OPTIONS
 from ..merge_kinds import MERGE, NUMBER
@@ -16,13 +18,19 @@ RULE = Option(
              Choice("tktkt", "TkTkT", "below the merge's runner-up; never re-activated (TkTkT's ScaffoldBPE)")),
 )
 
+# BPE's options read their defaults from BPE's config fields, which ScaffoldConfig holds as one
+# field (``bpe``); here they say them (BpeTrainerConfig's own, held equal by a test) so a lookup
+# imports no config
+BPE_DEFAULTS = {"minfreq": "0", "tiebreak": "hf", "maxlen": "16", "unk": ""}
+_BPE_OPTIONS = tuple(replace(o, default=BPE_DEFAULTS[o.name]) if o.default is None and o.name in BPE_DEFAULTS else o for o in BPE_OPTIONS)
+
 SPEC = TrainerSpec(
     name="scaffold",
     label="Scaffold-BPE",
     summary="BPE whose stepping-stone tokens (rarer than the next pair) leave the vocabulary; encoding breaks them up",
     config=Ref("bpe_engine.training.scaffold.config", "ScaffoldConfig"),
     hooks=Ref(_HOOKS, ""),
-    options=(*BPE_OPTIONS, RULE),
+    options=(*_BPE_OPTIONS, RULE),
     step_kinds=(
         MERGE,
         StepKind("scaffold", (NUMBER, Column("scaffold", False, True), Column("freq"), Column("next")),
