@@ -59,6 +59,10 @@ TIE_BREAKS: tuple[Choice[TieBreak], ...] = (
     Choice("first-seen", "first seen", "the pair met first in the corpus, as minbpe (the textbook order)"),
 )
 
+PICKY_TIE_BREAKS: tuple[TieBreak, ...] = ("hf", "lexicographic", "greatest")
+"""The rules a PickyBPE run can use: each orders pairs by something fixed (ids or bytes). ``first-seen``
+cannot: a split makes pairs appear earlier in the corpus, so a pair's first place moves back."""
+
 EndOfWord = Literal["attached", "separate"]
 END_OF_WORD_STYLES: tuple[Choice[EndOfWord], ...] = (
     Choice("attached", "attached", "</w> glued to the word's last character (l o w</w>), Hugging Face's end_of_word_suffix"),
@@ -121,6 +125,7 @@ __all__ = [
     "DEFAULT_SPECIAL_MODE",
     "END_OF_WORD_STYLES",
     "OURS",
+    "PICKY_TIE_BREAKS",
     "PRE_TOKENIZERS",
     "SPECIAL_MODES",
     "TIE_BREAKS",

@@ -49,6 +49,9 @@ BUILTIN: tuple[str, ...] = (
     "bpe_engine.training.wordpiece.spec",
     "bpe_engine.training.unigram.spec",
     "bpe_engine.surgery.trainer.spec",
+    "bpe_engine.training.picky.spec",
+    "bpe_engine.training.scaffold.spec",
+    "bpe_engine.training.superbpe.spec",
 )
 """The registration lines: the module of each built-in trainer's ``SPEC``, in the order the form
 and ``--help`` list them (the first is the default)."""

@@ -120,3 +120,15 @@ def test_a_trainer_registered_again_brings_its_new_kinds() -> None:
         register(replace(spec, step_kinds=(wider,)))  # the same trainer, declared anew
         assert step_kind("toy merge").columns[2].title == "toy total"
     assert step_kind("toy merge") == wider  # kept for steps already made, after it is gone
+
+
+def test_the_variants_offer_bpes_options_with_bpes_defaults() -> None:
+    from bpe_engine.training.registry import spec_for
+
+    bpe, scaffold = spec_for("bpe"), spec_for("scaffold")
+    for option in bpe.options:
+        mine = scaffold.option(option.name)
+        assert mine is not None and scaffold.default_of(mine) == bpe.default_of(option), option.name
+    for spec in (spec_for("picky"), spec_for("scaffold"), spec_for("superbpe")):
+        for option in spec.options:
+            option.parse(spec.default_of(option))  # every default is a value the form can start from

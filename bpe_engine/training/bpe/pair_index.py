@@ -16,7 +16,7 @@ Two kinds of bookkeeping, chosen by the rule's ``fuses_all``:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from heapq import heapify, heappop, heappush
 
 from ..steps import TIES_COUNTED, TIES_LISTED, Contest, ContestTally
@@ -27,9 +27,14 @@ from .tie_breaks import Entry, TieBreakRule
 class PairIndex:
     """Pair -> weighted count, with a lazy max-heap ordered by ``rule``."""
 
-    def __init__(self, counts: dict[str, int], where: dict[str, list[int]], rule: TieBreakRule) -> None:
+    def __init__(
+        self, counts: dict[str, int], where: dict[str, list[int]], rule: TieBreakRule, allowed: Callable[[str], bool] | None = None
+    ) -> None:
         self.counts = counts
         self.rule = rule
+        self.allowed = allowed
+        """A pair this says no to is never merged: its entries are dropped when they come up
+        (SuperBPE's rules); its count is kept as any other, as SuperBPE's trainer keeps it."""
         self.where: dict[str, list[int]] = where if rule.fuses_all else {}
         entries = (rule.entry(counts[pair], pair, () if rule.fuses_all else tuple(lst)) for pair, lst in where.items())
         # Word lists in entries are tuples: the garbage collector stops tracking tuples of ints,
@@ -45,6 +50,8 @@ class PairIndex:
             pair = rule.pair_of(top)
             count = counts.get(pair, 0)
             if rule.is_current(top, count):
+                if self.allowed is not None and not self.allowed(pair):
+                    continue
                 best, words = rule.popped(top)
                 if rule.fuses_all:
                     words = self.where.pop(pair, ())
@@ -74,6 +81,8 @@ class PairIndex:
                 if fresh is not None:
                     heappush(heap, fresh)
                 continue
+            if self.allowed is not None and not self.allowed(pair):
+                continue  # dropped, as pop_best drops it
             taken.append(top)
             value = rule.popped(top)[0]
             if pair not in tally.seen and value < 1:
@@ -83,6 +92,33 @@ class PairIndex:
         for entry in taken:
             heappush(heap, entry)
         return tally.result()
+
+    def best_count(self) -> int:
+        """The count of the pair :meth:`pop_best` would give next (0: none), leaving it in place.
+
+        Stale entries met on the way are refreshed or dropped exactly as :meth:`pop_best` would, so
+        the merges that follow are unchanged (Scaffold-BPE compares a token with the next pair)."""
+        heap, counts, rule = self.heap, self.counts, self.rule
+        while heap:
+            top = heap[0]
+            pair = rule.pair_of(top)
+            count = counts.get(pair, 0)
+            if rule.is_current(top, count) and (self.allowed is None or self.allowed(pair)):
+                return rule.popped(top)[0]
+            heappop(heap)
+            if rule.is_current(top, count):
+                continue  # a pair that may not be merged: dropped, as pop_best drops it
+            fresh = rule.refresh(top, count)
+            if fresh is not None:
+                heappush(heap, fresh)
+        return 0
+
+    def push(self, pair: str) -> None:
+        """A fresh heap entry for ``pair``, whose count the caller has just raised (trainers that
+        keep the counts their own way, such as PickyBPE's, tell the index this way)."""
+        entry = self.rule.entry(self.counts.get(pair, 0), pair, ())
+        if entry is not None:
+            heappush(self.heap, entry)
 
     def apply(self, merge: Merge) -> None:
         """Take one merge's pair-count changes in, and push an entry for every pair it formed."""

@@ -141,22 +141,19 @@ class HfRule(TieBreakRule):
         return -(entry[0] >> 42), entry[2]
 
 
-class LexicographicRule(TieBreakRule):
-    """``lexicographic``: smaller ``(left bytes, right bytes)`` first."""
+class IdOrderRule(TieBreakRule):
+    """``hf``'s order -- the smaller ``(left_id, right_id)`` -- with exhaustive bookkeeping.
 
-    name = "lexicographic"
+    For trainers that fuse every occurrence of a pair and keep their own pair -> words index
+    (PickyBPE, Scaffold-BPE): a pair string compares as its two ids, so the entry is just
+    ``(-count, pair)``. The base of the byte-order rules, which put their key in between.
+    """
+
+    name = "hf"
     fuses_all = True
 
-    def __init__(self, token_bytes: Callable[[int], bytes]) -> None:
-        self._bytes = token_bytes
-
     def entry(self, count: int, pair: str, words: tuple[int, ...] = ()) -> Entry | None:
-        if count <= 0:
-            return None
-        return (-count, self._key(ord(pair[0])), self._key(ord(pair[1])), pair)
-
-    def _key(self, token_id: int) -> bytes | str:
-        return self._bytes(token_id)
+        return None if count <= 0 else (-count, pair)
 
     def pair_of(self, entry: Entry) -> str:
         return entry[-1]
@@ -169,6 +166,23 @@ class LexicographicRule(TieBreakRule):
 
     def popped(self, entry: Entry) -> tuple[int, Sequence[int]]:
         return -entry[0], ()
+
+
+class LexicographicRule(IdOrderRule):
+    """``lexicographic``: smaller ``(left bytes, right bytes)`` first."""
+
+    name = "lexicographic"
+
+    def __init__(self, token_bytes: Callable[[int], bytes]) -> None:
+        self._bytes = token_bytes
+
+    def entry(self, count: int, pair: str, words: tuple[int, ...] = ()) -> Entry | None:
+        if count <= 0:
+            return None
+        return (-count, self._key(ord(pair[0])), self._key(ord(pair[1])), pair)
+
+    def _key(self, token_id: int) -> bytes | str:
+        return self._bytes(token_id)
 
 
 class GreatestRule(LexicographicRule):

@@ -22,7 +22,7 @@ counted when its merged length would reach the limit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -129,7 +129,7 @@ class BpeTraining(StepwiseTraining):
         counts, where = self._words.count_pairs()  # step 4
         if state.merged and config.max_token_length is not None:
             drop_uncounted_pairs(counts, where, state.merged, state.vocab.lengths, config.max_token_length)
-        self._pairs = PairIndex(counts, where, self._rule(where))
+        self._pairs = PairIndex(counts, where, self._rule(where), self._allowed_pairs())
 
     # -- public API ------------------------------------------------------------------------------
     @property
@@ -194,6 +194,11 @@ class BpeTraining(StepwiseTraining):
             found.tied_total,
             tie_rule(self.config.tie_break) if found.tied_total else None,
         )
+
+    def _allowed_pairs(self) -> Callable[[str], bool] | None:
+        """Which pairs may be merged at all (None: every pair); a trainer built on this loop with a
+        rule of its own says so here (SuperBPE's two rules)."""
+        return None
 
     def _rule(self, where: dict[str, list[int]]) -> TieBreakRule:
         name = self.config.tie_break
