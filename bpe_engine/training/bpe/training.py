@@ -33,7 +33,7 @@ from ..stepwise import StepwiseTraining
 from .config import BpeTrainerConfig
 from .pair_index import PairIndex
 from .setup import initial_state
-from .tie_breaks import FirstSeenRule, HfRule, LexicographicRule, TieBreakRule, tie_rule
+from .tie_breaks import FirstSeenRule, GreatestRule, HfRule, LexicographicRule, TieBreakRule, tie_rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...bpe.model import BpeTokenizer
@@ -183,6 +183,8 @@ class BpeTraining(StepwiseTraining):
             return HfRule()
         if name == "lexicographic":
             return LexicographicRule(self._token_bytes)
+        if name == "greatest":
+            return GreatestRule(self._token_bytes)
         return FirstSeenRule(where, self._words, self._vocab.lengths)
 
     def _token_bytes(self, tid: int) -> bytes:
