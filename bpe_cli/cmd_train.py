@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bpe_engine.choices import END_OF_WORD_STYLES, MODELS, TIE_BREAKS, values
+from bpe_engine.choices import END_OF_WORD_STYLES, MODELS, TIE_BREAKS, WORDPIECE_MERGE_BY, help_of, values
 from bpe_engine.display import counted
 from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import PreTokenizer, get_pretokenizer
@@ -49,6 +49,12 @@ def register(subparsers: Any) -> None:
     )
     add_corpus_options(parser, pre_tokenizer_help="how text is cut into words before merging (default gpt2; 'regex' with --pattern)")
     parser.add_argument("--tie-break", choices=values(TIE_BREAKS), default=None, help="which pair wins when counts tie (BPE; default hf)")
+    parser.add_argument(
+        "--merge-by",
+        choices=values(WORDPIECE_MERGE_BY),
+        default=None,
+        help=f"how WordPiece picks its next merge (default {WORDPIECE_MERGE_BY[0].value}): {help_of(WORDPIECE_MERGE_BY)}",
+    )
     parser.add_argument(
         "--end-of-word",
         choices=values(END_OF_WORD_STYLES),
@@ -97,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         pre = choose_pre_tokenizer(args.pre_tokenizer, args.pattern)
     elif args.end_of_word is not None:
         pre = get_pretokenizer("end-of-word")
+    if args.merge_by is not None and args.model != "wordpiece":
+        raise ConfigError(f"--merge-by applies to --model wordpiece ({args.model} trains its own way)")
     return TRAINERS[args.model](args, pre)
 
 
@@ -176,7 +184,10 @@ def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     if args.byte_level:
         raise ConfigError("--byte-level does not apply to --model wordpiece (WordPiece merges characters)")
     if args.tie_break is not None:
-        raise ConfigError("--tie-break applies to --model bpe; WordPiece ranks by score, then count, then the pair")
+        raise ConfigError(
+            "--tie-break applies to --model bpe; WordPiece by count breaks ties by the smaller ids (as HF), by score by "
+            "count, then the pair"
+        )
     for option, value in (("--end-of-word", args.end_of_word), ("--max-token-length", args.max_token_length)):
         if value is not None:
             raise ConfigError(f"{option} applies to --model bpe; WordPiece marks word-inner pieces with ## instead")
@@ -189,6 +200,7 @@ def train_wordpiece(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
         special_tokens=specials,
         unk_token=unk,
         pre_tokenizer=pre,
+        **({} if args.merge_by is None else {"merge_by": args.merge_by}),
     )
     # Streamed: BERT's front end gives the same words for text cut after a newline (whitespace, where
     # its normaliser keeps nothing across); another pre-tokenizer is cut only where it says it may be.

@@ -52,7 +52,7 @@ def help_of(choices: Sequence[Choice[V]]) -> str:
 ModelName = Literal["bpe", "wordpiece", "unigram"]
 MODELS: tuple[Choice[ModelName], ...] = (
     Choice("bpe", "BPE", "byte-pair encoding: merge the most frequent pair, step by step"),
-    Choice("wordpiece", "WordPiece", "merge the pair with the best score count(ab) / (count(a) count(b)) (BERT)"),
+    Choice("wordpiece", "WordPiece", "BERT's subwords (##): merge the most frequent pair as Hugging Face's WordPieceTrainer, or by a score"),
     Choice("unigram", "Unigram", "SentencePiece's Unigram: EM over a large seed vocabulary, pruned to the size"),
 )
 
@@ -63,6 +63,13 @@ TIE_BREAKS: tuple[Choice[TieBreak], ...] = (
     Choice("greatest", "greatest", "the pair that sorts last by its tokens' bytes, as max() over byte pairs (a course's reference trainer)"),
     Choice("first-seen", "first seen", "the pair met first in the corpus, as minbpe (the textbook order)"),
 )
+
+WordPieceMergeBy = Literal["count", "score"]
+WORDPIECE_MERGE_BY: tuple[Choice[WordPieceMergeBy], ...] = (
+    Choice("count", "count (HF)", "the most frequent pair, as Hugging Face's WordPieceTrainer: how BERT vocabularies are made"),
+    Choice("score", "score", "the best count(ab) / (count(a) count(b)), as the HF course teaches: favours rare pairs, to learn from"),
+)
+"""How WordPiece picks its next merge (:mod:`bpe_engine.training.wordpiece`); the first is the default."""
 
 EndOfWord = Literal["attached", "separate"]
 END_OF_WORD_STYLES: tuple[Choice[EndOfWord], ...] = (
@@ -131,6 +138,7 @@ __all__ = [
     "SPECIAL_MODES",
     "TIE_BREAKS",
     "VOCAB_SIZE_MAX",
+    "WORDPIECE_MERGE_BY",
     "AuditCategory",
     "Choice",
     "EndOfWord",
@@ -138,6 +146,7 @@ __all__ = [
     "PreTokenizerName",
     "SpecialMode",
     "TieBreak",
+    "WordPieceMergeBy",
     "help_of",
     "label_of",
     "values",
