@@ -17,9 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TokenizerFileError
+from ..text_files import read_input
 from ._descriptor import FILE_DESCRIPTOR
 
 MAX_MODEL_BYTES = 1 << 30  # protobuf itself stops at 2 GiB; no real model is near 1 GiB
+MODEL_BYTES_PER_BYTE = 12
+"""Memory per byte of a ``.model`` while it is parsed and its pieces tabled (protobuf's objects,
+the piece strings, the lookup tables)."""
 
 
 class PieceType(enum.IntEnum):
@@ -73,13 +77,14 @@ class ModelFile:
 def read_model_file(path: str | Path) -> ModelFile:
     """Parse and check the model at ``path``; malformed files raise :class:`TokenizerFileError`."""
     p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_MODEL_BYTES:
-            raise TokenizerFileError(p, f"is {size:,} bytes; a SentencePiece model this large is not supported")
-        data = p.read_bytes()
-    except OSError as exc:
-        raise TokenizerFileError(p, f"cannot be read ({exc.strerror or exc})") from None
+    data = read_input(
+        p,
+        fail=lambda reason: TokenizerFileError(p, reason),
+        expected="a SentencePiece .model file",
+        per_byte=MODEL_BYTES_PER_BYTE,
+        max_bytes=MAX_MODEL_BYTES,
+        ways="use a smaller model, or run where more memory is free",
+    )
     return parse_model_bytes(data, p)
 
 
