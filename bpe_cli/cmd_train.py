@@ -246,9 +246,11 @@ def train_unigram(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
     config: UnigramTrainerConfig = config_from_args(args)
     training = UnigramTraining(config=config, files=args.files, memory_limit=args.memory_limit)
     em_steps = rounds = 0
+    steps = []
     with unigram_progress(stderr_console()) as progress:
         task = progress.add_task("reading, counting words, seeding", total=None, pieces="")
         for step in training.steps():
+            steps.append(step)
             if isinstance(step, SeedStep):
                 label, size = "seeds", len(step.pieces)
             elif isinstance(step, EmStep):
@@ -261,7 +263,7 @@ def train_unigram(args: argparse.Namespace, pre: PreTokenizer | None) -> int:
                 label, size = "final", len(step.pieces)
             progress.update(task, description=label, completed=step.index + 1, total=training.total_steps, pieces=f"{size:,}")
     name = args.name or out.resolve().name
-    written = training.save(out, name)
+    written = training.save(out, name, steps)
     facts = f"{counted(len(training.pieces), 'piece')} after {counted(em_steps, 'EM step')} and {counted(rounds, 'pruning round')}"
     _report(name, facts, written, training.notes)
     return 0
