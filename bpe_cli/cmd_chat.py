@@ -14,11 +14,11 @@ import argparse
 import json
 from typing import Any
 
-from bpe_engine.chat import FORMATS, ChatPrompt, chat_format, chat_prompt, parse_messages, read_messages
+from bpe_engine.chat import FORMATS, ChatPrompt, chat_format, chat_prompt, parse_messages, read_messages, token_labels
 from bpe_engine.compare.resolve import parse_specs
 from bpe_engine.display import counted, visible_text
 
-from .output import label_for, open_tokenizer, print_json, print_token_line, read_stdin_bytes, say, stdout_console
+from .output import open_tokenizer, print_json, print_token_line, read_stdin_bytes, say, stdout_console
 
 
 def register(subparsers: Any) -> None:
@@ -51,13 +51,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         messages = read_messages(args.file)
     fmt = chat_format(args.format) if args.format else None
-    prompts = [chat_prompt(open_tokenizer(spec), messages, fmt) for spec in parse_specs(args.tokenizers)]
+    tokenizers = [open_tokenizer(spec) for spec in parse_specs(args.tokenizers)]
+    prompts = [chat_prompt(tokenizer, messages, fmt) for tokenizer in tokenizers]
     if args.json:
         print_json([_record(p) for p in prompts])
         return 0
     console = stdout_console()
-    for prompt in prompts:
-        _show(console, prompt, open_tokenizer(prompt.tokenizer))
+    for prompt, tokenizer in zip(prompts, tokenizers):
+        _show(console, prompt, tokenizer)
     say(console, f"{counted(len(messages), 'message')}; " + ", ".join(f"{p.tokenizer} {p.count:,}" for p in prompts), "bold")
     return 0
 
@@ -66,8 +67,7 @@ def _show(console: Any, prompt: ChatPrompt, tokenizer: Any) -> None:
     fmt = prompt.format
     say(console, f"{visible_text(prompt.tokenizer)} · {fmt.title} ({fmt.kind}: {fmt.source}) · "
         f"{counted(prompt.count, 'token')}, {prompt.special_count:,} of them control tokens", "bold")
-    labels = [label_for(tokenizer, i, t) if not s else t for i, t, s in zip(prompt.ids, prompt.tokens, prompt.special)]
-    print_token_line(console, labels, prompt.special, [False] * prompt.count)
+    print_token_line(console, token_labels(tokenizer, prompt), prompt.special, [False] * prompt.count)
     say(console, " ".join(map(str, prompt.ids)), "cyan")
     console.print()
 

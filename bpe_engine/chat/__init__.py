@@ -3,8 +3,8 @@ model's chat format (:mod:`.formats`: exact where the model's own code ships, do
 conventions otherwise), and the prompt they build, token by token (:mod:`.prompt`)."""
 
 from .formats import FORMATS, ChatFormat, Segment, chat_format
-from .messages import ChatError, Message, messages_of, parse_messages, read_messages
-from .prompt import ChatPrompt, chat_prompt, format_for
+from .messages import ChatError, Message, conversation_of_text, messages_of, parse_messages, read_messages
+from .prompt import ChatPrompt, chat_prompt, format_for, token_labels
 
 __all__ = [
     "FORMATS",
@@ -15,8 +15,10 @@ __all__ = [
     "Segment",
     "chat_format",
     "chat_prompt",
+    "conversation_of_text",
     "format_for",
     "messages_of",
     "parse_messages",
     "read_messages",
+    "token_labels",
 ]

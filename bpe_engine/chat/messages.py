@@ -106,10 +106,28 @@ def _text_part(part: Any, where: str) -> str:
     raise ChatError(f"{where} is {kind!r}; only text parts ({{\"type\": \"text\", \"text\": ...}}) are counted")
 
 
+def conversation_of_text(text: str) -> tuple[Message, ...]:
+    """What a text box holds: messages JSON when it starts with ``[`` or ``{``, else one user message
+    (so typing plain text shows what each model reads for it)."""
+    if text.lstrip()[:1] not in ("[", "{"):
+        return (Message("user", text),)
+    import json
+
+    if len(text) > MAX_CHAT_BYTES:
+        raise ChatError(f"the conversation is {len(text):,} characters; at most {MAX_CHAT_BYTES:,} are read")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ChatError(f"the conversation is not valid JSON yet: line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise ChatError("the conversation is nested too deep for a JSON reader") from None
+    return parse_messages(data)
+
+
 def messages_of(pairs: Sequence[tuple[str, str]]) -> tuple[Message, ...]:
     """Messages from ``(role, content)`` pairs (the app's editor, tests); roles checked."""
     return parse_messages([{"role": r, "content": c} for r, c in pairs], "the conversation")
 
 
-__all__ = ["MAX_CHAT_BYTES", "MAX_MESSAGES", "ROLES", "ChatError", "Message", "Role", "messages_of", "parse_messages", "read_messages"]
+__all__ = ["MAX_CHAT_BYTES", "MAX_MESSAGES", "ROLES", "ChatError", "Message", "Role", "conversation_of_text", "messages_of", "parse_messages", "read_messages"]
 

@@ -44,6 +44,18 @@ class ChatPrompt:
         return sum(self.special)
 
 
+def token_labels(tokenizer: Any, prompt: ChatPrompt) -> list[str]:
+    """Each token as a view shows it: a control token by its spelling, any other by its bytes
+    (``Ġ`` for a space, ``<0xED>`` for a partial character), inert for a terminal."""
+    from ..display import token_label, token_str_label
+
+    byte_level = tokenizer.capabilities.byte_level
+    return [
+        token if special else token_label(tokenizer.token_bytes(i), byte_level=True) if byte_level else token_str_label(token)
+        for i, token, special in zip(prompt.ids, prompt.tokens, prompt.special)
+    ]
+
+
 def format_for(tokenizer: Any) -> ChatFormat:
     """The chat format the catalogue declares for this tokenizer (by its built-in name)."""
     from ..catalog.builtins import builtin
@@ -86,4 +98,4 @@ def chat_prompt(tokenizer: Any, messages: Sequence[Message], fmt: ChatFormat | N
     return ChatPrompt(tokenizer.name, fmt, segments, tuple(ids), tuple(tokens), tuple(special), tuple(where))
 
 
-__all__ = ["ChatPrompt", "chat_prompt", "format_for"]
+__all__ = ["ChatPrompt", "chat_prompt", "format_for", "token_labels"]
