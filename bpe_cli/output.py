@@ -239,28 +239,14 @@ class RateColumn(ProgressColumn):
         return Text(f"{rate:,.0f} {self.unit}/s", style="progress.data.speed")
 
 
-def merge_progress(console: Console) -> Progress:
-    """The training progress bar: merges done / target, merges per second, elapsed time."""
+def training_progress(console: Console, unit: str = "merges") -> Progress:
+    """The training progress bar: the kind of the last step, steps done / target, ``unit`` per
+    second (a trainer's declared unit: merges, steps), elapsed time."""
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        RateColumn("merges"),
-        TimeElapsedColumn(),
-        console=console,
-        transient=False,
-    )
-
-
-def unigram_progress(console: Console) -> Progress:
-    """The Unigram training progress bar: the step (seeds, a round's EM steps, its pruning), steps
-    done / estimated, the vocabulary size after it (task field ``pieces``), elapsed time."""
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("steps"),
-        TextColumn("{task.fields[pieces]:>9} pieces"),
+        RateColumn(unit),
         TimeElapsedColumn(),
         console=console,
         transient=False,

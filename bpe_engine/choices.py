@@ -6,8 +6,6 @@ a tie-break rule or a special-text mode is one line here; nothing else keeps its
 
 >>> [c.value for c in TIE_BREAKS]
 ['hf', 'lexicographic', 'greatest', 'first-seen']
->>> values(MODELS)
-('bpe', 'wordpiece', 'unigram')
 >>> label_of(TIE_BREAKS, "first-seen")
 'first seen'
 """
@@ -16,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Generic, Literal, TypeVar
+from typing import Generic, Literal, TypeAlias, TypeVar
 
 V = TypeVar("V", bound=str)
 V_co = TypeVar("V_co", bound=str, covariant=True)
@@ -49,12 +47,9 @@ def help_of(choices: Sequence[Choice[V]]) -> str:
 
 
 # -- training ----------------------------------------------------------------------------------------
-ModelName = Literal["bpe", "wordpiece", "unigram"]
-MODELS: tuple[Choice[ModelName], ...] = (
-    Choice("bpe", "BPE", "byte-pair encoding: merge the most frequent pair, step by step"),
-    Choice("wordpiece", "WordPiece", "BERT's subwords (##): merge the most frequent pair as Hugging Face's WordPieceTrainer, or by a score"),
-    Choice("unigram", "Unigram", "SentencePiece's Unigram: EM over a large seed vocabulary, pruned to the size"),
-)
+ModelName: TypeAlias = str
+"""A registered trainer's name (``bpe``, ``wordpiece``, ``unigram``, and any trainer registered
+since): the registry is open, so this is no closed list (:mod:`bpe_engine.training.registry`)."""
 
 TieBreak = Literal["hf", "lexicographic", "greatest", "first-seen"]
 TIE_BREAKS: tuple[Choice[TieBreak], ...] = (
@@ -132,7 +127,6 @@ __all__ = [
     "COMPARE_ROWS",
     "DEFAULT_SPECIAL_MODE",
     "END_OF_WORD_STYLES",
-    "MODELS",
     "OURS",
     "PRE_TOKENIZERS",
     "SPECIAL_MODES",

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import regex
 
+from .corpus.block_text import Text
 from .display import visible_text
 from .pretokenizers import PreTokenizer
 from .unicode_scripts import script_ids, script_table
@@ -57,7 +58,7 @@ class ScriptCut:
         return self.cuts / self.marks if self.marks else 0.0
 
 
-def cut_scripts(pre: PreTokenizer, text: str) -> list[ScriptCut]:
+def cut_scripts(pre: PreTokenizer, text: Text) -> list[ScriptCut]:
     """The scripts of ``text`` whose combining marks ``pre`` cuts off their letters, most cuts first."""
     cuts: Counter[str] = Counter()
     marks: Counter[str] = Counter()
@@ -79,7 +80,7 @@ def cut_scripts(pre: PreTokenizer, text: str) -> list[ScriptCut]:
     return sorted(found, key=lambda c: (-c.cuts, c.script))
 
 
-def pattern_warning(pre: PreTokenizer, text: str) -> str | None:
+def pattern_warning(pre: PreTokenizer, text: Text) -> str | None:
     """One sentence for the user when ``pre`` cuts the words of a script in ``text`` (else None)."""
     found = cut_scripts(pre, text)
     if not found:
@@ -96,9 +97,9 @@ def pattern_warning(pre: PreTokenizer, text: str) -> str | None:
     )
 
 
-def _samples(text: str) -> Sequence[str]:
+def _samples(text: Text) -> Sequence[str]:
     if len(text) <= SAMPLE_CHARS:
-        return [text]
+        return [text[:]]
     third = SAMPLE_CHARS // 3
     middle = (len(text) - third) // 2
     return [text[:third], text[middle : middle + third], text[-third:]]

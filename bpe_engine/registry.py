@@ -173,12 +173,8 @@ def _is_vocab_json(path: Path) -> bool:
 
 
 def _load_source(kind: str, path: Path) -> Any:
-    if kind == "saved" and _saved_model(path) == "wordpiece":
-        return _saved_wordpiece(path)
-    if kind == "saved" and _saved_model(path) == "unigram":
-        from .formats.unigram_dir import load_unigram_dir
-
-        return load_unigram_dir(path)
+    if kind == "saved":
+        return _load_saved(path)
     if kind in _ENGINE_LOADERS:
         module, function, files = _ENGINE_LOADERS[kind]
         try:
@@ -208,19 +204,16 @@ def _saved_model(root: Path) -> str:
     return model if isinstance(model, str) else "bpe"
 
 
-def _saved_wordpiece(root: Path) -> Any:
-    """A WordPiece directory we saved: its tokenizer.json (or vocab.txt), checked against the manifest."""
-    from .formats.saved_dir import read_consistently
+def _load_saved(root: Path) -> Any:
+    """A directory we saved, loaded by the trainer its record names (its registration's ``load``)."""
+    from .training.registry import spec_for
 
-    def load(meta: dict[str, Any]) -> Any:
-        name = meta.get("name") if isinstance(meta.get("name"), str) else root.name
-        if (root / "tokenizer.json").is_file():
-            from .hf import load_tokenizer_json
-
-            return load_tokenizer_json(root / "tokenizer.json", name=name)
-        return _wordpiece_attr("load_vocab_txt")(root / "vocab.txt", name=name)
-
-    return read_consistently(root, load)
+    model = _saved_model(root)
+    try:
+        spec = spec_for(model)
+    except BpeEngineError:
+        raise TokenizerFileError(root / "bpe-explorer.json", f"names model {model!r}, which no trainer here makes") from None
+    return spec.hook("load")(root)
 
 
 def _spec_from_source(kind: str, path: Path) -> BpeSpec:

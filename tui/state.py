@@ -2,8 +2,11 @@
 
 Panes never read the app's attributes or another tab's widgets; the app sets ``pane.state`` (on
 the visible pane only -- a hidden pane does no work) and the pane redraws from it. The value is
-frozen and its parts are immutable (:class:`~tui.train.step_log.StepLog`, a finished
-tokenizer that is never mutated), so a pane may hand it to a worker thread as it is.
+frozen and so are its parts -- :class:`~tui.train.step_log.StepLog` (append-only chunks), a
+finished tokenizer that is never mutated, :class:`~bpe_engine.explore.train_stepper.StepModels`
+(a read-only view of a stepper whose reads are lock-guarded copies) and
+:class:`~bpe_engine.explore.initial_types.InitialTypes` (made from copies) -- so a pane may hand it
+to a worker thread as it is: nothing in it is an object the UI thread goes on changing.
 """
 
 from __future__ import annotations
@@ -11,15 +14,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from bpe_engine.errors import BpeEngineError
+from bpe_engine.explore.train_stepper import StepModels
 from bpe_engine.types import ReplaysMerges, Tokenizer
 
 from .train.step_log import StepLog
-
-if TYPE_CHECKING:
-    from bpe_engine.explore.unigram_stepper import UnigramStepper
 
 _views: dict[tuple[int, int], tuple[Tokenizer, Tokenizer]] = {}
 _lock = threading.Lock()
@@ -39,23 +40,32 @@ class ExplorerState:
     step: int = 0
     training: bool = False
     source: str = ""  # "trained" or the label of a loaded tokenizer
-    unigram: UnigramStepper | None = None
-    """A Unigram run: its model after each step and each piece's story (steps only ever append)."""
+    step_models: StepModels | None = None
+    """A run whose stepper makes the model of every step (Unigram's): its model after each step
+    and each piece's story, through a read-only view (None for a merge run)."""
     initial_types: Callable[[], Mapping[str, int]] | None = None
     """Each token type's count in the corpus before any merge (the Train stepper's
-    ``initial_type_counts``, computed once on first call): with ``merges`` it gives the Curve's
-    Rényi efficiency per merge step. A call, not the counts: a worker pays for them, and only when
-    the Curve is drawn."""
+    ``initial_types``, computed once on first call): with ``merges`` it gives the Curve's Rényi
+    efficiency per merge step. A call, not the counts: a worker pays for them, and only when the
+    Curve is drawn."""
+    merges_at: Callable[[int], int] | None = None
+    """How many of the model's merges stand at step k, for a run whose steps are not one merge each
+    (an extended run's first step is the base's whole merge list); None: step k is merge k. The
+    stepper declares it (``TrainStepper.merges_at``), a pure function of immutable data."""
 
     @property
     def step_total(self) -> int:
-        """How far k goes: the merges of a merge model, the steps of a Unigram run."""
-        return len(self.merges) if self.unigram is not None else self.merge_count
+        """How far k goes: the merges of a merge model, the steps of a run that models each step or
+        whose steps stand for several merges."""
+        if self.step_models is not None or (self.merges_at is not None and self.merge_count):
+            return len(self.merges)
+        return self.merge_count
 
     def missing_model(self, k: int | None = None) -> str:
         """Why :meth:`tokenizer_at` has no model, in words that say what to do."""
-        if self.unigram is not None and (self.step if k is None else k) == 0 and self.unigram.available:
-            return "step 0 of the Unigram run: no model before the seeds (n steps to them)"
+        models = self.step_models
+        if models is not None and (self.step if k is None else k) == 0 and models.available:
+            return f"step 0 of the run: {models.before} (n steps to it)"
         if self.training:
             return "training… the model appears here when the run finishes (esc stops it)"
         return "no trained model yet: ctrl+t trains one on the corpus, ctrl+l loads one"
@@ -77,16 +87,18 @@ class ExplorerState:
         return tok
 
     def tokenizer_at(self, k: int | None = None) -> Tokenizer | None:
-        """The model with its first ``k`` merges (default: the Train step), or a Unigram run's model
-        after step ``k``; a few recent prefix views are kept, so typing in Compare does not rebuild
-        one per keystroke."""
-        if self.unigram is not None:
-            return self.unigram.tokenizer_at(self.step if k is None else k)
+        """The model as it stands at step ``k`` (default: the Train step): its first ``k`` merges
+        (the merges step ``k`` stands for, with ``merges_at``), or a Unigram run's model after step
+        ``k``; a few recent prefix views are kept, so typing in Compare does not rebuild one per
+        keystroke."""
+        if self.step_models is not None:
+            return self.step_models.tokenizer_at(self.step if k is None else k)
         base = self.tokenizer
         if base is None or not base.capabilities.replays_merges:
             return base
         prefix = cast(ReplaysMerges, base).with_merge_prefix
-        k = max(0, min(self.step if k is None else k, self.merge_count))
+        k = self.step if k is None else k
+        k = max(0, min(self.merges_at(k) if self.merges_at is not None else k, self.merge_count))
         key = (id(base), k)
         with _lock:
             hit = _views.get(key)

@@ -29,14 +29,16 @@ from __future__ import annotations
 import heapq
 import time
 from array import array
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from typing import Any
 
 from ..corpus.block_text import Text
 from ..corpus.cut import CorpusCancelled, CorpusWords
 from ..pretokenizers import NONE, EndOfWord, PreTokenizer
 from .corpus_pieces import CorpusPieces
+from .initial_types import InitialTypes
+from .train_stepper import Explains
 from .merge_tree import MergeIndex, MergeNode, render_tree  # noqa: F401 - render_tree: the doctest above
 from .segmentation import Applied, CorpusSegmentation
 from .surfaces import token_bytes_of
@@ -59,6 +61,10 @@ class Stepper:
     only the words are stepped).
     """
 
+    explains: Explains = "merges"
+    models_per_step: bool = False
+    merges_at = None  # one merge per step (a stepper over collapsed blocks maps steps to merges)
+
     def __init__(
         self,
         words: Sequence[tuple[str, ...]],
@@ -79,7 +85,8 @@ class Stepper:
         self.word_texts: Sequence[str] = ()  # the distinct pieces, when built from a cut corpus
         self.token_count = self._seg.token_count()
         self.initial_token_count = self.token_count
-        self._initial_types: dict[str, int] | None = None  # initial_type_counts, once asked
+        self.initial_types = InitialTypes(self._seg.initial, self.counts, self._seg.tokens)
+        """Each token type's count before any merge, as a call a worker may make on its own."""
 
     @property
     def characters(self) -> int:
@@ -161,21 +168,8 @@ class Stepper:
 
     def initial_type_counts(self) -> dict[str, int]:
         """Each token type's count in the corpus before any merge (its string in the model's
-        alphabet, as merges name tokens): what Compare's curve follows merge by merge
-        (:func:`bpe_engine.compare.curve.efficiency_curve`).
-
-        Read from the initial words, which never change while the stepper moves, so a worker may
-        call this while the UI thread steps; computed once (a 1 MB corpus is ~10^5 distinct words).
-        """
-        cached = self._initial_types
-        if cached is None:
-            seg = self._seg
-            by_symbol: Counter[str] = Counter()
-            for word, n in zip(seg.initial, self.counts):
-                for symbol, times in Counter(word).items():
-                    by_symbol[symbol] += times * n
-            cached = self._initial_types = {seg.tokens[ord(s)]: c for s, c in by_symbol.items()}
-        return cached
+        alphabet, as merges name tokens): :attr:`initial_types`, called."""
+        return self.initial_types()
 
     def word_symbols(self, word_id: int) -> tuple[str, ...]:
         """The word's tokens at the current step."""
@@ -327,6 +321,32 @@ class Stepper:
     def first_piece_of(self, word_ids: Sequence[int]) -> int | None:
         """Index of the first corpus piece whose word is in ``word_ids`` (for scrolling to it)."""
         return self.pieces.first_of(word_ids)
+
+    # -- the Train tab's protocol (bpe_engine.explore.train_stepper.TrainStepper) -----------------------
+    def feed(self, steps: Sequence[Any]) -> None:
+        """Merges that arrived since the last call (the stepper keeps its own list of them)."""
+        if not isinstance(self.merges, list):
+            self.merges = list(self.merges)
+        self.merges.extend(steps)
+
+    def prepare(self) -> None:
+        """Nothing to make: a merge stepper draws at once."""
+
+    def tokenizer_at(self, step: int) -> None:  # noqa: ARG002 - the model at k is the finished one's prefix
+        return None
+
+    def detail(self) -> tuple[()]:
+        """A merge is explained by its words and its tree (``explains == "merges"``)."""
+        return ()
+
+    def story(self, piece: str) -> None:  # noqa: ARG002 - merges keep no stories
+        return None
+
+    def step_at(self, rank: int) -> Any:
+        """The step of merge ``rank`` as fed (a :class:`~bpe_engine.training.steps.MergeStep`
+        with its why), or None when it was given as a plain triple."""
+        merge = self.merges[rank]
+        return None if isinstance(merge, tuple) else merge
 
     # -- what the corpus view draws (the interface every stepper offers) ------------------------------
     def window(self, text: Text, start: int, end: int) -> Iterator[tuple[int, int, tuple[str, ...]]]:  # noqa: ARG002

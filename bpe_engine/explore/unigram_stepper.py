@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from dataclasses import replace
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ..corpus.block_text import Text
 from ..inspect.text_index import index_of
+from .train_stepper import Explains
 
 if TYPE_CHECKING:
     from ..sentencepiece.tokenizer import SentencePieceTokenizer
@@ -34,6 +37,8 @@ class UnigramStepper:
     """The segmentation of a corpus after ``step`` Unigram steps (0: before the seeds)."""
 
     initial_token_count: int | None = None  # before the seeds there is no model to count with
+    explains: Explains = "lines"  # its steps are told by detail(): no merge, no words before -> after
+    models_per_step: bool = True  # the model of every step is its own (EM re-scores every piece)
 
     def __init__(self, text: str, config: UnigramTrainerConfig, steps: Sequence[UnigramStep] = ()) -> None:
         from ..training.unigram.history import UnigramHistory
@@ -54,9 +59,20 @@ class UnigramStepper:
     def available(self) -> int:
         return len(self._history)
 
-    def extend(self, steps: Sequence[UnigramStep]) -> None:
-        """Steps of the run that have arrived since the last call."""
-        self._history.extend(steps)
+    def feed(self, steps: Sequence[Any]) -> None:
+        """Steps of the run that have arrived since the last call (under the lock: a worker may be
+        reading a model or a story meanwhile)."""
+        with self._lock:
+            self._history.extend(steps)
+
+    def detail(self) -> tuple[Any, ...]:
+        """The current step's story (:func:`~bpe_engine.explore.unigram_detail.unigram_detail`)."""
+        from .unigram_detail import unigram_detail
+
+        return unigram_detail(self) if self._step else ()
+
+    initial_types = None  # no counts before the seeds (there is no model yet)
+    merges_at = None  # no merges: every step's model is its own (tokenizer_at)
 
     def seek(self, step: int, *, until: float | None = None) -> bool:  # noqa: ARG002 - one move, never sliced
         """Go to ``step`` (clamped); the model is built by :meth:`prepare` or the first :meth:`window`."""
@@ -67,12 +83,12 @@ class UnigramStepper:
     def token_count(self) -> int | None:
         """Tokens of the whole corpus under the model of this step, where the run counted them: the
         E-step right after a step segments every word with that step's model."""
-        from ..training.unigram.steps import EmStep
-
         steps = self._history.steps
         if self._step < len(steps):
             following = steps[self._step]
-            if isinstance(following, EmStep):
+            from ..training.unigram.steps import EmStep
+
+            if isinstance(following, EmStep):  # this stepper's own trainer's steps
                 return following.corpus_tokens
         return None
 
@@ -88,15 +104,16 @@ class UnigramStepper:
     def tokenizer_at(self, step: int) -> SentencePieceTokenizer | None:
         """The model as it stood after ``step`` steps (None at step 0: before the seeds there is
         none). Safe from any thread; the last few are kept."""
-        step = max(0, min(step, self.available))
-        if step == 0:
-            return None
         with self._lock:
+            step = max(0, min(step, len(self._history)))
+            if step == 0:
+                return None
             model = self._models.get(step)
             if model is not None:
                 self._models.move_to_end(step)
                 return model
-        model = _tokenizer_of(self._history.model_at(step - 1), self._history.steps[step - 1], self.config)
+            pieces, last = self._history.model_at(step - 1), self._history.steps[step - 1]
+        model = _tokenizer_of(pieces, last, self.config)
         with self._lock:
             self._models[step] = model
             while len(self._models) > KEEP_MODELS:
@@ -104,7 +121,7 @@ class UnigramStepper:
         return model
 
     # -- what the corpus view draws --------------------------------------------------------------------
-    def window(self, text: str, start: int, end: int) -> Iterator[tuple[int, int, tuple[str, ...]]]:
+    def window(self, text: Text, start: int, end: int) -> Iterator[tuple[int, int, tuple[str, ...]]]:
         """``(start, end, (piece,))`` for each token of the lines in ``text[start:end]``, cut by
         the step's model; nothing before the seeds."""
         model = self.tokenizer_at(self._step)
@@ -132,11 +149,15 @@ class UnigramStepper:
     def pieces_before(self, index: int) -> list[str]:
         """The vocabulary step ``index`` (0-based) started from, in its order (a pruning step's
         ``removed`` and ``keep`` index into it)."""
-        return [piece for piece, _ in self._history.model_at(index - 1)] if index else []
+        with self._lock:
+            return [piece for piece, _ in self._history.model_at(index - 1)] if index else []
 
     def story(self, piece: str) -> PieceStory | None:
-        """When ``piece`` entered, how its score moved, how it left (None: never a piece)."""
-        return self._history.story(piece)
+        """When ``piece`` entered, how its score moved, how it left (None: never a piece): a copy
+        made under the lock, the caller's own (the UI thread goes on feeding the history)."""
+        with self._lock:
+            story = self._history.story(piece)
+            return None if story is None else replace(story, scores=list(story.scores))
 
     @property
     def steps(self) -> list[UnigramStep]:

@@ -55,6 +55,7 @@ def why_record(why: StepWhy) -> dict[str, Any]:
         "tied": [list(c) for c in why.tied],
         "tied_total": why.tied_total,
         "rule": why.rule,
+        **({"note": why.note} if why.note else {}),
     }
 
 
@@ -102,6 +103,7 @@ def why_of(record: dict[str, Any]) -> StepWhy | None:
         return StepWhy(
             why["quantity"], why["value"], tuple(runner_up) if runner_up is not None else None, why.get("runner_up_value"),
             tuple(tuple(pair) for pair in why.get("tied", ())), int(why.get("tied_total", 0)), why.get("rule"),
+            str(why.get("note", "")),
         )
     except (KeyError, TypeError, ValueError):
         return None

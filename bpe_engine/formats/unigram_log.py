@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import TokenizerFileError
-from .training_log import LOG_FILE, MAX_LOG_BYTES
+from ..training.steps import StepWhy
+from .training_log import LOG_FILE, MAX_LOG_BYTES, why_of, why_record
 
 if TYPE_CHECKING:
     from ..training.unigram.steps import UnigramStep
@@ -34,16 +35,20 @@ if TYPE_CHECKING:
 def _kinds() -> dict[str, type]:
     from ..training.unigram.steps import EmStep, FinalStep, PruneStep, SeedStep  # numpy: only when a log is used
 
-    return {"seed": SeedStep, "em": EmStep, "prune": PruneStep, "final": FinalStep}
+    return {cls.kind: cls for cls in (SeedStep, EmStep, PruneStep, FinalStep)}
 
 
 def step_record(step: UnigramStep) -> dict[str, Any]:
-    """One step as a JSON object (see the module docstring)."""
-    kind = next(name for name, cls in _kinds().items() if isinstance(step, cls))
-    record: dict[str, Any] = {"kind": kind}
+    """One step as a JSON object (see the module docstring): its kind, then every field -- arrays
+    as base64, its why as :func:`~.training_log.why_record` writes a merge's."""
+    record: dict[str, Any] = {"kind": step.kind}
     for field in dataclasses.fields(step):
         value = getattr(step, field.name)
-        record[field.name] = {"b64": base64.b64encode(value).decode("ascii")} if isinstance(value, bytes) else value
+        if isinstance(value, bytes):
+            value = {"b64": base64.b64encode(value).decode("ascii")}
+        elif isinstance(value, StepWhy):
+            value = why_record(value)
+        record[field.name] = value
     return record
 
 
@@ -81,7 +86,13 @@ def read_unigram_log(directory: str | Path) -> list[UnigramStep] | None:
 
 
 def _value(value: Any) -> Any:
-    """A field back from JSON: ``{"b64"}`` to bytes, lists to tuples (every sequence field of a step is one)."""
+    """A field back from JSON: a why to :class:`StepWhy`, ``{"b64"}`` to bytes, lists to tuples
+    (every sequence field of a step is one)."""
+    if isinstance(value, dict) and "quantity" in value:
+        why = why_of({"why": value})
+        if why is None:
+            raise ValueError("a why that is not one")
+        return why
     if isinstance(value, dict):
         return base64.b64decode(value["b64"], validate=True)
     if isinstance(value, list):

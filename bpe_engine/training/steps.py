@@ -2,7 +2,7 @@
 
 Every trainer's steps carry a :class:`StepWhy`: a BPE merge was chosen by its pair's *count*, a
 WordPiece merge by its *score* count(ab) / (count(a) count(b)), a Unigram pruning round kept the
-pieces whose *loss* was highest. ``runner_up`` is the best candidate that lost; when it has the
+pieces whose *loss* was highest, an EM step re-estimated the model at a *log-likelihood*. ``runner_up`` is the best candidate that lost; when it has the
 same value as the winner the step was a tie, ``tied`` lists the first tied candidates in the
 order the rule put them (``tied_total`` counts them, up to :data:`TIES_COUNTED`) and ``rule`` says
 what decided.
@@ -19,12 +19,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from heapq import heappop, heappush
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
-if TYPE_CHECKING:  # numpy is imported with the Unigram trainer only
-    from .unigram.steps import UnigramStep
-
-Quantity = Literal["count", "score", "loss", "log-likelihood"]
+Quantity: TypeAlias = str
+"""What decided a step: ``count``, ``score``, ``loss``, ``log-likelihood`` are the built-in trainers'
+(:data:`QUANTITIES`); a new trainer may name its own (the step detail prints the name as it is)."""
+QUANTITIES: tuple[Quantity, ...] = ("count", "score", "loss", "log-likelihood")
+COUNTED: frozenset[Quantity] = frozenset({"count"})
+"""Quantities that are whole numbers (shown with thousands separators, not 4 significant digits)."""
 
 TIES_LISTED = 5
 """Tied candidates a step names."""
@@ -37,7 +39,8 @@ merge loop of 3 MB at 32k merges); naming five and saying "more" costs a few hea
 @dataclass(frozen=True, slots=True)
 class StepWhy:
     """Why a step won. Candidates are tuples of tokens in the model's alphabet: a pair for a
-    merge, one piece for Unigram. ``rule`` is None when nothing tied."""
+    merge, one piece for Unigram. ``rule`` is None when nothing tied. ``note`` says in a sentence
+    what the number means where it is no contest between candidates (a Unigram seed or EM step)."""
 
     quantity: Quantity
     value: float
@@ -46,6 +49,7 @@ class StepWhy:
     tied: tuple[tuple[str, ...], ...] = ()
     tied_total: int = 0
     rule: str | None = None
+    note: str = ""
 
     @property
     def is_tie(self) -> bool:
@@ -58,7 +62,7 @@ class StepWhy:
 
     def __reduce__(self) -> tuple[type[StepWhy], tuple[object, ...]]:
         """Pickled as a call to the class, like the steps that carry it (see MergeStep)."""
-        return (StepWhy, (self.quantity, self.value, self.runner_up, self.runner_up_value, self.tied, self.tied_total, self.rule))
+        return (StepWhy, (self.quantity, self.value, self.runner_up, self.runner_up_value, self.tied, self.tied_total, self.rule, self.note))
 
 
 def why_of_ranking(quantity: Quantity, ranked: Sequence[tuple[tuple[str, ...], float]], rule: str | None) -> StepWhy:
@@ -193,6 +197,11 @@ class MergeStep:
     score: float | None = None
     why: StepWhy | None = None
 
+    @property
+    def kind(self) -> str:
+        """``merge`` (BPE: decided by count) or ``scored merge`` (WordPiece: by score)."""
+        return "merge" if self.score is None else "scored merge"
+
     def __reduce__(self) -> tuple[type[MergeStep], tuple[object, ...]]:
         """Pickled as a call to the class: a child process sends the app thousands of steps a
         second, and unpickling them through the dataclass's generic ``__setstate__`` took 12 ms
@@ -204,8 +213,32 @@ _merge_step_fields = attrgetter(*(f.name for f in fields(MergeStep)))
 """Every field of a :class:`MergeStep`, in order (a tuple, read in C)."""
 
 
-TrainingStep: TypeAlias = "MergeStep | UnigramStep"
-"""One step of any trainer: a merge (BPE, WordPiece), or a Unigram seed, EM, pruning or final step."""
+class TrainingStep(Protocol):
+    """One step of any trainer: a frozen, picklable value that names its kind and says why it won.
+
+    ``kind`` names a :class:`~bpe_engine.training.registry.StepKind` a registered trainer declares
+    (its step-list columns, its row, its title): a BPE ``merge``, a WordPiece ``scored merge``, a
+    Unigram ``seed`` / ``em`` / ``prune`` / ``final`` step -- and whatever kinds a new trainer
+    brings (a split, a restore). Consumers render a step by its kind, never by its class.
+    """
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def why(self) -> StepWhy | None: ...
 
 
-__all__ = ["TIES_COUNTED", "TIES_LISTED", "Contest", "MergeStep", "Quantity", "StepWhy", "TrainingStep", "contest", "why_of_ranking"]
+__all__ = [
+    "COUNTED",
+    "QUANTITIES",
+    "TIES_COUNTED",
+    "TIES_LISTED",
+    "Contest",
+    "MergeStep",
+    "Quantity",
+    "StepWhy",
+    "TrainingStep",
+    "contest",
+    "why_of_ranking",
+]

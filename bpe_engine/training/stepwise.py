@@ -2,8 +2,9 @@
 
 :class:`~bpe_engine.training.bpe.BpeTraining` and
 :class:`~bpe_engine.training.wordpiece.trainer.WordPieceTraining` differ only in how they choose and apply
-the next merge (``_next``) and what they note when training stops (``_note_stop``); the app, the
-CLI progress bar and the tests drive both through this one surface.
+the next merge (``_next``) and what they note when training stops (``_note_stop``); both answer
+the one :class:`~bpe_engine.training.protocol.Training` protocol the runner, the app and the CLI
+drive.
 """
 
 from __future__ import annotations
@@ -25,6 +26,13 @@ class StepwiseTraining(ABC):
     config: Any
     _initial_size: int
     _finished: bool
+    notes: list[str]
+    merges: list[tuple[str, str]]
+
+    @property
+    def vocab(self) -> dict[str, int]:
+        """Token -> id for the merges made so far."""
+        raise NotImplementedError
 
     @property
     def target_merges(self) -> int:
@@ -43,9 +51,9 @@ class StepwiseTraining(ABC):
 
     def model_state(self) -> MergeModelState:
         """The model so far as a picklable recipe (the runner builds the tokenizer from it)."""
-        from .runner.trainers import merge_model_state
+        from .runner.model_state import MergeModelState
 
-        return merge_model_state(self)
+        return MergeModelState(self.config, tuple(self.vocab.items()), tuple((a, b) for a, b in self.merges))
 
     @property
     def finished(self) -> bool:

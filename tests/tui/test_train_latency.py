@@ -38,7 +38,7 @@ async def test_started_run_arrives_with_its_stepper_and_steps_at_once(alice_text
         while app.train_pane.stepper is None or app.train_pane.stepper.available < 5:
             await asyncio.sleep(0.05)
         assert len(started) == 1 and started[0].stepper is app.train_pane.stepper, "the worker hands over the stepper it built"
-        assert app.train_pane.stepper.merges is app.train_pane.step_log, "the UI owns the steps the stepper walks"
+        assert app.train_pane.stepper.available == len(app.train_pane.step_log), "every step fed to the stepper"
         await pilot.press("n", "n", "n")
         assert app.train_pane.current_step == 3 and app.train_pane.stepper.step == 3
         app.train_pane.cancel()

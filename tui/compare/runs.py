@@ -37,7 +37,7 @@ SYNC_LIMIT = 2000  # characters: below this (and with every tokenizer loaded) en
 
 def ours_key(state: ExplorerState, k: int) -> tuple[object, ...]:
     """What the "ours" row shows depends on: a new model, k, or why there is none."""
-    return (state.tokenizer, state.unigram, k, state.training)
+    return (state.tokenizer, state.step_models, k, state.training)
 
 
 class Runs:

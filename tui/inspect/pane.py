@@ -159,7 +159,7 @@ class InspectorPane(Widget):
     def state(self, state: ExplorerState) -> None:
         """The app's model and step; re-encode only if the trained model is the one shown."""
         old, self._state = self._state, state
-        moved = (old.tokenizer, old.unigram, old.step, old.training) != (state.tokenizer, state.unigram, state.step, state.training)
+        moved = (old.tokenizer, old.step_models, old.step, old.training) != (state.tokenizer, state.step_models, state.step, state.training)
         if moved and self.is_mounted and self._spec() == sources.OURS:
             self.schedule(immediate=True)
 
@@ -338,8 +338,8 @@ class InspectorPane(Widget):
             return
         self._why_key = (r.generation, index)
         tree.update(Text("why this token\n…", style="dim"))
-        unigram = self._state.unigram if r.spec == sources.OURS else None
-        self._why_worker(r.generation, index, r.tokenizer, r.encoding, unigram.story if unigram is not None else None)
+        models = self._state.step_models if r.spec == sources.OURS else None
+        self._why_worker(r.generation, index, r.tokenizer, r.encoding, models.story if models is not None else None)
 
     # -- helpers ---------------------------------------------------------------------------------
     def _spec(self) -> str:

@@ -25,6 +25,7 @@ from bpe_engine.corpus.block_text import BlockText, whole
 from bpe_engine.corpus.block_text import Text as CorpusText
 from bpe_engine.corpus.cut import CorpusCancelled, CorpusWords
 from bpe_engine.display import noun_for, visible_text
+from bpe_engine.pretokenizer_fit import pattern_warning
 from bpe_engine.pretokenizers import GPT2, PreTokenizer
 
 from ..widgets.safe_text import AREA_CAPACITY, SafeTextArea, TooLong
@@ -51,11 +52,12 @@ class CorpusCounting(Message):
 class CorpusFacts(Message):
     """Facts computed by the worker for one version of the text (dropped if the text moved on)."""
 
-    def __init__(self, version: int, stats: CorpusStats, cut: CorpusCut) -> None:
+    def __init__(self, version: int, stats: CorpusStats, cut: CorpusCut, pattern_warning: str | None = None) -> None:
         super().__init__()
         self.version = version
         self.stats = stats
         self.cut = cut
+        self.pattern_warning = pattern_warning  # the scripts this pre-tokenizer cuts apart (bpe_engine.pretokenizer_fit)
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,7 +68,7 @@ class CorpusCut:
     pre_tokenizer: PreTokenizer
     words: CorpusWords
 
-    def words_for(self, text: CorpusText, pre_tokenizer: PreTokenizer) -> CorpusWords | None:
+    def words_for(self, text: CorpusText, pre_tokenizer: object) -> CorpusWords | None:
         """The cut, if it is of exactly this text and pre-tokenizer (None: the run cuts again)."""
         same = pre_tokenizer == self.pre_tokenizer and text == self.text  # `is` first: no copy compared
         return self.words if same else None
@@ -81,10 +83,11 @@ class CorpusPane(Vertical):
     class Facts(Message):
         """Fresh facts of the current text (the settings form needs its alphabet) and its cut."""
 
-        def __init__(self, stats: CorpusStats, cut: CorpusCut) -> None:
+        def __init__(self, stats: CorpusStats, cut: CorpusCut, pattern_warning: str | None = None) -> None:
             super().__init__()
             self.stats = stats
             self.cut = cut
+            self.pattern_warning = pattern_warning
 
     def __init__(self, text: CorpusText = "", *, source: str = "sample corpus", id: str | None = None) -> None:
         super().__init__(id=id)
@@ -162,6 +165,9 @@ class CorpusPane(Vertical):
         self.query_one("#corpus-facts", SteadyStatic).show(Text("counting…", style="dim"))
         self._compute_facts(self.text, self.pre_tokenizer, self._version)
 
+    def _counted(self, version: int, done: int, total: int) -> None:
+        self.post_message(CorpusCounting(version, done, total))
+
     # Named: without a description Textual builds one from repr() of the arguments, on the UI
     # thread -- the whole corpus, 50 ms for 5 MB (every worker that takes text is named so).
     @work(thread=True, exclusive=True, group="corpus-facts", exit_on_error=False, description="counting the corpus")
@@ -172,13 +178,14 @@ class CorpusPane(Vertical):
                 text,
                 pre_tokenizer,
                 cancelled=lambda: worker.is_cancelled,
-                progress=lambda done: self.post_message(CorpusCounting(version, done, len(text))),
+                progress=lambda done: self._counted(version, done, len(text)),
             )
         except CorpusCancelled:
             return
         if worker.is_cancelled:
             return
-        self.post_message(CorpusFacts(version, stats_of_words(text, words), CorpusCut(text, pre_tokenizer, words)))
+        warning = pattern_warning(pre_tokenizer, text) if isinstance(pre_tokenizer, PreTokenizer) else None
+        self.post_message(CorpusFacts(version, stats_of_words(text, words), CorpusCut(text, pre_tokenizer, words), warning))
 
     def on_corpus_counting(self, message: CorpusCounting) -> None:
         message.stop()
@@ -205,4 +212,4 @@ class CorpusPane(Vertical):
             f" distinct {noun_for(stats.distinct_bytes, 'byte')}",
         )
         self.query_one("#corpus-facts", SteadyStatic).show(line)
-        self.post_message(self.Facts(stats, message.cut))
+        self.post_message(self.Facts(stats, message.cut, message.pattern_warning))

@@ -14,7 +14,6 @@ accepted the settings): a refused or cancelled run never wipes it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,12 +21,12 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import var
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Input, TextArea
 
 from bpe_engine.corpus.block_text import Text as CorpusText
 from bpe_engine.corpus.block_text import whole
-from bpe_engine.explore.stepper import Stepper
-from bpe_engine.explore.unigram_stepper import UnigramStepper
+from bpe_engine.explore.train_stepper import StepModels
 from bpe_engine.training.runner import Event, TrainingRequest
 from bpe_engine.training.steps import MergeStep
 from bpe_engine.types import Tokenizer
@@ -100,7 +99,7 @@ class TrainPane(Horizontal):
         self.corpus_cut: CorpusCut | None = None  # the corpus pane's last cut, reused by a run
         self.stepping = Stepping(self)
         self.runs = RunEvents(self)
-        self._settle = None
+        self._settle: Timer | None = None
         self._spelled: tuple[CorpusText, str] | None = None  # a big corpus spelled out for the state
 
     def compose(self) -> ComposeResult:
@@ -133,9 +132,17 @@ class TrainPane(Horizontal):
             step=self.current_step,
             training=self.training,
             source=view.label if view is not None else "",
-            unigram=cast(UnigramStepper, self.stepper) if view is not None and view.model == "unigram" else None,
-            initial_types=self.stepper.initial_type_counts if isinstance(self.stepper, Stepper) else None,
+            step_models=self._step_models(),
+            initial_types=self.stepper.initial_types if self.stepper is not None else None,
+            merges_at=self.stepper.merges_at if self.stepper is not None else None,
         )
+
+    def _step_models(self) -> StepModels | None:
+        """The read-only view of a stepper that models every step (the state's, for workers)."""
+        stepper, view = self.stepper, self.view
+        if stepper is None or view is None or not stepper.models_per_step:
+            return None
+        return StepModels(stepper, stepper.available, f"no model {view.spec.start_label or 'before the first step'}")
 
     def _whole(self, text: CorpusText) -> str:
         """``text`` as one ``str``, for the state (Compare's chart encodes the corpus whole).
@@ -158,6 +165,50 @@ class TrainPane(Horizontal):
         """Tell the app at once (a run started, finished or was cancelled)."""
         self.post_message(self.StateChanged())
 
+    # -- what a run's events see of the pane (run_host.RunHost) ------------------------------------
+    @property
+    def playing(self) -> bool:
+        return self.stepping.playing
+
+    @property
+    def corpus_pane(self) -> CorpusPane:
+        return self.query_one(CorpusPane)
+
+    @property
+    def settings_form(self) -> SettingsForm:
+        return self.query_one(SettingsForm)
+
+    @property
+    def progress_panel(self) -> ProgressPanel:
+        return self.query_one(ProgressPanel)
+
+    @property
+    def step_table(self) -> StepTable:
+        return self.query_one(StepTable)
+
+    @property
+    def segmented_view(self) -> SegmentedView:
+        return self.query_one(SegmentedView)
+
+    @property
+    def step_detail(self) -> StepDetail:
+        return self.query_one(StepDetail)
+
+    def start_worker(self, work: Callable[[], None], *, group: str, description: str) -> None:
+        self.run_worker(work, thread=True, exclusive=True, exit_on_error=False, group=group, description=description)
+
+    def cancel_workers(self, group: str) -> None:
+        self.workers.cancel_group(self, group)
+
+    def set_header(self, text: str) -> None:
+        self.app.sub_title = text
+
+    def bindings_changed(self) -> None:
+        self.app.refresh_bindings()
+
+    def run_finished(self, tokenizer: Tokenizer) -> None:
+        self.post_message(self.RunFinished(tokenizer))
+
     @property
     def trained(self) -> TrainingRequest | None:
         """The settings of the run shown (None for a loaded tokenizer or before any run)."""
@@ -165,10 +216,11 @@ class TrainPane(Horizontal):
 
     def trained_merges(self) -> list[MergeStep] | None:
         """The merges of the run shown, with their counts and whys, when it was trained here (a
-        save keeps them); None for a loaded tokenizer or a Unigram run."""
-        if self.view is None or self.view.request is None or self.view.model == "unigram":
+        save keeps them in training.jsonl); None for a loaded tokenizer or a run of no merges."""
+        if self.view is None or self.view.request is None:
             return None
-        return [s for s in self.step_log if isinstance(s, MergeStep)]
+        merges = [s for s in self.step_log if isinstance(s, MergeStep)]
+        return merges or None
 
     # -- runs ------------------------------------------------------------------------------------
     def train(self) -> None:
@@ -212,6 +264,7 @@ class TrainPane(Horizontal):
 
     def on_corpus_pane_facts(self, message: CorpusPane.Facts) -> None:
         self.corpus_cut = message.cut
+        self.query_one(SettingsForm).show_pattern_warning(message.pattern_warning or "")
 
     def on_settings_form_changed(self, message: SettingsForm.Changed) -> None:
         front = self.query_one(SettingsForm).pre_tokenizer()
@@ -283,14 +336,15 @@ class TrainPane(Horizontal):
         self.notify(f"play speed: {self.stepping.set_speed(self.stepping.speed - 1)} steps/s", timeout=2)
 
     def show_step(self) -> None:
-        """Draw every view for the stepper's step; a Unigram step's model is built in a worker first."""
+        """Draw every view for the stepper's step; a step the stepper must prepare first (a Unigram
+        step's model) is prepared in a worker."""
         stepper, view = self.stepper, self.view
         if stepper is None or view is None:
             return
         self.query_one(SegmentedView).show(stepper, view.text, byte_level=view.byte_level, playing=self.stepping.playing)
-        self.query_one(StepDetail).show_step(stepper, byte_level=view.byte_level)
+        self.query_one(StepDetail).show_step(stepper, self.step_log, byte_level=view.byte_level)
         self.query_one(StepTable).select_step(stepper.step)
-        if not stepper.ready() and isinstance(stepper, UnigramStepper):
+        if not stepper.ready():
             self.runs.prepare(stepper)
         self.current_step = stepper.step
 

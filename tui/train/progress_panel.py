@@ -49,10 +49,11 @@ class ProgressPanel(Vertical):
         self._show_bar(0, 1)
         self._status(Text(message, style="dim"))
 
-    def show_started(self, target: int, model: str = "bpe") -> None:
+    def show_started(self, target: int, unit: str = "merges") -> None:
+        """``unit``: what the trainer's run counts (its registration's: merges, steps)."""
         self._set_running(True)
         self._show_bar(0, target)
-        self._status(Text(f"training: 0 / {target:,} {_unit(model)}", style="bold"))
+        self._status(Text(f"training: 0 / {target:,} {unit}", style="bold"))
         self.offer_retrain(False)
         self.show_comparison("")
 
@@ -67,28 +68,30 @@ class ProgressPanel(Vertical):
         self._show_bar(done, total)
         self._status(counting_text(done, total))
 
-    def show_progress(self, done: int, target: int, rate: float, model: str = "bpe") -> None:
+    def show_progress(self, done: int, target: int, rate: float, unit: str = "merges") -> None:
         self._show_bar(done, target)
-        unit = _unit(model)
         self._status(Text.assemble(("training: ", "bold"), f"{done:,} / {target:,} {unit} · {rate:,.0f} {unit}/s"))
 
-    def show_finished(self, done: int, target: int, seconds: float, model: str = "bpe", waited: float | None = None) -> None:
+    def show_finished(
+        self, done: int, target: int, seconds: float, unit: str = "merges", waited: float | None = None, *, exact_target: bool = True
+    ) -> None:
         """``seconds``: what the trainer took; ``waited``: since the user asked (cutting the corpus,
-        starting a process and drawing included)."""
+        starting a process and drawing included); ``exact_target``: the target was a promise (a
+        merge trainer's), so stopping short of it is said (an estimate -- Unigram's -- is not)."""
         self._set_running(False)
         self._show_bar(done, done)
-        short = "" if done >= target or model == "unigram" else f" (stopped early: no pair left to merge, target {target:,})"
+        short = "" if done >= target or not exact_target else f" (stopped early: no pair left to merge, target {target:,})"
         took = f"{waited:.1f} s after ctrl+t ({seconds:.1f} s training)" if waited is not None else f"{seconds:.1f} s training"
-        self._status(Text(f"done: {done:,} {_unit(model)} · {took}{short}", style="green"))
+        self._status(Text(f"done: {done:,} {unit} · {took}{short}", style="green"))
 
-    def show_cancelled(self, done: int | None, model: str = "bpe") -> None:
+    def show_cancelled(self, done: int | None, unit: str = "merges") -> None:
         """``done`` steps of the run stay; None: cancelled before it started (the previous run stays)."""
         self._set_running(False)
         if done is None:
             self._show_bar(0, 1)
             self._status(Text("cancelled before training started; the previous steps stay", style="yellow"))
             return
-        self._status(Text(f"cancelled after {done:,} {_unit(model)} (ctrl+t trains again)", style="yellow"))
+        self._status(Text(f"cancelled after {done:,} {unit} (ctrl+t trains again)", style="yellow"))
 
     def show_failed(self, message: str) -> None:
         self._set_running(False)
@@ -111,7 +114,3 @@ class ProgressPanel(Vertical):
         offer.update(Text(f"{why}: press ctrl+t to retrain", style="bold yellow") if show else "")
         offer.set_class(show, "-visible")
 
-
-def _unit(model: str) -> str:
-    """What a run of ``model`` counts."""
-    return "steps" if model == "unigram" else "merges"

@@ -4,7 +4,9 @@ The worker forwards the events of the pane's runner (or of a loaded tokenizer's 
 with a run id; the pane drops any other id, so a cancelled or superseded run never touches the
 screen. One thing is built in the worker: the stepper of a started run (~0.5 s of pure Python on
 5 MB, which on the UI thread froze every key); it is handed over with the event and the worker
-keeps no reference. A Unigram step's model is built in a worker too, when a step is shown first.
+keeps no reference. A step the stepper must prepare (a Unigram step's model) is prepared in a
+worker too, when it is shown first. Nothing here knows a trainer by name: the run's registration
+says what it counts and whether its target is a vocabulary size.
 """
 
 from __future__ import annotations
@@ -15,12 +17,11 @@ from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
-from bpe_engine.choices import MODELS, PRE_TOKENIZERS, label_of, values
+from bpe_engine.choices import PRE_TOKENIZERS, label_of, values
 from bpe_engine.corpus.block_text import blank
 from bpe_engine.display import counted, visible_text
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.explore.diff import changed_settings, diff_tokenizers
-from bpe_engine.explore.unigram_stepper import UnigramStepper
 from bpe_engine.training.runner import (
     Cancelled,
     Counting,
@@ -32,13 +33,14 @@ from bpe_engine.training.runner import (
     TrainingRequest,
     replay_events,
 )
+from bpe_engine.training.registry import model_choices, names
 from bpe_engine.types import ReplaysMerges, Tokenizer
 
 from ..gc_pause import collector_paused
 from ..messages import StepReady, TrainingEvent
 from .corpus_pane import CorpusPane
 from .progress_panel import ProgressPanel
-from .runs import AnyStepper, RunView, StepperInAdvance, stepper_for
+from .runs import REPLAYED, AnyStepper, RunView, StepperInAdvance, stepper_for
 from .segmented_view import SegmentedView
 from .settings_form import SettingsForm
 from .step_detail import StepDetail
@@ -46,14 +48,14 @@ from .step_log import StepLog
 from .step_table import StepTable
 
 if TYPE_CHECKING:
-    from .pane import TrainPane
+    from .run_host import RunHost
 
 
 def settings_of(tokenizer: ReplaysMerges) -> dict[str, str]:
     """The form's fields for a loaded BPE tokenizer: what the form can say of it (a pipeline's own
     pre-tokenizer is no choice of the form's, and is left as it is)."""
     settings = {
-        "model": "bpe",
+        "model": REPLAYED,
         "level": "byte" if tokenizer.capabilities.byte_level else "char",
         "vocab": str(tokenizer.vocab_size),
         "unk": tokenizer.unk_token or "",
@@ -68,9 +70,9 @@ def cannot_replay(tokenizer: Tokenizer, label: str) -> str:
     """What to do with a loaded tokenizer whose training cannot be replayed on the corpus: a
     Unigram or WordPiece model keeps its final vocabulary only, not the steps that made it."""
     family = tokenizer.capabilities.family
-    name = label_of(MODELS, family)  # the form's own name for the model
+    name = label_of(model_choices(), family)  # the form's own name for the model
     kind = "a WordPiece vocabulary" if family == "wordpiece" else f"a {name} model"
-    trainable = family in values(MODELS)
+    trainable = family in names()
     retrain = f"; to watch one being made, choose {name} in the form and press ctrl+t" if trainable else ""
     return (
         f"{label} is {kind}: it keeps its final vocabulary, not the training steps, so there is nothing to "
@@ -81,7 +83,7 @@ def cannot_replay(tokenizer: Tokenizer, label: str) -> str:
 class RunEvents:
     """Starts and ends the runs of one pane and applies their events to it."""
 
-    def __init__(self, pane: TrainPane) -> None:
+    def __init__(self, pane: RunHost) -> None:
         self.pane = pane
         self._starting: RunView | None = None  # a run that has not started yet
         self.trained: TrainingRequest | None = None  # the settings of the run shown (the retrain offer compares)
@@ -93,21 +95,22 @@ class RunEvents:
     # -- starting ----------------------------------------------------------------------------------
     def train_now(self) -> None:
         pane = self.pane
-        text = pane.query_one(CorpusPane).text
+        text = pane.corpus_pane.text
         if blank(text):
             pane.notify("The corpus is empty: type or paste some text, or open a file (ctrl+o).", severity="error")
             return
-        request = pane.query_one(SettingsForm).request_for(text)
+        request = pane.settings_form.request_for(text)
         if request is None:
             pane.notify("Fix the settings marked in red first.", severity="error")
             return
         cut = pane.corpus_cut
         if cut is not None and request.front_end is not None:  # the facts line's cut, if of this text and front end
             request = replace(request, words=cut.words_for(text, request.front_end))
-        view = RunView.of_request(request, pane.query_one(CorpusPane).source)
-        pane.app.sub_title = ""  # the header named a loaded tokenizer: this run replaces it
+        view = RunView.of_request(request, pane.corpus_pane.source)
+        words = request.cut_words()
+        pane.set_header("")  # the header named a loaded tokenizer: this run replaces it
         run_id = self._start(view)
-        early = StepperInAdvance(request.cut_words(), view) if request.cut_words() is not None else None
+        early = StepperInAdvance(words, view) if words is not None else None
         runner = pane.runner
 
         def work() -> None:
@@ -115,7 +118,7 @@ class RunEvents:
             with collector_paused():
                 self._forward(runner(request, lambda: worker.is_cancelled), view, run_id, early)
 
-        pane.run_worker(work, thread=True, exclusive=True, exit_on_error=False, group="train", description="training run")
+        pane.start_worker(work, group="train", description="training run")
 
     def replay(self, tokenizer: Tokenizer, label: str) -> None:
         """Step through a loaded tokenizer's merges on the current corpus."""
@@ -124,10 +127,10 @@ class RunEvents:
             pane.notify(cannot_replay(tokenizer, visible_text(label)), severity="warning", timeout=8)
             return
         merges_tokenizer: ReplaysMerges = tokenizer  # type: ignore[assignment]  # declared by replays_merges
-        corpus = pane.query_one(CorpusPane)
+        corpus = pane.corpus_pane
         view = RunView.of_tokenizer(merges_tokenizer, corpus.text, visible_text(label), corpus.source)
-        pane.app.sub_title = visible_text(label)
-        pane.query_one(SettingsForm).show_settings(settings_of(merges_tokenizer))
+        pane.set_header(visible_text(label))
+        pane.settings_form.show_settings(settings_of(merges_tokenizer))
         run_id = self._start(view)
 
         def work() -> None:
@@ -136,17 +139,17 @@ class RunEvents:
                 events = replay_events(merges_tokenizer, view.text, cancelled=lambda: worker.is_cancelled)
                 self._forward(events, view, run_id)
 
-        pane.run_worker(work, thread=True, exclusive=True, exit_on_error=False, group="train", description="replaying merges")
+        pane.start_worker(work, group="train", description="replaying merges")
 
     def _start(self, view: RunView) -> int:
         pane = self.pane
         pane.pause()
         pane.run_id += 1
         pane.training = True
-        pane.app.refresh_bindings()  # "esc Cancel" follows the run
+        pane.bindings_changed()  # "esc Cancel" follows the run
         self._starting = view
         self._asked = pane.clock()
-        pane.query_one(ProgressPanel).show_counting()
+        pane.progress_panel.show_counting()
         return pane.run_id
 
     def _forward(self, events: Iterable[Event], view: RunView, run_id: int, early: StepperInAdvance | None = None) -> None:
@@ -168,21 +171,21 @@ class RunEvents:
         pane = self.pane
         if not pane.training:
             return
-        pane.workers.cancel_group(pane, "train")
+        pane.cancel_workers("train")
         pane.run_id += 1  # events already queued belong to a dead run now
         self._stop()
         if self._starting is not None:  # not started yet: the previous run is still what is shown
             self._starting = None
-            pane.query_one(ProgressPanel).show_cancelled(None)
+            pane.progress_panel.show_cancelled(None)
             return
-        model = pane.view.model if pane.view is not None else "bpe"
-        pane.query_one(ProgressPanel).show_cancelled(pane.stepper.available if pane.stepper else 0, model)
+        unit = pane.view.spec.unit if pane.view is not None else "merges"
+        pane.progress_panel.show_cancelled(pane.stepper.available if pane.stepper else 0, unit)
         pane.show_step()
         pane.changed()
 
     def _stop(self) -> None:
         self.pane.training = False
-        self.pane.app.refresh_bindings()
+        self.pane.bindings_changed()
 
     # -- events ------------------------------------------------------------------------------------
     def handle(self, message: TrainingEvent) -> None:
@@ -192,7 +195,7 @@ class RunEvents:
         event = message.event
         if isinstance(event, Counting):
             if self._starting is not None:
-                pane.query_one(ProgressPanel).show_counting(event.done, event.total)
+                pane.progress_panel.show_counting(event.done, event.total)
         elif isinstance(event, Started):
             assert message.stepper is not None  # the worker builds it with every Started
             self._started(event, message.stepper)
@@ -209,7 +212,7 @@ class RunEvents:
         pane, view = self.pane, self._starting
         if view is None:
             return
-        if event.target == 0 and view.request is not None and view.model != "unigram":
+        if event.target == 0 and view.request is not None and view.spec.targets_vocabulary:
             self._refuse(f"must be above the alphabet ({event.alphabet:,} symbols): nothing to merge")
             return
         self._starting = None
@@ -217,18 +220,14 @@ class RunEvents:
         self.trained = view.request.settings() if view.request is not None else None
         self._target = event.target
         pane.step_log = StepLog()
-        if isinstance(stepper, UnigramStepper):
-            stepper.extend(pane.step_log)
-        else:
-            stepper.merges = pane.step_log
         pane.stepper = stepper
         pane.tokenizer = None
         self._notes_shown = set(event.notes)
-        pane.query_one(StepTable).reset(model=view.model, byte_level=view.byte_level, alphabet=event.alphabet or None)
-        pane.query_one(SegmentedView).corpus_label = f"corpus at step k: {view.corpus_label}"
-        pane.query_one(StepDetail).show_none()
-        pane.query_one(ProgressPanel).show_started(event.target, view.model)
-        pane.query_one(SettingsForm).show_error("vocab", "")
+        pane.step_table.reset(spec=view.spec, byte_level=view.byte_level, alphabet=event.alphabet or None)
+        pane.segmented_view.corpus_label = f"corpus at step k: {view.corpus_label}"
+        pane.step_detail.show_none()
+        pane.progress_panel.show_started(event.target, view.spec.unit)
+        pane.settings_form.show_error("vocab", "")
         for note in event.notes:
             pane.notify(visible_text(note), timeout=6)
         pane.current_step = 0
@@ -238,12 +237,12 @@ class RunEvents:
     def _refuse(self, why: str) -> None:
         """A run the trainer would make nothing of: say so at the field, keep the last good run."""
         pane = self.pane
-        pane.workers.cancel_group(pane, "train")
+        pane.cancel_workers("train")
         pane.run_id += 1
         self._stop()
         self._starting = None
-        pane.query_one(SettingsForm).show_error("vocab", why)
-        pane.query_one(ProgressPanel).show_failed(f"vocab size {why}; the previous steps are kept")
+        pane.settings_form.show_error("vocab", why)
+        pane.progress_panel.show_failed(f"vocab size {why}; the previous steps are kept")
 
     def _steps(self, event: Steps) -> None:
         pane, stepper = self.pane, self.pane.stepper
@@ -251,16 +250,13 @@ class RunEvents:
             return
         first = not pane.step_log
         pane.step_log = pane.step_log.extended(event.steps)
-        if isinstance(stepper, UnigramStepper):
-            stepper.extend(event.steps)
-        else:
-            stepper.merges = pane.step_log
-        pane.query_one(StepTable).add_steps(event.steps)  # cheap: the list draws only visible rows
-        pane.query_one(ProgressPanel).show_progress(event.done, max(event.target, event.done), event.rate, pane.view.model)
+        stepper.feed(event.steps)
+        pane.step_table.add_steps(event.steps)  # cheap: the list draws only visible rows
+        pane.progress_panel.show_progress(event.done, max(event.target, event.done), event.rate, pane.view.spec.unit)
         if stepper.step == 0 and first:
             pane.show_step()  # first steps: draw the corpus at step 0 once
         else:
-            pane.query_one(SegmentedView).show_status(stepper, pane.view.text, byte_level=pane.view.byte_level, playing=pane.stepping.playing)
+            pane.segmented_view.show_status(stepper, pane.view.text, byte_level=pane.view.byte_level, playing=pane.playing)
 
     def _finished(self, event: Finished) -> None:
         pane = self.pane
@@ -271,28 +267,31 @@ class RunEvents:
         for note in event.notes:
             if note not in self._notes_shown:
                 pane.notify(visible_text(note), timeout=6)
-        view, panel = pane.view, pane.query_one(ProgressPanel)
+        view, panel = pane.view, pane.progress_panel
         assert view is not None
         if view.request is None:
             panel.show_loaded(view.label, event.done)
         else:
-            panel.show_finished(event.done, self._target, event.seconds, view.model, waited=pane.clock() - self._asked)
+            panel.show_finished(
+                event.done, self._target, event.seconds, view.spec.unit, waited=pane.clock() - self._asked,
+                exact_target=view.spec.targets_vocabulary,
+            )
             if event.tokenizer is not None:
                 panel.show_comparison(self._against_previous(view.request, event.tokenizer))
                 self._previous = (view.request.settings(), event.tokenizer)
         pane.show_step()
         pane.changed()
         if event.tokenizer is not None:
-            pane.post_message(pane.RunFinished(event.tokenizer))
+            pane.run_finished(event.tokenizer)
 
     def _failed(self, event: Failed) -> None:
         pane = self.pane
         self._stop()
         kept = self._starting is not None and pane.stepper is not None
         self._starting = None
-        pane.query_one(ProgressPanel).show_failed(event.message + (" (the previous steps are kept)" if kept else ""))
+        pane.progress_panel.show_failed(event.message + (" (the previous steps are kept)" if kept else ""))
         if event.field is not None:
-            form = pane.query_one(SettingsForm)
+            form = pane.settings_form
             form.show_error(form.widget_of(event.field), event.message)
         pane.notify(visible_text(event.message), severity="error", timeout=8)
 
@@ -320,20 +319,20 @@ class RunEvents:
         if self.trained is None:
             return
         pane = self.pane
-        current = pane.query_one(SettingsForm).request_for(pane.query_one(CorpusPane).text, quiet=True)
+        current = pane.settings_form.request_for(pane.corpus_pane.text, quiet=True)
         same = current is not None and current.settings() == self.trained
-        pane.query_one(ProgressPanel).offer_retrain(not same)
+        pane.progress_panel.offer_retrain(not same)
 
-    # -- a Unigram step's model --------------------------------------------------------------------
-    def prepare(self, stepper: UnigramStepper) -> None:
-        """Build the model of the stepper's step in a worker; the step is drawn when it is ready."""
+    # -- a step the stepper prepares first (a Unigram step's model) --------------------------------
+    def prepare(self, stepper: AnyStepper) -> None:
+        """Prepare the stepper's step in a worker; the step is drawn when it is ready."""
         pane, step = self.pane, stepper.step
 
         def work() -> None:
             stepper.prepare()
             pane.post_message(StepReady(stepper, step))
 
-        pane.run_worker(work, thread=True, exclusive=True, exit_on_error=False, group="step-model", description="step model")
+        pane.start_worker(work, group="step-model", description="step model")
 
 
 __all__ = ["RunEvents"]

@@ -1,11 +1,11 @@
-"""What a run is drawn with, and the stepper each kind of run steps through.
+"""What a run is drawn with, and the stepper it steps through.
 
 A :class:`RunView` is copied out of a request (or a loaded tokenizer) when the run starts: the text
-its steps are drawn on, its alphabet, its model, where it came from. :func:`stepper_for` makes the
-stepper of a started run -- the merge replay over the run's own cut of the corpus for BPE and
-WordPiece, the Unigram stepper (every line segmented by the model of step k) for Unigram -- off the
-UI thread; :class:`StepperInAdvance` builds it beside the run when the run trains on a cut the app
-already has.
+its steps are drawn on, its alphabet, its trainer's registration, where it came from.
+:func:`stepper_for` makes the stepper of a started run -- the trainer's own (its registration's
+``stepper`` hook: the merge replay over the run's cut for BPE and WordPiece, every line segmented
+by the model of step k for Unigram) -- off the UI thread; :class:`StepperInAdvance` builds it
+beside the run when the run trains on a cut the app already has.
 """
 
 from __future__ import annotations
@@ -13,40 +13,45 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from bpe_engine.choices import EndOfWord, ModelName
 from bpe_engine.corpus.block_text import Text as CorpusText
 from bpe_engine.corpus.cut import CorpusWords
 from bpe_engine.errors import BpeEngineError
 from bpe_engine.explore.stepper import Stepper
-from bpe_engine.explore.unigram_stepper import UnigramStepper
+from bpe_engine.explore.train_stepper import TrainStepper
+from bpe_engine.training.registry import TrainerSpec, spec_for
 from bpe_engine.training.runner import TrainingRequest
 from bpe_engine.types import ReplaysMerges
 
-from .step_log import StepLog
+AnyStepper = TrainStepper
+"""What the Train tab steps through (the one stepper protocol)."""
 
-AnyStepper = Stepper | UnigramStepper
-"""What the Train tab steps through: merges replayed on the corpus, or Unigram's models."""
+REPLAYED = "bpe"
+"""A loaded tokenizer's merges are replayed as BPE merges (its steps are ``merge`` steps)."""
 
 
 @dataclass(frozen=True)
 class RunView:
-    """How a run's steps are shown: on which text, in which alphabet, from where."""
+    """How a run's steps are shown: on which text, in which alphabet, by which trainer, from where."""
 
     text: CorpusText
-    model: ModelName
+    spec: TrainerSpec
     byte_level: bool
     end_of_word_suffix: str | None
     continuing_prefix: str | None
     request: TrainingRequest | None  # None when replaying a loaded tokenizer
     label: str
     corpus_label: str = ""
-    end_of_word: EndOfWord = "attached"  # how the pre-tokenizer's </w> joins a word
+    end_of_word: str = "attached"  # how the pre-tokenizer's </w> joins a word
+
+    @property
+    def model(self) -> str:
+        return self.spec.name
 
     @classmethod
     def of_request(cls, request: TrainingRequest, corpus_label: str) -> RunView:
         config, front = request.config, request.front_end
         return cls(
-            request.text, config.model, config.byte_level, front.end_of_word_suffix if front else None,
+            request.text, request.trainer, config.byte_level, front.end_of_word_suffix if front else None,
             config.continuing_prefix, request, "trained", corpus_label, front.end_of_word if front else "attached",
         )
 
@@ -54,23 +59,22 @@ class RunView:
     def of_tokenizer(cls, tokenizer: ReplaysMerges, text: CorpusText, label: str, corpus_label: str) -> RunView:
         pre = tokenizer.pre_tokenizer
         return cls(
-            text, "bpe", tokenizer.capabilities.byte_level, pre.end_of_word_suffix, None, None, label, corpus_label,
+            text, spec_for(REPLAYED), tokenizer.capabilities.byte_level, pre.end_of_word_suffix, None, None, label, corpus_label,
             pre.end_of_word,
         )
 
 
 def stepper_for(words: CorpusWords | None, view: RunView) -> AnyStepper:
-    """A stepper at step 0 for the run ``view`` shows (its steps are given by the UI as they come)."""
-    if view.model == "unigram":
-        assert view.request is not None
-        return UnigramStepper(view.text, view.request.config)
-    assert words is not None  # a merge run always cuts its corpus
-    return Stepper.from_words(
+    """A stepper at step 0 for the run ``view`` shows (its steps are fed by the UI as they come)."""
+    if view.request is not None:
+        return view.spec.hook("stepper")(view.request.config, view.text, words)
+    assert words is not None  # a replay always cuts its corpus
+    return Stepper.from_words(  # a loaded tokenizer's merges, on its own pre-tokenizer's cut
         words,
         byte_level=view.byte_level,
-        merges=StepLog(),
+        merges=[],
         end_of_word_suffix=view.end_of_word_suffix,
-        end_of_word=view.end_of_word,
+        end_of_word=view.end_of_word,  # type: ignore[arg-type]
         continuing_prefix=view.continuing_prefix,
     )
 

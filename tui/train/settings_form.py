@@ -1,15 +1,15 @@
 """The training settings: the form builds the trainer's own config, which checks itself.
 
-There is one settings model: :class:`~bpe_engine.training.bpe.BpeTrainerConfig`,
-:class:`~bpe_engine.training.wordpiece.WordPieceTrainerConfig` or
-:class:`~bpe_engine.training.unigram.UnigramTrainerConfig`, made from the fields of the chosen model.
-The form reads its fields (a number field must hold a number: that is the form's to say) and hands
-them to the config; a :class:`~bpe_engine.errors.ConfigError` comes back naming its ``field``, and
-the message goes under the widget that sets it. No rule of a trainer is checked twice.
+There is one settings model: the chosen trainer's own config, made from the fields of that model
+by its registration (:mod:`bpe_engine.training.registry`). The form reads its fields (a number field
+must hold a number: that is the form's to say) and hands them to the trainer; a
+:class:`~bpe_engine.errors.ConfigError` comes back naming its ``field``, and the message goes under
+the widget that sets it. No rule of a trainer is checked twice.
 
-Each model shows its own fields (:mod:`.form_fields`): WordPiece defaults to the command line's
-settings -- BERT's normaliser and split, minimum frequency 2 -- so the app and the CLI train the
-same vocabulary; Unigram offers SentencePiece's options under SentencePiece's names.
+Each model shows its own fields (:mod:`.form_fields`, made from its declared options): WordPiece
+starts from the command line's settings -- BERT's normaliser and split, minimum frequency 2 -- so the
+app and the CLI train the same vocabulary; Unigram offers SentencePiece's options under
+SentencePiece's names; a trainer registered later brings its own.
 """
 
 from __future__ import annotations
@@ -27,7 +27,10 @@ from bpe_engine.corpus.block_text import Text as CorpusText
 from bpe_engine.errors import ConfigError
 from bpe_engine.training.runner import TrainingRequest
 
-from .form_fields import FIELDS, MODEL_DEFAULTS, MODEL_ROWS, Field, build_config, widget_for
+from bpe_engine.training.presets import PRESETS, preset
+from bpe_engine.training.registry import spec_for
+
+from .form_fields import MODEL_FIELD, Field, applies, build_config, form_fields, form_rows, model_defaults, widget_for
 
 
 class FieldMessage(Static):
@@ -69,10 +72,22 @@ class SettingsForm(Vertical):
     def __init__(self, *, vocab_size: int = 1000, id: str | None = None) -> None:
         super().__init__(id=id)
         self._vocab_size = vocab_size
+        self.fields = form_fields()
+        self.rows = form_rows(self.fields)
+        self._preset_extra: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
-        for row_id, (left, right) in MODEL_ROWS.items():
-            yield from _row(FIELDS[left], FIELDS[right] if right else None, row_id)
+        fields = self.fields
+        for row_id, (left, right) in self.rows.items():
+            yield from _row(fields[left], fields[right] if right else None, row_id)
+        presets = tuple((p.label, p.name) for p in PRESETS)
+        tip = "; ".join(f"{p.name}: {p.help}" for p in PRESETS)
+        yield Horizontal(
+            Label("preset", classes="field-label"),
+            Select(presets, prompt="none", allow_blank=True, compact=True, id="preset", tooltip=tip),
+            classes="field-row", id="row-preset",
+        )
+        yield Static("", id="pattern-warning", classes="field-error", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#vocab", Input).value = str(self._vocab_size)
@@ -81,11 +96,31 @@ class SettingsForm(Vertical):
     # -- reading ---------------------------------------------------------------------------------
     @property
     def model(self) -> str:
-        return str(self.query_one("#model", Select).value)
+        return str(self.query_one(f"#{MODEL_FIELD}", Select).value)
 
     def values(self) -> dict[str, Any]:
-        """Every field's raw value, by widget id."""
-        return {f.widget_id: self.query_one(f"#{f.widget_id}").value for f in FIELDS.values()}  # type: ignore[attr-defined]
+        """Every field's raw value, by widget id (and the chosen preset's values for options the
+        form does not show: Unigram's byte fallback)."""
+        return {**self._preset_extra, **{f.widget_id: self._widget(f.widget_id).value for f in self.fields.values()}}
+
+    def _apply_preset(self) -> None:
+        """Set the chosen preset's values for the chosen model (the fields it sets can be changed
+        after; options without a field are kept aside for the config)."""
+        chosen = self.query_one("#preset", Select).value
+        self._preset_extra = {}
+        if not isinstance(chosen, str):
+            return
+        with self.prevent(Select.Changed, Input.Changed):
+            for name, value in preset(chosen).for_model(self.model).items():
+                if name in self.fields:
+                    self._widget(name).value = value
+                else:
+                    self._preset_extra[name] = value
+
+    def _widget(self, widget_id: str) -> Input | Select[Any]:
+        widget = self.query_one(f"#{widget_id}")
+        assert isinstance(widget, (Input, Select))
+        return widget
 
     def pre_tokenizer(self) -> Any:
         """The front end the corpus facts are cut with for the chosen settings (None: invalid regex)."""
@@ -95,13 +130,10 @@ class SettingsForm(Vertical):
             return None
         return config.front_end
 
-    def byte_level(self) -> bool:
-        return self.model == "bpe" and self.query_one("#level", Select).value == "byte"
-
     def config(self, *, show: bool = True) -> Any | None:
         """The trainer's config these settings make, or None (each error shown under its field
         unless ``show`` is False)."""
-        errors = {f.widget_id: "" for f in FIELDS.values()}
+        errors = {f.widget_id: "" for f in self.fields.values()}
         config = None
         try:
             config = build_config(self.model, self.values())
@@ -123,30 +155,37 @@ class SettingsForm(Vertical):
     def widget_of(self, config_field: str | None) -> str:
         """The widget that sets ``config_field`` for the chosen model (the vocabulary field when
         the error names none: a model-wide rule such as "specials fill the vocabulary")."""
-        for f in FIELDS.values():
-            if config_field is not None and self.model in f.models and f.config_field == config_field:
-                return f.widget_id
-        return "vocab"
+        option = spec_for(self.model).option_for_field(config_field)
+        return option.name if option is not None and option.form and option.name in self.fields else "vocab"
 
     def show_error(self, field_id: str, message: str) -> None:
         """Put ``message`` under the field (empty clears it); also for a run the trainer refused."""
         self.query_one(f"#{field_id}-error", FieldMessage).show(message)
 
+    def show_pattern_warning(self, message: str) -> None:
+        """Say (or stop saying) that the chosen pre-tokenizer cuts a script of the corpus apart
+        (:func:`bpe_engine.pretokenizer_fit.pattern_warning`, found with the corpus facts)."""
+        line = self.query_one("#pattern-warning", Static)
+        line.update(Text(f"⚠ {message}", style="bold #fab387") if message else "")
+        line.set_class(bool(message), "-visible")
+
     def show_settings(self, settings: dict[str, Any]) -> None:
         """Show a loaded tokenizer's settings (widget id -> value) so the form says what is explored."""
         with self.prevent(Select.Changed, Input.Changed):
             for widget_id, value in settings.items():
-                self.query_one(f"#{widget_id}").value = value  # type: ignore[attr-defined]
+                self._widget(widget_id).value = value
         self._show_model_fields()
         self.config()
 
     # -- events ----------------------------------------------------------------------------------
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
-        if event.select.id == "model":  # each model starts from its own (the CLI's) defaults
+        if event.select.id == MODEL_FIELD:  # each model starts from its own (the CLI's) defaults
             with self.prevent(Select.Changed, Input.Changed):
-                for widget_id, value in MODEL_DEFAULTS.get(str(event.value), {}).items():
-                    self.query_one(f"#{widget_id}").value = value  # type: ignore[attr-defined]
+                for widget_id, value in model_defaults(str(event.value)).items():
+                    self._widget(widget_id).value = value
+        if event.select.id in (MODEL_FIELD, "preset"):
+            self._apply_preset()
         self._show_model_fields()
         self.config()
         self.post_message(self.Changed())
@@ -159,19 +198,19 @@ class SettingsForm(Vertical):
     def _show_model_fields(self) -> None:
         """The chosen model's rows are shown, the others hidden; a field that means nothing for
         the current choices (the regex without a custom pre-tokenizer) is disabled."""
-        model = self.model
-        for row_id, (left, right) in MODEL_ROWS.items():
-            shown = model in FIELDS[left].models or (right is not None and model in FIELDS[right].models)
+        model, fields, values = self.model, self.fields, self.values()
+        spec = spec_for(model)
+        for row_id, (left, right) in self.rows.items():
+            shown = model in fields[left].models or (right is not None and model in fields[right].models)
             self.query_one(f"#{row_id}").display = shown
             for name in (left, right):
-                if name is not None:
-                    field = FIELDS[name]
-                    self.query_one(f"#{field.widget_id}").disabled = model not in field.models
-                    if model not in field.models:
-                        self.show_error(field.widget_id, "")
-        pretok = self.query_one("#pretok", Select).value
-        self.query_one("#regex", Input).disabled = pretok != "regex"
-        self.query_one("#eow", Select).disabled = not (model == "bpe" and pretok == "end-of-word")
+                if name is None or name == MODEL_FIELD:
+                    continue
+                option = spec.option(name)
+                usable = option is not None and option.form and applies(option, values)
+                self._widget(name).disabled = not usable
+                if option is None:
+                    self.show_error(name, "")
 
 
 __all__ = ["FieldMessage", "SettingsForm"]

@@ -1,12 +1,16 @@
 """The selected step explained: what it did, why it won, and what it changed.
 
-A merge shows its deciding number (count or score), the runner-up, a tie with the tied pairs and
-the rule that broke it, the tree of earlier merges that built its two parts, and the words it
-rewrote, before → after, each with the word itself (a byte-level Korean word's tokens are bytes).
-A Unigram step shows its kind's story (:mod:`.unigram_detail`).
+Every step shows its title (as its kind declares it) and its why: the deciding quantity (a
+count, a score, a loss, a log-likelihood), the runner-up, a tie with the tied candidates and the
+rule that broke it. Below, what the stepper declares it explains (``explains``): for merges, the
+tree of earlier merges that built the two parts and the words the merge rewrote, before → after,
+each with the word itself (a byte-level Korean word's tokens are bytes); for the others, the
+stepper's own lines (a Unigram step's story), coloured here by their roles.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -14,16 +18,27 @@ from rich.tree import Tree
 
 from bpe_engine.display import counted, visible_text
 from bpe_engine.explore.merge_tree import MergeNode
-from bpe_engine.explore.stepper import Stepper
+from bpe_engine.explore.step_rows import title_of
 from bpe_engine.explore.surfaces import merge_number, token_label
-from bpe_engine.explore.unigram_stepper import UnigramStepper
-from bpe_engine.training.steps import MergeStep, StepWhy
+from bpe_engine.explore.train_stepper import DetailLine, DetailRole, MergeExplainer, TrainStepper
+from bpe_engine.training.steps import COUNTED, StepWhy, TrainingStep
 
 from ..widgets.fixed_text import FixedText
 from .render import merge_text, tokens_text
-from .unigram_detail import unigram_detail
 
 MAX_WORDS = 12
+ROLE_STYLES: dict[DetailRole, str] = {
+    "title": "bold",
+    "why": "bold",
+    "value": "bold cyan",
+    "note": "dim",
+    "warning": "yellow",
+    "label": "bold",
+    "plain": "",
+    "curve": "cyan",
+    "curve2": "green",
+}
+"""How a stepper's detail lines look, by role (the engine names roles, never colours)."""
 
 
 def _tree(node: MergeNode, tree: Tree | None, byte_level: bool) -> Tree:
@@ -37,7 +52,7 @@ def _tree(node: MergeNode, tree: Tree | None, byte_level: bool) -> Tree:
 
 
 def _value(why: StepWhy, value: float) -> str:
-    return f"{value:,}" if why.quantity == "count" else f"{value:.4g}"
+    return f"{value:,}" if why.quantity in COUNTED else f"{value:.4g}"
 
 
 def why_text(why: StepWhy, *, byte_level: bool) -> Text:
@@ -55,8 +70,21 @@ def why_text(why: StepWhy, *, byte_level: bool) -> Text:
         out.append(f" · decided by {why.rule}", "yellow")
     elif why.runner_up is not None and why.runner_up_value is not None:
         out.append(f" · runner-up {pair(why.runner_up)} at {_value(why, why.runner_up_value)}", "dim")
-    else:
+    elif not why.note:
         out.append(" · no other candidate", "dim")
+    if why.note:
+        out.append(f" · {why.note}", "dim")
+    return out
+
+
+def detail_text(lines: tuple[DetailLine, ...]) -> Text:
+    """A stepper's detail lines, each span in its role's style."""
+    out = Text()
+    for i, line in enumerate(lines):
+        if i:
+            out.append("\n")
+        for text, role in line:
+            out.append(text, ROLE_STYLES.get(role, ""))
     return out
 
 
@@ -66,16 +94,22 @@ class StepDetail(FixedText):
     def show_none(self) -> None:
         self.show(Text("select a step (↑/↓ in the list, n/b to step) to see why it won and what it changed", style="dim"))
 
-    def show_step(self, stepper: Stepper | UnigramStepper, *, byte_level: bool) -> None:
+    def show_step(self, stepper: TrainStepper, steps: Sequence[TrainingStep], *, byte_level: bool) -> None:
+        """Step ``stepper.step`` of ``steps`` (the run's log), as its stepper explains it."""
         if stepper.step == 0:
             self.show_none()
             return
-        if isinstance(stepper, UnigramStepper):
-            self.show(unigram_detail(stepper))
+        if stepper.explains == "merges":
+            self.show(self._merge(stepper, byte_level))  # type: ignore[arg-type]  # declared by explains
             return
-        self.show(self._merge(stepper, byte_level))
+        step = steps[stepper.step - 1]
+        parts: list[RenderableType] = [Text(f"step {stepper.step:,}: {title_of(step, byte_level=byte_level)}", style="bold")]
+        if step.why is not None:
+            parts.append(why_text(step.why, byte_level=byte_level))
+        parts.append(detail_text(stepper.detail()))
+        self.show(Group(*parts))
 
-    def _merge(self, stepper: Stepper, byte_level: bool) -> RenderableType:
+    def _merge(self, stepper: MergeExplainer, byte_level: bool) -> RenderableType:
         change = stepper.last_change_top(MAX_WORDS)
         assert change is not None
         left, right, new = stepper.merge_at(change.rank)
@@ -85,8 +119,8 @@ class StepDetail(FixedText):
             f"   {counted(change.pair_count, 'pair')} · {change.occurrences:,} fused · {counted(change.words_changed, 'word')}", "dim"
         )
         parts: list[RenderableType] = [title]
-        step = stepper.merges[change.rank]
-        if isinstance(step, MergeStep) and step.why is not None:
+        step = stepper.step_at(change.rank)
+        if step is not None and step.why is not None:
             parts.append(why_text(step.why, byte_level=byte_level))
         parts.append(_tree(stepper.derivation(new, before=change.rank + 1), None, byte_level))
         words = Text("words changed (before → after):\n", style="bold")
@@ -106,4 +140,4 @@ class StepDetail(FixedText):
         return Group(*parts)
 
 
-__all__ = ["StepDetail", "why_text"]
+__all__ = ["ROLE_STYLES", "StepDetail", "detail_text", "why_text"]

@@ -2,8 +2,10 @@
 
 Row ``k`` is step ``k``: row 0 is the state before any step (the initial alphabet) and row ``r + 1``
 is step ``r + 1`` (a merge of rank ``r``, or a Unigram seed, EM or pruning step). The columns are
-the engine's for the run's model (:mod:`bpe_engine.explore.step_rows`): a merge shows the count or
-score that chose it, a tie marked ``=``; a Unigram step its vocabulary size and likelihood. The app owns the step: the list never moves its own cursor. A user's move
+those the run's trainer declares, each row made by its step's kind
+(:mod:`bpe_engine.explore.step_rows`): a merge shows the count or score that chose it, a tie marked
+``=``; a Unigram step its vocabulary size and likelihood. The app owns the step: the list never
+moves its own cursor. A user's move
 (arrows, page keys, home/end, a click) posts :class:`StepTable.Selected` with the row asked
 for; the app seeks and puts the cursor there with :meth:`StepTable.select_step`, which posts
 nothing -- so no echo can start a seek (the first release ping-ponged between two steps forever
@@ -34,8 +36,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from bpe_engine.choices import ModelName
 from bpe_engine.explore.step_rows import Column, column_widths, columns_for, row_of, start_row
+from bpe_engine.training.registry import TrainerSpec, specs, step_kind
 from bpe_engine.training.steps import TrainingStep
 
 GAP = 2  # spaces between columns
@@ -88,9 +90,10 @@ class StepTable(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.byte_level = True
-        self._columns: tuple[Column, ...] = columns_for("bpe")
+        first = specs()[0]
+        self._columns: tuple[Column, ...] = columns_for(first)
         self._steps: list[TrainingStep] = []
-        self._start: tuple[str, ...] = start_row("bpe", None)
+        self._start: tuple[str, ...] = start_row(first, None)
         self._has_start_row = False
         self._cursor = 0
         self._widths_of: list[int] = [len(c.title) for c in self._columns]
@@ -108,13 +111,15 @@ class StepTable(ScrollView, can_focus=True):
     def cursor_row(self) -> int:
         return self._cursor
 
-    def reset(self, *, model: ModelName = "bpe", byte_level: bool, alphabet: int | None = None) -> None:
-        """Empty the list for a new run or a loaded tokenizer; row 0 stands for step 0."""
+    def reset(self, *, spec: TrainerSpec | None = None, byte_level: bool, alphabet: int | None = None) -> None:
+        """Empty the list for a new run (of ``spec``'s trainer; the first registered, BPE, when
+        None) or a loaded tokenizer; row 0 stands for step 0."""
+        spec = spec or specs()[0]
         self.byte_level = byte_level
-        self._columns = columns_for(model)
+        self._columns = columns_for(spec)
         self._steps = []
         self._has_start_row = True
-        self._start = start_row(model, alphabet)
+        self._start = start_row(spec, alphabet)
         self._cursor = 0
         self._widths_of = [len(c.title) for c in self._columns]
         self._rows.clear()
@@ -127,10 +132,21 @@ class StepTable(ScrollView, can_focus=True):
         numeric columns widen to the batch's largest numbers (the engine measures them)."""
         if not steps:
             return
+        if not self._steps:
+            self._columns_of_kind(steps[0].kind)
         self._steps.extend(steps)
         for i, width in enumerate(column_widths(steps, byte_level=self.byte_level)):
             self._widths_of[i] = max(self._widths_of[i], width)
         self._resize()
+
+    def _columns_of_kind(self, kind: str) -> None:
+        """A trainer with more than one kind of step (WordPiece by count or by score) shows the
+        columns of the kind its run makes: the first steps tell."""
+        columns = step_kind(kind).columns
+        if columns != self._columns:
+            self._columns = columns
+            self._start = (*self._start[:2], *("" for _ in columns[2:]))
+            self._widths_of = [len(c.title) for c in columns]
 
     def cells(self, row: int) -> tuple[str, ...]:
         """The text of each column of ``row`` (user text made visible by the engine's labels)."""

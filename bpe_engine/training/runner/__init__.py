@@ -8,8 +8,9 @@ two backends.
 ('Started', 'Finished', 4)
 
 * :mod:`.events` -- the frozen events (Counting, Started, Steps, Finished / Cancelled / Failed);
-* :mod:`.request` -- a corpus and a trainer's own config; :mod:`.trainers` -- every trainer as
-  one :class:`Training`; :mod:`.session` -- the body of a run, the same code in both backends;
+* :mod:`.request` -- a corpus and a trainer's own config; :mod:`.trainers` -- the registered trainer
+  a request asks for, as one :class:`Training`; :mod:`.session` -- the body of a run, the same code
+  in both backends, and :func:`drive`, the one loop over a trainer (the CLI's too);
 * backends: ``"thread"`` runs the session in the calling thread; ``"child"``
   (:mod:`.child`) runs it in a child process that is killed on cancel. ``"auto"`` picks the
   child for big corpora and for user regexes (work that could not be interrupted runs where it
@@ -26,10 +27,10 @@ from typing import Literal
 
 from .batching import BATCH_SECONDS, batched
 from .events import Cancelled, Counting, Event, Failed, Finished, Started, Steps
-from .model_state import ModelState
+from .model_state import ModelState, build_tokenizer
 from .replay import replay_events
 from .request import TrainerConfig, TrainingRequest
-from .session import never, training_events
+from .session import drive, never, training_events
 from .trainers import Training, make_training
 
 Backend = Literal["auto", "thread", "child"]
@@ -63,7 +64,7 @@ def run_training(
         events = training_events(request, cancelled=cancelled, clock=clock, batch_seconds=batch_seconds)
     for event in events:
         if isinstance(event, Finished) and event.tokenizer is None and event.model is not None:
-            event = replace(event, tokenizer=event.model.build())
+            event = replace(event, tokenizer=build_tokenizer(event.model))
         yield event
 
 
@@ -83,6 +84,8 @@ __all__ = [
     "Training",
     "TrainingRequest",
     "batched",
+    "build_tokenizer",
+    "drive",
     "choose_backend",
     "make_training",
     "replay_events",

@@ -1,10 +1,12 @@
 """A trained model as a picklable recipe, and the one way the runner turns it into a tokenizer.
 
 A tokenizer holds caches and compiled patterns and cannot be pickled, so a run (in a thread or in
-the child process) ends with a model state: :class:`MergeModelState` (the config, vocabulary and
-merges of BPE and WordPiece) or :class:`SentencePieceModelState` (a Unigram model as the bytes of
-its ``.model`` file). ``build()`` makes the same tokenizer the trainer's own ``tokenizer()`` makes
-(the test suite checks them id for id).
+the child process) ends with a model state (:class:`~bpe_engine.training.protocol.ModelState`):
+:class:`MergeModelState` (the config, vocabulary and merges of a merge trainer) or
+:class:`SentencePieceModelState` (a Unigram model as the bytes of its ``.model`` file), or a new
+trainer's own. A state names the trainer that made it; :func:`build_tokenizer` asks that trainer's
+registration to build it (the test suite checks the result id for id against each trainer's own
+``tokenizer()``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...types import Tokenizer
+from ..protocol import ModelState
+
+
+def build_tokenizer(state: ModelState) -> Tokenizer:
+    """The tokenizer of ``state``, built by the hooks of the trainer that made it."""
+    from ..registry import spec_for
+
+    return spec_for(state.model).hook("tokenizer")(state)
 
 
 @dataclass(frozen=True)
@@ -23,26 +33,13 @@ class MergeModelState:
     vocab: tuple[tuple[str, int], ...]
     merges: tuple[tuple[str, str], ...]
 
+    @property
+    def model(self) -> str:
+        return str(self.config.model)
+
     def build(self) -> Tokenizer:
         """The tokenizer of this state (BPE: a pair merged twice keeps its last rank, as in HF)."""
-        vocab = dict(self.vocab)
-        cfg = self.config
-        if cfg.model == "wordpiece":
-            from ...wordpiece.model import WordPieceTokenizer
-
-            return WordPieceTokenizer(
-                vocab,
-                name=f"wordpiece-{len(vocab)}",
-                unk_token=cfg.unk_token,
-                continuing_prefix=cfg.continuing_prefix,
-                max_input_chars_per_word=cfg.max_input_chars_per_word,
-                normalizer=cfg.normalizer if cfg.pre_tokenizer is None else None,
-                pre_tokenizer=cfg.pre_tokenizer,
-                special_tokens=cfg.special_tokens,
-            )
-        from ..bpe import tokenizer_from_state
-
-        return tokenizer_from_state(cfg, vocab, self.merges)
+        return build_tokenizer(self)
 
 
 @dataclass(frozen=True)
@@ -51,12 +48,19 @@ class SentencePieceModelState:
 
     model_bytes: bytes
     name: str
+    model: str = "unigram"
+    tokenizer_json: str = ""
+    """The same model as a Hugging Face ``tokenizer.json``, when the trainer writes one (Unigram)."""
 
     def build(self) -> Tokenizer:
+        return build_tokenizer(self)
+
+    def tokenizer(self) -> Tokenizer:
+        """The SentencePiece tokenizer of these bytes (the ``tokenizer`` hook of a trainer that
+        ends in a ``.model``)."""
         from ...sentencepiece import SentencePieceTokenizer, parse_model_bytes
 
         return SentencePieceTokenizer(parse_model_bytes(self.model_bytes, self.name), name=self.name)
 
 
-ModelState = MergeModelState | SentencePieceModelState
-"""What a finished run hands over to be built into its tokenizer."""
+__all__ = ["MergeModelState", "ModelState", "SentencePieceModelState", "build_tokenizer"]

@@ -1,20 +1,24 @@
 """What one training run needs, copied out of the UI (or the CLI) into a frozen, picklable value.
 
-A request is a corpus and a trainer's own config: :class:`~bpe_engine.training.bpe.BpeTrainerConfig`,
-:class:`~bpe_engine.training.wordpiece.WordPieceTrainerConfig` or
-:class:`~bpe_engine.training.unigram.UnigramTrainerConfig`. The config is the one settings model:
-it checks itself when made (a :class:`~bpe_engine.errors.ConfigError` naming its ``field``), and
-each declares what the runner and the app read of it (:class:`TrainerConfig`).
+A request is a corpus and a registered trainer's own config (:class:`~bpe_engine.training.bpe.BpeTrainerConfig`,
+:class:`~bpe_engine.training.wordpiece.WordPieceTrainerConfig`,
+:class:`~bpe_engine.training.unigram.UnigramTrainerConfig`, or a new trainer's). The config is the
+one settings model: it checks itself when made (a :class:`~bpe_engine.errors.ConfigError` naming
+its ``field``), and each declares what the runner and the app read of it (:class:`TrainerConfig`);
+the config's ``model`` names its trainer's registration.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ...choices import ModelName
 from ...corpus.block_text import Text
 from ...corpus.cut import CorpusWords
+
+if TYPE_CHECKING:
+    from ..registry import TrainerSpec
 
 
 class TrainerConfig(Protocol):
@@ -34,10 +38,26 @@ class TrainerConfig(Protocol):
         ...
 
     @property
-    def front_end(self) -> Any:
+    def front_end(self) -> FrontEnd | None:
         """What cuts the corpus into the words the trainer counts (a pre-tokenizer, or BERT's
         front end); None for a trainer that reads whole lines (Unigram)."""
         ...
+
+
+class FrontEnd(Protocol):
+    """What a run and its stepper read of a config's front end (a
+    :class:`~bpe_engine.pretokenizers.PreTokenizer` or :class:`~bpe_engine.wordpiece.front_end.BertFrontEnd`)."""
+
+    @property
+    def trusted(self) -> bool:
+        """Every pattern it runs is known to run in linear time (else the run goes to a child)."""
+        ...
+
+    @property
+    def end_of_word_suffix(self) -> str | None: ...
+
+    @property
+    def end_of_word(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -57,18 +77,34 @@ class TrainingRequest:
     """
 
     text: Text
-    config: Any  # a TrainerConfig (Any: the three config classes are frozen dataclasses, not subclasses)
+    config: TrainerConfig
     stop_after: int | None = None
     throttle: float = 0.0
     words: CorpusWords | None = field(default=None, compare=False, repr=False)
+    spec: TrainerSpec | None = field(default=None, compare=False, repr=False)
+    """The trainer's registration, carried to the child process (:meth:`for_child`): a trainer
+    registered at run time trains there too; None: looked up by the config's ``model``."""
 
     @property
     def model(self) -> ModelName:
         return self.config.model
 
     @property
-    def front_end(self) -> Any:
-        """The config's front end (None for Unigram, which reads lines)."""
+    def trainer(self) -> TrainerSpec:
+        """The registered trainer of this request's config (registered here if it came with us)."""
+        from ...errors import ConfigError
+        from ..registry import register, spec_for
+
+        if self.spec is not None:
+            try:
+                return spec_for(self.spec.name)
+            except ConfigError:  # not registered in this process (the child): it is now
+                return register(self.spec)
+        return spec_for(self.model)
+
+    @property
+    def front_end(self) -> FrontEnd | None:
+        """The config's front end (None for a trainer that reads lines, Unigram)."""
         return self.config.front_end
 
     @property
@@ -87,11 +123,12 @@ class TrainingRequest:
         (the trainer reads words and counts only; the pieces were ~3 x 4 bytes each, 144 MB of
         pickle at 50 MB, and the parent keeps its own cut for the stepper)."""
         words = self.cut_words()
-        return self if words is None else replace(self, words=words.without_pieces())
+        with_spec = replace(self, spec=self.trainer)
+        return with_spec if words is None else replace(with_spec, words=words.without_pieces())
 
     def settings(self) -> TrainingRequest:
         """The same run without the test hooks and the cut (what decides the result)."""
         return TrainingRequest(self.text, self.config)
 
 
-__all__ = ["TrainerConfig", "TrainingRequest"]
+__all__ = ["FrontEnd", "TrainerConfig", "TrainingRequest"]

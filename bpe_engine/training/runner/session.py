@@ -1,5 +1,6 @@
 """The body of every run: cut the corpus, train, yield the events. Both backends run this code --
-the thread backend in the consumer's worker thread, the child backend inside the child process."""
+the thread backend in the consumer's worker thread, the child backend inside the child process --
+and ``bpe-explorer train`` drives its trainer through the same loop (:func:`drive`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from itertools import islice
 
 from ...corpus.cut import CorpusCancelled, CorpusWords
 from ...errors import BpeEngineError, ConfigError
+from ..protocol import Training
 from ..steps import TrainingStep
 from .batching import BATCH_SECONDS, batched
 from ...memory_budget import out_of_memory_line
@@ -47,21 +49,13 @@ def training_events(
         if cancelled():
             yield Cancelled(0)
             return
-        yield Started(training.target_steps, training.initial_size, tuple(training.notes), words)
-        steps: Iterable[TrainingStep] = _until(training.steps(), cancelled)
-        if request.throttle:
-            steps = _throttled(steps, request.throttle)
-        if request.stop_after is not None:
-            steps = islice(steps, request.stop_after)
-        for batch in batched(steps, seconds=batch_seconds, clock=clock):
-            done += len(batch)
-            yield Steps(batch, done, max(training.target_steps, done), done / max(clock() - start, 1e-9))
-        if cancelled():
-            yield Cancelled(done)
-            return
-        if request.stop_after is not None and done >= request.stop_after:
-            return
-        yield Finished(done, clock() - start, tuple(training.notes), training.model_state())
+        for event in drive(
+            training, words=words, cancelled=cancelled, clock=clock, batch_seconds=batch_seconds,
+            stop_after=request.stop_after, throttle=request.throttle, start=start,
+        ):
+            if isinstance(event, Steps):
+                done = event.done
+            yield event
     except CorpusCancelled:
         yield Cancelled(done)
     except BpeEngineError as exc:
@@ -72,11 +66,45 @@ def training_events(
         yield Failed(f"internal error ({type(exc).__name__}): {exc}")
 
 
+def drive(
+    training: Training,
+    *,
+    words: CorpusWords | None = None,
+    cancelled: Callable[[], bool] = never,
+    clock: Clock = time.monotonic,
+    batch_seconds: float = BATCH_SECONDS,
+    stop_after: int | None = None,
+    throttle: float = 0.0,
+    start: float | None = None,
+) -> Iterator[Event]:
+    """Started, Steps..., then Finished or Cancelled: the one loop over a :class:`Training`, for
+    the runner and the CLI alike. A trainer's error propagates (the session reports it as
+    :class:`Failed`; the CLI as its one-line error). ``stop_after``/``throttle`` are the request's
+    test hooks: with ``stop_after`` reached, no final event comes."""
+    start = clock() if start is None else start
+    done = 0
+    yield Started(training.target_steps, training.initial_size, tuple(training.notes), words)
+    steps: Iterable[TrainingStep] = _until(training.steps(), cancelled)
+    if throttle:
+        steps = _throttled(steps, throttle)
+    if stop_after is not None:
+        steps = islice(steps, stop_after)
+    for batch in batched(steps, seconds=batch_seconds, clock=clock):
+        done += len(batch)
+        yield Steps(batch, done, max(training.target_steps, done), done / max(clock() - start, 1e-9))
+    if cancelled():
+        yield Cancelled(done)
+        return
+    if stop_after is not None and done >= stop_after:
+        return
+    yield Finished(done, clock() - start, tuple(training.notes), training.model_state())
+
+
 def _cut(
     request: TrainingRequest, cancelled: Callable[[], bool], clock: Clock, batch_seconds: float
 ) -> Generator[Event, None, CorpusWords]:
     """Cut the corpus into words, yielding :class:`Counting` as often as merge batches, no more."""
-    building = CorpusWords.building(request.text, request.front_end, cancelled=cancelled)
+    building = CorpusWords.building(request.text, request.front_end, cancelled=cancelled)  # type: ignore[arg-type]  # BERT's front end cuts alike
     reported = clock()
     while True:
         try:

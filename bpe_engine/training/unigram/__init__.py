@@ -11,8 +11,9 @@ start-up, and numpy (~75 ms of imports) should wait until a Unigram run or step 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy_exports import lazy_getattr
 
 _EXPORTS = {
     "UnigramTrainerConfig": "config",
@@ -26,15 +27,7 @@ _EXPORTS = {
     "UnigramTraining": "training",
 }
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:  # pragma: no cover

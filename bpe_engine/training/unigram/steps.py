@@ -3,13 +3,21 @@
 Arrays travel as little-endian ``bytes`` (float32 scores and losses, int32 indices): compact,
 immutable and picklable; the properties give numpy views. Indices always refer to the vocabulary
 *before* the step, in its order, so :class:`~.history.UnigramHistory` can replay any step.
+
+Each step names its ``kind`` (the step kinds the Unigram registration declares: ``seed``, ``em``,
+``prune``, ``final``) and carries a :class:`~bpe_engine.training.steps.StepWhy`: an EM step's
+``log-likelihood`` per sentence, a pruning round's ``loss`` threshold with the best removed piece as
+its runner-up (a float tie named as one), the seeds' and the final vocabulary's best ``score``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
+
+from ..steps import StepWhy
 
 
 def f32_bytes(values: np.ndarray) -> bytes:
@@ -26,6 +34,8 @@ class SeedStep:
     length. ``kept_chars`` / ``dropped_chars``: the alphabet character_coverage kept and the
     characters it turned into ``▅`` (most frequent first)."""
 
+    kind: ClassVar[str] = "seed"
+
     index: int
     pieces: tuple[str, ...]
     score_bytes: bytes
@@ -34,7 +44,7 @@ class SeedStep:
     kept_chars: str
     dropped_chars: str
     coverage: float
-    why: str
+    why: StepWhy
 
     @property
     def scores(self) -> np.ndarray:
@@ -54,6 +64,8 @@ class EmStep:
     ``num_tokens``: tokens of the Viterbi segmentation of the distinct words under that model (each
     word once: SentencePiece's figure); ``corpus_tokens``: of the corpus (each word times its count)."""
 
+    kind: ClassVar[str] = "em"
+
     index: int
     round: int
     sub_iteration: int
@@ -64,7 +76,7 @@ class EmStep:
     corpus_tokens: int
     kept_bytes: bytes
     score_bytes: bytes
-    why: str
+    why: StepWhy
 
     @property
     def kept(self) -> np.ndarray:
@@ -83,6 +95,8 @@ class PruneStep:
     best path, 2 its own best segmentation splits it). ``threshold``: the loss of the last piece
     kept by loss; ``runner_up``: the best removed piece against the worst kept one."""
 
+    kind: ClassVar[str] = "prune"
+
     index: int
     round: int
     size_before: int
@@ -95,7 +109,7 @@ class PruneStep:
     best_kept: tuple[str, float] | None
     lowest_kept: tuple[str, float] | None
     runner_up: tuple[tuple[str, float], tuple[str, float], bool] | None
-    why: str
+    why: StepWhy
 
     @property
     def keep(self) -> np.ndarray:
@@ -120,12 +134,14 @@ class FinalStep:
     types (1 normal, 2 unknown, 3 control, 4 user-defined, 6 byte); ``restored``: required
     characters EM had dropped and finalize put back at the lowest score."""
 
+    kind: ClassVar[str] = "final"
+
     index: int
     pieces: tuple[str, ...]
     score_bytes: bytes
     types: tuple[int, ...]
     restored: tuple[str, ...]
-    why: str
+    why: StepWhy
 
     @property
     def scores(self) -> np.ndarray:

@@ -20,6 +20,7 @@ import math
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,8 +33,12 @@ from .matching import PieceIndex
 from .prune import REMOVED_BY_LOSS, prune
 from .seeds import make_seeds
 from .sentences import load_corpus, read_lines
+from ..steps import StepWhy
 from .steps import EmStep, FinalStep, PruneStep, SeedStep, UnigramStep, f32_bytes, i32_bytes
 from .words import word_counts, word_table
+
+if TYPE_CHECKING:
+    from ..runner.model_state import SentencePieceModelState
 
 F32 = np.float32
 
@@ -91,6 +96,22 @@ class UnigramTraining:
         for step in self._gen:
             yield step
 
+    @property
+    def target_steps(self) -> int:
+        """The runner's name for :attr:`total_steps` (:class:`~bpe_engine.training.protocol.Training`)."""
+        return self.total_steps
+
+    @property
+    def initial_size(self) -> int:
+        """0: the first step (the seeds) makes the vocabulary."""
+        return 0
+
+    def model_state(self) -> SentencePieceModelState:
+        """The finished model as its ``.model`` bytes (and its tokenizer.json), picklable."""
+        from ..runner.model_state import SentencePieceModelState
+
+        return SentencePieceModelState(self.model_bytes(), f"unigram-{len(self.pieces)}", tokenizer_json=self.tokenizer_json())
+
     def run(self) -> list[tuple[str, float]]:
         """Train to the end; the final pieces."""
         for _ in self.steps():
@@ -128,9 +149,11 @@ class UnigramTraining:
         yield SeedStep(
             self._next_index(), tuple(pieces), f32_bytes(scores), seeds.num_chars, seeds.candidates,
             *seed_step_facts,
-            f"{seeds.num_chars} characters cover {seed_step_facts[2]:.4%} of the text (character_coverage "
-            f"{cfg.character_coverage}); {seeds.candidates:,} substrings occur twice or more with two "
-            f"different followers; the best {len(pieces) - seeds.num_chars:,} by occurrences x length are seeds",
+            _best_score_why(pieces, scores, (
+                f"{seeds.num_chars} characters cover {seed_step_facts[2]:.4%} of the text (character_coverage "
+                f"{cfg.character_coverage}); {seeds.candidates:,} substrings occur twice or more with two "
+                f"different followers; the best {len(pieces) - seeds.num_chars:,} by occurrences x length are seeds"
+            )),
         )
         counts = np.array([c for _w, c in table], np.int64)
         lattices = build_lattices([w for w, _c in table], PieceIndex(pieces))
@@ -146,9 +169,11 @@ class UnigramTraining:
                 alive = alive[keep]
                 yield EmStep(
                     self._next_index(), rnd, sub, before, len(alive), obj, ntokens, corpus_tokens, i32_bytes(keep), f32_bytes(scores),
-                    f"E-step: objective {obj:.4f}, {ntokens:,} tokens in the best segmentation; M-step: "
-                    f"{before - len(alive):,} pieces expected fewer than 0.5 times removed, scores = "
-                    "Digamma(expected count) - Digamma(total)",
+                    StepWhy("log-likelihood", -float(obj), note=(
+                        f"E-step: objective {obj:.4f}, {ntokens:,} tokens in the best segmentation; M-step: "
+                        f"{before - len(alive):,} pieces expected fewer than 0.5 times removed, scores = "
+                        "Digamma(expected count) - Digamma(total)"
+                    )),
                 )
             if len(alive) <= cfg.desired_vocab_size:
                 break
@@ -170,8 +195,10 @@ class UnigramTraining:
         yield FinalStep(
             self._next_index(), tuple(p for p, _s in self.pieces), f32_bytes(np.array([s for _p, s in self.pieces])),
             tuple(int(t) for t in self.types), restored,
-            f"{len(scored)} pieces after EM (at most 1.1 x vocab_size); the best by score fill the "
-            f"{cfg.vocab_size - len(cfg.meta_pieces())} places left by the special pieces, every required character kept",
+            _best_score_why([p for p, _s in scored], np.array([s for _p, s in scored], F32), (
+                f"{len(scored)} pieces after EM (at most 1.1 x vocab_size); the best by score fill the "
+                f"{cfg.vocab_size - len(cfg.meta_pieces())} places left by the special pieces, every required character kept"
+            )),
         )
 
     def _prune_step(self, rnd: int, current: list[str], scores: np.ndarray, r) -> PruneStep:
@@ -186,14 +213,22 @@ class UnigramTraining:
             top_out = min(out, key=lambda i: (-loss_of[i], i))
             tie = loss_of[top_out] == loss_of[low]
             runner = ((current[top_out], loss_of[top_out]), (current[low], loss_of[low]), tie)
-        why = (
+        note = (
             f"kept {len(r.keep):,} of {len(current):,}: pieces with no other segmentation first, then by loss "
             f"down to {r.threshold:.6g}"
         )
         if runner:
-            why += f"; first out {runner[0][0]!r} ({runner[0][1]:.6g}) vs last in {runner[1][0]!r} ({runner[1][1]:.6g})"
+            note += f"; first out {runner[0][0]!r} ({runner[0][1]:.6g}) vs last in {runner[1][0]!r} ({runner[1][1]:.6g})"
             if runner[2]:
-                why += " -- a tie in float, broken by the lower id (the piece ordered first)"
+                note += " -- a tie in float, broken by the lower id (the piece ordered first)"
+        if runner:
+            (gone, gone_loss), tie = runner[0], runner[2]
+            why = StepWhy(
+                "loss", float(r.threshold), (gone,), gone_loss, ((gone,),) if tie else (), 1 if tie else 0,
+                "the lower id (the piece ordered first)" if tie else None, note,
+            )
+        else:
+            why = StepWhy("loss", float(r.threshold), note=note)
         return PruneStep(
             self._next_index(), rnd, len(current), len(r.keep), i32_bytes(r.keep), i32_bytes(r.removed),
             f32_bytes(r.losses), r.reasons.astype("i1").tobytes(), r.threshold,
@@ -237,6 +272,15 @@ class UnigramTraining:
     def _require_finished(self) -> None:
         if not self._finished:
             raise RuntimeError("training has not finished: consume steps() or call run() first")
+
+
+def _best_score_why(pieces: list[str], scores: np.ndarray, note: str) -> StepWhy:
+    """A step whose vocabulary is ranked by score: the best piece's score, the second as runner-up."""
+    if not len(pieces):
+        return StepWhy("score", 0.0, note=note)
+    order = np.argsort(-scores, kind="stable")[:2]
+    second = (pieces[order[1]],) if len(order) > 1 else None
+    return StepWhy("score", float(scores[order[0]]), second, float(scores[order[1]]) if second else None, note=note)
 
 
 def lengths_of(texts: list[str]) -> np.ndarray:

@@ -46,6 +46,7 @@ __all__ = [
     "merged_token",
     "train_wordpiece",
     "word_counts_for",
+    "wordpiece_tokenizer",
 ]
 
 
@@ -94,20 +95,8 @@ class WordPieceTraining(StepwiseTraining):
 
     def tokenizer(self, name: str | None = None) -> WordPieceTokenizer:
         """A tokenizer over the vocabulary so far, with the front end the training used."""
-        from ...wordpiece.model import WordPieceTokenizer  # late: model imports nothing from here at load time
-
-        cfg = self.config
         ids = self._merges.ids
-        return WordPieceTokenizer(
-            dict(ids),
-            name=name or f"wordpiece-{len(ids)}",
-            unk_token=cfg.unk_token,
-            continuing_prefix=cfg.continuing_prefix,
-            max_input_chars_per_word=cfg.max_input_chars_per_word,
-            normalizer=cfg.normalizer if cfg.pre_tokenizer is None else None,
-            pre_tokenizer=cfg.pre_tokenizer,
-            special_tokens=cfg.special_tokens,
-        )
+        return wordpiece_tokenizer(self.config, dict(ids), name or f"wordpiece-{len(ids)}")
 
     def _next(self) -> MergeStep | None:
         return self._merges.next()
@@ -115,3 +104,20 @@ class WordPieceTraining(StepwiseTraining):
     def _note_stop(self) -> None:
         self.notes.append(self._merges.stop_note(len(self.steps_done)))
         self.notes.extend(vocabulary_warnings(self.tokenizer(), self._word_counts, self.config, len(self.steps_done)))
+
+
+def wordpiece_tokenizer(config: WordPieceTrainerConfig, vocab: dict[str, int], name: str) -> WordPieceTokenizer:
+    """The tokenizer of a WordPiece vocabulary, with the front end ``config`` trains with (the one
+    way: a training's ``tokenizer()`` and a finished run's model state both come here)."""
+    from ...wordpiece.model import WordPieceTokenizer  # late: model imports nothing from here at load time
+
+    return WordPieceTokenizer(
+        vocab,
+        name=name,
+        unk_token=config.unk_token,
+        continuing_prefix=config.continuing_prefix,
+        max_input_chars_per_word=config.max_input_chars_per_word,
+        normalizer=config.normalizer if config.pre_tokenizer is None else None,
+        pre_tokenizer=config.pre_tokenizer,
+        special_tokens=config.special_tokens,
+    )
