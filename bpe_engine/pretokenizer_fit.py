@@ -21,13 +21,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
 import regex
 
 from .corpus.block_text import Text
 from .display import visible_text
 from .pretokenizers import PreTokenizer
-from .unicode_scripts import script_ids, script_table
+from .unicode_scripts import script_name_of
 
 SAMPLE_CHARS = 300_000
 """Characters of the corpus looked at (three slices of a third each)."""
@@ -63,14 +62,12 @@ def cut_scripts(pre: PreTokenizer, text: Text) -> list[ScriptCut]:
     cuts: Counter[str] = Counter()
     marks: Counter[str] = Counter()
     examples: dict[str, tuple[str, ...]] = {}
-    names = {i: name.replace("_", " ") for name, i in script_table()[3].items()}
     for sample in _samples(text):
         pieces = pre.pieces(sample)
         starts = {start for _, start, _ in pieces}
-        scripts = script_ids(np.frombuffer(sample.encode("utf-32-le", "surrogatepass"), dtype="<u4").astype(np.int64))
         for match in _MARK_IN_WORD.finditer(sample):
             index = match.start()
-            script = _script(scripts, names, index)
+            script = _script(sample, index)
             marks[script] += 1
             if index in starts:
                 cuts[script] += 1
@@ -109,14 +106,12 @@ def _is_mark(ch: str) -> bool:
     return unicodedata.category(ch).startswith("M")
 
 
-def _script(scripts: np.ndarray, names: dict[int, str], index: int) -> str:
+def _script(text: str, index: int) -> str:
     """The script of the mark at ``index``: its own, or (an inherited mark such as U+0301) its letter's."""
-    j = index
-    while j >= 0:
-        name = names[int(scripts[j])]
+    for j in range(index, max(index - 64, -1), -1):
+        name = script_name_of(ord(text[j]))
         if name not in ("Inherited", "Common"):
-            return name
-        j -= 1
+            return name.replace("_", " ")
     return "Common"
 
 
