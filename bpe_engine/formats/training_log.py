@@ -121,8 +121,22 @@ def steps_of(records: Sequence[dict[str, Any]], vocab: dict[str, int]) -> list[M
     ]
 
 
+def saved_steps(spec: str | Path, vocab: dict[str, int]) -> list[MergeStep] | None:
+    """The trained steps of a saved directory ``spec`` (None when ``spec`` names no directory with
+    a merge log -- a built-in's name, a file, a Unigram directory)."""
+    root = Path(spec)
+    if not root.is_dir() or not (root / "bpe-explorer.json").is_file():
+        return None
+    from .saved_dir import read_metadata
+
+    if read_metadata(root).get("model") == "unigram":
+        return None
+    records = read_training_log(root)
+    return None if records is None else steps_of(records, vocab)
+
+
 def counts_of(records: Sequence[dict[str, Any]]) -> list[int]:
     return [int(r["count"]) for r in records]
 
 
-__all__ = ["LOG_FILE", "counts_of", "log_text", "read_training_log", "step_record", "steps_of", "why_of", "why_record"]
+__all__ = ["LOG_FILE", "counts_of", "log_text", "read_training_log", "saved_steps", "step_record", "steps_of", "why_of", "why_record"]

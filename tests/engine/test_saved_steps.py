@@ -59,3 +59,30 @@ def test_a_merge_log_reads_back_as_the_steps_with_their_why(tmp_path: Path, mode
     fields = ("rank", "left", "right", "new", "left_id", "right_id", "new_id", "count", "words_changed", "score", "why")
     assert [tuple(getattr(s, f) for f in fields) for s in back] == [tuple(getattr(s, f) for f in fields) for s in steps]
     assert any(s.why is not None and s.why.is_tie for s in back)  # the = marks come back
+
+
+def test_a_loaded_bpe_replays_with_its_saved_why_where_the_corpus_is_the_same(tmp_path: Path) -> None:
+    from bpe_engine.formats.training_log import saved_steps
+    from bpe_engine.training.runner import Finished, Steps, replay_events
+
+    text = "low " * 5 + "lowest " * 2 + "newer " * 6 + "wider " * 3 + "new " * 2
+    training = BpeTraining([text], BpeTrainerConfig(vocab_size=40, byte_level=False, pre_tokenizer=END_OF_WORD, tie_break="first-seen"))
+    trained = list(training.steps())
+    save_tokenizer(training.tokenizer("t"), tmp_path / "t", steps=trained)
+    loaded = load_tokenizer(tmp_path / "t")
+    saved = saved_steps(tmp_path / "t", loaded.vocab)
+    assert saved is not None and saved_steps("gpt2", {}) is None
+
+    def replayed(corpus: str) -> tuple[list, tuple[str, ...]]:  # type: ignore[type-arg]
+        events = list(replay_events(loaded, corpus, saved=saved))
+        steps = [s for e in events if isinstance(e, Steps) for s in e.steps]
+        return steps, next(e for e in events if isinstance(e, Finished)).notes
+
+    same, notes = replayed(text)
+    assert [s.why for s in same] == [s.why for s in trained] and notes == ()
+    assert any(s.why is not None and s.why.is_tie for s in same)  # the step list's = marks come back
+    other, notes = replayed(text + "lowest " * 9)
+    assert other[0].why is None or other[0].count == trained[0].count
+    assert notes and "parts from it at merge" in notes[0]
+    parted = int(notes[0].split("merge ")[1].split(",")[0])
+    assert all(s.why is None for s in other[parted - 1:])
