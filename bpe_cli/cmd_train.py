@@ -90,7 +90,7 @@ def _apply_preset(args: argparse.Namespace, spec: TrainerSpec) -> None:
 
 def _pattern_notes(args: argparse.Namespace, config: Any) -> list[str]:
     """Whether the pre-tokenizer cuts a script of the corpus apart (:mod:`bpe_engine.pretokenizer_fit`),
-    judged on the start of the corpus files (standard input and counts files are not read again)."""
+    judged on the start of the corpus files (standard input, pipes and counts files are not read again)."""
     from bpe_engine.pretokenizer_fit import SAMPLE_CHARS, pattern_warning
     from bpe_engine.pretokenizers import PreTokenizer
 
@@ -99,8 +99,8 @@ def _pattern_notes(args: argparse.Namespace, config: Any) -> list[str]:
         return []
     sample, left = [], SAMPLE_CHARS
     for name in args.files:
-        if name == "-" or left <= 0:
-            continue
+        if name == "-" or left <= 0 or not Path(name).is_file():
+            continue  # a pipe or a device was read once already: opening it again would wait for a writer
         try:
             with open(name, encoding="utf-8", errors="replace") as handle:
                 sample.append(handle.read(left))
