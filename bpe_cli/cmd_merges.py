@@ -90,7 +90,10 @@ def no_merges_reason(tokenizer: Any) -> str:
             "trained by 'bpe-explorer train --model wordpiece' (or saved from the app) keeps them in training.jsonl"
         )
     if family == "unigram":
-        return f"{name!r} is a Unigram model: its pieces come from pruning a seed vocabulary, not from merges"
+        return (
+            f"{name!r} is a Unigram model: its pieces come from pruning a seed vocabulary, not from merges "
+            "(a model trained here keeps its seeds, EM steps and pruning rounds in training.jsonl; the app steps through them)"
+        )
     return f"tokenizer {name!r} has no merge list (it is not a BPE model)"
 
 
@@ -99,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
     line (144 s, 577 MB); :class:`PagedTable` keeps one page of rows."""
     tokenizer = open_tokenizer(args.tokenizer)
     path = Path(args.tokenizer)
-    log = read_training_log(path) if path.is_dir() else None
+    # a Unigram directory's training.jsonl holds its steps, not merges (bpe_engine.formats.unigram_log)
+    log = read_training_log(path) if path.is_dir() and tokenizer.capabilities.family != "unigram" else None
     counts = load_merge_counts(path) if path.is_dir() and log is None else None
     rows = merge_rows(tokenizer, log, counts, args.limit)
     byte_level = tokenizer.capabilities.byte_level

@@ -48,6 +48,12 @@ def register(subparsers: Any) -> None:
     )
     add_corpus_options(parser, pre_tokenizer_help="how text is cut into words before merging (default gpt2; 'regex' with --pattern)")
     parser.add_argument("--name", default=None, help="tokenizer name (default: the output directory's name)")
+    from bpe_engine.training.presets import PRESETS
+
+    parser.add_argument(
+        "--preset", choices=[p.name for p in PRESETS], default=None,
+        help="option values that belong together, for the options not given: " + "; ".join(f"{p.name}: {p.help}" for p in PRESETS),
+    )
     add_trainer_options(parser)
     parser.set_defaults(func=run)
 
@@ -59,13 +65,50 @@ def run(args: argparse.Namespace) -> int:
         if sys.stdin is None:
             raise ConfigError("standard input is closed, but '-' asks to read the corpus from it; pass a file instead")
     spec = spec_for(args.model)
+    if args.preset is not None:
+        _apply_preset(args, spec)
     config = config_from_args(args, spec)
     out = _output_dir(args)
     training, config = _training(args, spec, config)
     steps, state, notes = _drive(training, spec)
     saved = spec.hook("save")(state, out, args.name or out.resolve().name, steps)
-    _report(args.name or out.resolve().name, saved.facts, saved.written, [*notes, *saved.notes])
+    _report(args.name or out.resolve().name, saved.facts, saved.written, [*notes, *saved.notes, *_pattern_notes(args, config)])
     return 0
+
+
+def _apply_preset(args: argparse.Namespace, spec: TrainerSpec) -> None:
+    """Fill the options the preset sets for this trainer, where the command line set none."""
+    from bpe_engine.training.presets import preset
+
+    from .train_options import dest_of
+
+    for name, value in preset(args.preset).for_model(spec.name).items():
+        option = spec.option(name)
+        if option is not None and getattr(args, dest_of(option), None) is None:
+            setattr(args, dest_of(option), value)
+
+
+def _pattern_notes(args: argparse.Namespace, config: Any) -> list[str]:
+    """Whether the pre-tokenizer cuts a script of the corpus apart (:mod:`bpe_engine.pretokenizer_fit`),
+    judged on the start of the corpus files (standard input, pipes and counts files are not read again)."""
+    from bpe_engine.pretokenizer_fit import SAMPLE_CHARS, pattern_warning
+    from bpe_engine.pretokenizers import PreTokenizer
+
+    front = config.front_end  # every config declares its front end (None: the trainer splits lines itself)
+    if args.from_counts or not isinstance(front, PreTokenizer):
+        return []
+    sample, left = [], SAMPLE_CHARS
+    for name in args.files:
+        if name == "-" or left <= 0 or not Path(name).is_file():
+            continue  # a pipe or a device was read once already: opening it again would wait for a writer
+        try:
+            with open(name, encoding="utf-8", errors="replace") as handle:
+                sample.append(handle.read(left))
+        except OSError:
+            continue
+        left -= len(sample[-1])
+    warning = pattern_warning(front, "\n".join(sample))
+    return [warning] if warning else []
 
 
 def _training(args: argparse.Namespace, spec: TrainerSpec, config: Any) -> tuple[Any, Any]:

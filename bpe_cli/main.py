@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 COMMANDS = (
     "train", "count", "encode", "chunk", "decode", "merges", "diff", "compare", "inspect", "models",
-    "audit", "metrics", "languages", "overlap", "serve", "extend", "prune", "add-tokens",
+    "audit", "metrics", "languages", "overlap", "serve", "extend", "prune", "add-tokens", "chat",
 )
 EXIT_USER_ERROR = 2
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a process killed by SIGPIPE

@@ -63,6 +63,13 @@ PICKY_TIE_BREAKS: tuple[TieBreak, ...] = ("hf", "lexicographic", "greatest")
 """The rules a PickyBPE run can use: each orders pairs by something fixed (ids or bytes). ``first-seen``
 cannot: a split makes pairs appear earlier in the corpus, so a pair's first place moves back."""
 
+WordPieceMergeBy = Literal["count", "score"]
+WORDPIECE_MERGE_BY: tuple[Choice[WordPieceMergeBy], ...] = (
+    Choice("count", "count (HF)", "the most frequent pair, as Hugging Face's WordPieceTrainer: how BERT vocabularies are made"),
+    Choice("score", "score", "the best count(ab) / (count(a) count(b)), as the HF course teaches: favours rare pairs, to learn from"),
+)
+"""How WordPiece picks its next merge (:mod:`bpe_engine.training.wordpiece`); the first is the default."""
+
 EndOfWord = Literal["attached", "separate"]
 END_OF_WORD_STYLES: tuple[Choice[EndOfWord], ...] = (
     Choice("attached", "attached", "</w> glued to the word's last character (l o w</w>), Hugging Face's end_of_word_suffix"),
@@ -130,6 +137,7 @@ __all__ = [
     "SPECIAL_MODES",
     "TIE_BREAKS",
     "VOCAB_SIZE_MAX",
+    "WORDPIECE_MERGE_BY",
     "AuditCategory",
     "Choice",
     "EndOfWord",
@@ -137,6 +145,7 @@ __all__ = [
     "PreTokenizerName",
     "SpecialMode",
     "TieBreak",
+    "WordPieceMergeBy",
     "help_of",
     "label_of",
     "values",

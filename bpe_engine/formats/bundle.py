@@ -64,7 +64,8 @@ def save_tokenizer(
 
     ``steps`` (the training's merges, each with its count and why) are kept in ``training.jsonl``
     (:mod:`.training_log`) so ``bpe-explorer merges DIR`` can show them later -- for WordPiece, whose
-    vocab.txt keeps no merges, the only record of them.
+    vocab.txt keeps no merges, the only record of them; a Unigram run's steps (seeds, EM, pruning)
+    go there too (:mod:`.unigram_log`).
     """
     if isinstance(tokenizer, BpeSpec):
         return save_spec(replace(tokenizer, name=name or tokenizer.name), directory, steps=steps)
@@ -75,19 +76,20 @@ def save_tokenizer(
     if caps.family == "wordpiece":
         return _save_wordpiece(tokenizer, Path(directory), name or tokenizer.name, steps)
     if caps.explains == "unigram-choice":
-        return _save_unigram(tokenizer, Path(directory), name or tokenizer.name)
+        return _save_unigram(tokenizer, Path(directory), name or tokenizer.name, steps)
     raise ConfigError(f"cannot save {tokenizer.name!r}: only BPE, WordPiece and SentencePiece Unigram tokenizers can be saved")
 
 
-def _save_unigram(tokenizer: Any, out: Path, name: str) -> list[Path]:
-    """A SentencePiece Unigram model: its ``.model`` bytes as read or trained, and its tokenizer.json."""
+def _save_unigram(tokenizer: Any, out: Path, name: str, steps: Sequence[Any] | None) -> list[Path]:
+    """A SentencePiece Unigram model: its ``.model`` bytes as read or trained, its tokenizer.json,
+    and the run's steps when there are some."""
     from .hf_unigram import unigram_tokenizer_json
     from .unigram_dir import save_unigram_dir
 
     model = tokenizer.model
     pieces = list(zip(model.pieces, model.scores, strict=True))
     tokenizer_json = unigram_tokenizer_json(pieces, model.types, model.normalizer, unk_id=model.unk_id, byte_fallback=model.byte_fallback)
-    return save_unigram_dir(out, name, model.data, tokenizer_json)
+    return save_unigram_dir(out, name, model.data, tokenizer_json, steps)
 
 
 def _save_wordpiece(tokenizer: Any, out: Path, name: str, steps: Sequence[MergeStep] | None) -> list[Path]:
@@ -278,10 +280,12 @@ def load_merge_counts(directory: str | Path) -> list[int] | None:
     root = Path(directory)
     if not (root / METADATA_FILE).is_file():
         return None
+    meta = read_metadata(root)
+    if meta.get("model") == "unigram":
+        return None  # its training.jsonl holds steps, not merges (.unigram_log)
     records = read_training_log(root)
     if records is not None:
         return counts_of(records)
-    meta = read_metadata(root)
     counts = meta.get("merge_counts")
     if counts is None:
         return None

@@ -55,6 +55,7 @@ def why_record(why: StepWhy) -> dict[str, Any]:
         "tied": [list(c) for c in why.tied],
         "tied_total": why.tied_total,
         "rule": why.rule,
+        **({"note": why.note} if why.note else {}),
     }
 
 
@@ -91,8 +92,51 @@ def _valid(record: Any, number: int) -> bool:
     return strings and isinstance(count, int) and not isinstance(count, bool) and count >= 0
 
 
+def why_of(record: dict[str, Any]) -> StepWhy | None:
+    """The :class:`StepWhy` a record keeps (None for a record without one, or a malformed one:
+    a log from an older version or edited by hand loses its why, never the merge)."""
+    why = record.get("why")
+    if not isinstance(why, dict):
+        return None
+    try:
+        runner_up = why.get("runner_up")
+        return StepWhy(
+            why["quantity"], why["value"], tuple(runner_up) if runner_up is not None else None, why.get("runner_up_value"),
+            tuple(tuple(pair) for pair in why.get("tied", ())), int(why.get("tied_total", 0)), why.get("rule"),
+            str(why.get("note", "")),
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def steps_of(records: Sequence[dict[str, Any]], vocab: dict[str, int]) -> list[MergeStep]:
+    """The merges of a log as :class:`MergeStep` s, with their count, score and why as trained
+    (ids from ``vocab``, -1 where it lacks a token; occurrences are not kept, so 0)."""
+    return [
+        MergeStep(
+            int(r["merge"]) - 1, r["left"], r["right"], r["new"], vocab.get(r["left"], -1), vocab.get(r["right"], -1),
+            vocab.get(r["new"], -1), int(r["count"]), int(r.get("words", 0)), 0, score=r.get("score"), why=why_of(r),
+        )
+        for r in records
+    ]
+
+
+def saved_steps(spec: str | Path, vocab: dict[str, int]) -> list[MergeStep] | None:
+    """The trained steps of a saved directory ``spec`` (None when ``spec`` names no directory with
+    a merge log -- a built-in's name, a file, a Unigram directory)."""
+    root = Path(spec)
+    if not root.is_dir() or not (root / "bpe-explorer.json").is_file():
+        return None
+    from .saved_dir import read_metadata
+
+    if read_metadata(root).get("model") == "unigram":
+        return None
+    records = read_training_log(root)
+    return None if records is None else steps_of(records, vocab)
+
+
 def counts_of(records: Sequence[dict[str, Any]]) -> list[int]:
     return [int(r["count"]) for r in records]
 
 
-__all__ = ["LOG_FILE", "counts_of", "log_text", "read_training_log", "step_record", "why_record"]
+__all__ = ["LOG_FILE", "counts_of", "log_text", "read_training_log", "saved_steps", "step_record", "steps_of", "why_of", "why_record"]

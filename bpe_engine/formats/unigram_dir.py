@@ -1,6 +1,7 @@
 """A saved SentencePiece Unigram model: ``NAME.model``, ``tokenizer.json`` and ``bpe-explorer.json``.
 
-The ``.model`` file is the model itself (``sentencepiece`` loads it; so does
+``training.jsonl`` (when the save has the run's steps) tells how the model was trained: seeds, EM
+steps, pruning rounds (:mod:`.unigram_log`). The ``.model`` file is the model itself (``sentencepiece`` loads it; so does
 :func:`bpe_engine.sentencepiece.load_model`); ``tokenizer.json`` is the same model for Hugging Face
 ``tokenizers``. The record says ``"model": "unigram"`` and lists both files, which the manifest
 hashes, so :func:`load_unigram_dir` (what :func:`bpe_engine.registry.load_tokenizer` calls for such
@@ -9,6 +10,7 @@ a directory) reads the very ``.model`` that was saved.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +21,13 @@ from .transformers_files import sentencepiece_roles, write_transformers_files
 MODEL = "unigram"
 
 
-def save_unigram_dir(directory: str | Path, name: str, model: bytes, tokenizer_json: str) -> list[Path]:
+def save_unigram_dir(
+    directory: str | Path, name: str, model: bytes, tokenizer_json: str, steps: Sequence[Any] | None = None
+) -> list[Path]:
     """``DIR/NAME.model``, ``DIR/tokenizer.json``, the two files ``transformers`` reads beside it
-    (:mod:`.transformers_files`, roles from the model's own pieces) and ``bpe-explorer.json``,
-    swapped in atomically."""
+    (:mod:`.transformers_files`, roles from the model's own pieces), the training's steps
+    (``training.jsonl``, :mod:`.unigram_log`) when given, and ``bpe-explorer.json``, swapped in
+    atomically."""
     from ..sentencepiece.model_proto import parse_model_bytes
 
     roles = sentencepiece_roles(parse_model_bytes(model, name))
@@ -32,6 +37,10 @@ def save_unigram_dir(directory: str | Path, name: str, model: bytes, tokenizer_j
         (fresh / stem).write_bytes(model)
         (fresh / "tokenizer.json").write_text(tokenizer_json, encoding="utf-8")
         files = {stem: stem, "tokenizer.json": "tokenizer.json", **write_transformers_files(fresh, roles)}
+        if steps:
+            from .unigram_log import write_log
+
+            files[write_log(fresh, steps)] = "training.jsonl"
         return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "model": MODEL, "name": name, "files": files}
 
     return save_directory(directory, write)

@@ -274,7 +274,10 @@ class TrainerSpec:
 
     @property
     def columns(self) -> tuple[Column, ...]:
-        """The step list's columns: the first kind's (every kind of a trainer fills the same)."""
+        """The step list's columns before a run's first step: the first kind's. The kinds one run
+        mixes (Unigram's seed, EM, prune, final) fill the same columns; a trainer whose config picks
+        one kind per run (WordPiece: by count or by score) may give each its own, and the step list
+        takes the columns of the kind the run's first step is."""
         return self.step_kinds[0].columns
 
 
@@ -299,8 +302,8 @@ def _add(spec: TrainerSpec) -> None:
         owner = _owner(kind.name)
         if owner not in (None, spec.name) and _kinds[kind.name] != kind:
             raise ValueError(f"step kind {kind.name!r} is declared differently by trainer {owner!r}")
-        if len(kind.columns) != len(spec.columns):
-            raise ValueError(f"step kind {kind.name!r} of {spec.name!r} has {len(kind.columns)} columns, not {len(spec.columns)}")
+        if kind.columns[:1] != spec.columns[:1]:
+            raise ValueError(f"step kind {kind.name!r} of {spec.name!r} does not start with the step number column")
     _specs[spec.name] = spec
     for kind in spec.step_kinds:
         if _owner(kind.name, besides=spec.name) is None:  # its own (or no one else's): this declaration

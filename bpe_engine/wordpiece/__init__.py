@@ -1,4 +1,4 @@
-"""WordPiece, next to BPE: likelihood-score training, BERT's front end, ``bert-base-uncased``.
+"""WordPiece, next to BPE: training (by count as HF, or by score), BERT's front end, ``bert-base-uncased``.
 
 Its encoder and front end, from one place::
 

@@ -42,11 +42,19 @@ def test_a_wordpiece_directory_lists_its_merges_with_their_scores(tmp_path: Path
     corpus = tmp_path / "c.txt"
     corpus.write_text("hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5 + "\n", encoding="utf-8")
     out = tmp_path / "wp"
-    assert run(capsys, "train", str(corpus), "--model", "wordpiece", "--vocab-size", "30", "-o", str(out))[0] == 0
+    assert run(capsys, "train", str(corpus), "--model", "wordpiece", "--merge-by", "score", "--vocab-size", "30", "-o", str(out))[0] == 0
     _, lines, _ = run(capsys, "merges", str(out), "--json", "--limit", "2")
     first = json.loads(lines.splitlines()[0])
     assert (first["left"], first["right"], first["new"]) == ("##g", "##s", "##gs") and first["score"] == pytest.approx(1 / 20)
     assert first["why"]["quantity"] == "score" and first["id"] is not None
+    # by count (the default, HF's rule): the most frequent pair, ##u ##g (hug, pug, hugs: 20)
+    assert run(capsys, "train", str(corpus), "--model", "wordpiece", "--vocab-size", "30", "-o", str(tmp_path / "c"))[0] == 0
+    _, lines, _ = run(capsys, "merges", str(tmp_path / "c"), "--json", "--limit", "2")
+    first = json.loads(lines.splitlines()[0])
+    assert (first["left"], first["right"], first["new"], first["count"]) == ("##u", "##g", "##ug", 20) and "score" not in first
+    assert first["why"]["quantity"] == "count"
+    code, _, err = run(capsys, "train", str(corpus), "--merge-by", "score", "--vocab-size", "30", "-o", str(tmp_path / "b"))
+    assert code == 2 and "--merge-by applies to --model wordpiece" in err
 
 
 def test_a_model_without_merges_says_why(capsys: pytest.CaptureFixture[str]) -> None:

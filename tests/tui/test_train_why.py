@@ -44,8 +44,13 @@ async def test_wordpiece_steps_show_their_score_and_unigram_steps_their_round() 
         await set_select(pilot, app, "#model", "wordpiece")
         assert app.query_one("#pretok", Select).value == "bert" and app.query_one("#minfreq").value == "2"
         await set_input(pilot, app, "#vocab", "30")
+        assert app.query_one("#merge_by", Select).value == "count"  # HF's WordPieceTrainer: the default
         await train_to_end(app, pilot)
         table = app.query_one(StepTable)
+        assert [c.title for c in table._columns] == ["#", "merge", "count", "words"]  # noqa: SLF001
+        assert table.cells(1)[1] == "##u + ##g → ##ug" and table.cells(1)[2] == "60"  # hug, pug, hugs: the most frequent pair
+        await set_select(pilot, app, "#merge_by", "score")
+        await train_to_end(app, pilot)
         assert [c.title for c in table._columns] == ["#", "merge", "score", "count", "words"]  # noqa: SLF001
         assert table.cells(1)[1] == "##g + ##s → ##gs" and table.cells(1)[2] == "0.01667"  # 15 / (15 · 60): the HF course example, three times over
         await pilot.press("g", "n")

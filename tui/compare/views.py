@@ -1,7 +1,7 @@
-"""Compare's four views of one result, one shown at a time: Rows, Stats, Text and Curve.
+"""Compare's five views of one result, one shown at a time: Rows, Stats, Text, Curve and Chat.
 
 :class:`Views` draws the pane's result into them: the aligned rows on every result, the Stats
-table and the Text view only when they are on screen (a new result marks a hidden one stale and it
+table, the Text view and the Chat view only when they are on screen (a new result marks a hidden one stale and it
 is filled when shown: the Stats table alone was ~4 ms of every key), the chart only while shown. It
 lights the lit token's span in every view and describes it on the info line, moves the current
 row's marks, and gives the keyboard to the shown view.
@@ -22,7 +22,9 @@ from bpe_engine.display import visible_text
 from ..widgets.steady_static import SteadyStatic
 from ..widgets.token_text import TokenText
 from .aligned import AlignedRows
+from ..models import sources
 from .chart import CurveChart
+from .chat_view import ChatView
 from .info import row_heads, selection_line, text_title
 from .row_list import baseline_index
 from .running import CompareResult
@@ -36,9 +38,10 @@ VIEWS: tuple[tuple[str, str], ...] = (
     ("compare-rows", "Stats"),
     ("compare-text-view", "Text"),
     ("compare-curve", "Curve"),
+    ("compare-chat", "Chat"),
 )
 """(widget id, tab label) of the views, in the order ``v`` cycles them."""
-FILLED_WHEN_SHOWN = frozenset({"compare-rows", "compare-text-view"})
+FILLED_WHEN_SHOWN = frozenset({"compare-rows", "compare-text-view", "compare-chat"})
 """Views a new result marks stale instead of drawing while hidden (a hidden view does no work:
 the Stats table alone was ~4 ms of every key)."""
 
@@ -108,6 +111,16 @@ class Views:
             pane.query_one(StatsTable).show(r.labels, r.comparison, baseline_index(r.specs, pane.baseline), pane.current_row)
         elif view == "compare-text-view":
             self.draw_text()
+        elif view == "compare-chat" and r is not None:
+            self.draw_chat(r)
+
+    def draw_chat(self, r: CompareResult) -> None:
+        """The Chat view: the text as a conversation, each row's prompt (the rows' tokenizers are
+        loaded: the run that made ``r`` loaded them)."""
+        pane = self.pane
+        ours = lambda: pane.state.ours(pane.k)  # noqa: E731
+        rows = [(label, sources.get(spec, ours)) for spec, label in zip(r.specs, r.labels)]
+        pane.query_one(ChatView).show(r.comparison.text, rows)
 
     def draw_text(self) -> None:
         """The Text view: the current row as coloured text (ids or bytes in its mode), or marked

@@ -25,6 +25,7 @@ from bpe_engine.core.block_text import Text as CorpusText
 from bpe_engine.corpus import CorpusStats, stats_of_words
 from bpe_engine.corpus.cut import CorpusCancelled, CorpusWords
 from bpe_engine.display import noun_for, visible_text
+from bpe_engine.pretokenizer_fit import pattern_warning
 from bpe_engine.pretokenizers import GPT2, PreTokenizer
 
 from ..widgets.safe_text import AREA_CAPACITY, SafeTextArea, TooLong
@@ -51,11 +52,12 @@ class CorpusCounting(Message):
 class CorpusFacts(Message):
     """Facts computed by the worker for one version of the text (dropped if the text moved on)."""
 
-    def __init__(self, version: int, stats: CorpusStats, cut: CorpusCut) -> None:
+    def __init__(self, version: int, stats: CorpusStats, cut: CorpusCut, pattern_warning: str | None = None) -> None:
         super().__init__()
         self.version = version
         self.stats = stats
         self.cut = cut
+        self.pattern_warning = pattern_warning  # the scripts this pre-tokenizer cuts apart (bpe_engine.pretokenizer_fit)
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,10 +83,11 @@ class CorpusPane(Vertical):
     class Facts(Message):
         """Fresh facts of the current text (the settings form needs its alphabet) and its cut."""
 
-        def __init__(self, stats: CorpusStats, cut: CorpusCut) -> None:
+        def __init__(self, stats: CorpusStats, cut: CorpusCut, pattern_warning: str | None = None) -> None:
             super().__init__()
             self.stats = stats
             self.cut = cut
+            self.pattern_warning = pattern_warning
 
     def __init__(self, text: CorpusText = "", *, source: str = "sample corpus", id: str | None = None) -> None:
         super().__init__(id=id)
@@ -181,7 +184,8 @@ class CorpusPane(Vertical):
             return
         if worker.is_cancelled:
             return
-        self.post_message(CorpusFacts(version, stats_of_words(text, words), CorpusCut(text, pre_tokenizer, words)))
+        warning = pattern_warning(pre_tokenizer, text) if isinstance(pre_tokenizer, PreTokenizer) else None
+        self.post_message(CorpusFacts(version, stats_of_words(text, words), CorpusCut(text, pre_tokenizer, words), warning))
 
     def on_corpus_counting(self, message: CorpusCounting) -> None:
         message.stop()
@@ -208,4 +212,4 @@ class CorpusPane(Vertical):
             f" distinct {noun_for(stats.distinct_bytes, 'byte')}",
         )
         self.query_one("#corpus-facts", SteadyStatic).show(line)
-        self.post_message(self.Facts(stats, message.cut))
+        self.post_message(self.Facts(stats, message.cut, message.pattern_warning))

@@ -86,12 +86,13 @@ def applies(option: Option, values: Mapping[str, Any]) -> bool:
 
 
 def option_values(spec: TrainerSpec, values: Mapping[str, Any]) -> OptionValues:
-    """The trainer's option values from the fields' raw ``values`` (widget id -> value); a field
-    that does not hold its kind raises ``ValueError(widget_id, message)``."""
+    """The trainer's option values from the fields' raw ``values`` (widget id -> value, and a
+    preset's values for options the form does not show); a field that does not hold its kind
+    raises ``ValueError(widget_id, message)``."""
     parsed: dict[str, object] = {}
     for option in spec.options:
-        if not option.form or not applies(option, values):
-            continue
+        if not applies(option, values) or not option.form and option.name not in values:
+            continue  # an option the form does not show counts only when a preset set it
         try:
             parsed[option.name] = option.parse(values[option.name])
         except ValueError as exc:

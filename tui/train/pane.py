@@ -266,6 +266,7 @@ class TrainPane(Horizontal):
 
     def on_corpus_pane_facts(self, message: CorpusPane.Facts) -> None:
         self.corpus_cut = message.cut
+        self.query_one(SettingsForm).show_pattern_warning(message.pattern_warning or "")
 
     def on_settings_form_changed(self, message: SettingsForm.Changed) -> None:
         front = self.query_one(SettingsForm).pre_tokenizer()

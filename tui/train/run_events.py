@@ -134,9 +134,15 @@ class RunEvents:
         run_id = self._start(view)
 
         def work() -> None:
+            from bpe_engine.formats.training_log import saved_steps
+
             worker = get_current_worker()
             with collector_paused():
-                events = replay_events(merges_tokenizer, view.text, cancelled=lambda: worker.is_cancelled)
+                try:  # a directory we saved keeps each step's why: the replay shows it where the corpus is the same
+                    saved = saved_steps(label, merges_tokenizer.vocab)
+                except BpeEngineError:
+                    saved = None  # a damaged log costs the why, never the model
+                events = replay_events(merges_tokenizer, view.text, cancelled=lambda: worker.is_cancelled, saved=saved)
                 self._forward(events, view, run_id)
 
         pane.start_worker(work, group="train", description="replaying merges")

@@ -27,6 +27,7 @@ from bpe_engine.core.block_text import Text as CorpusText
 from bpe_engine.errors import ConfigError
 from bpe_engine.training.runner import TrainingRequest
 
+from bpe_engine.training.presets import PRESETS, preset
 from bpe_engine.training.registry import spec_for
 
 from .form_fields import MODEL_FIELD, Field, applies, build_config, form_fields, form_rows, model_defaults, widget_for
@@ -73,11 +74,20 @@ class SettingsForm(Vertical):
         self._vocab_size = vocab_size
         self.fields = form_fields()
         self.rows = form_rows(self.fields)
+        self._preset_extra: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         fields = self.fields
         for row_id, (left, right) in self.rows.items():
             yield from _row(fields[left], fields[right] if right else None, row_id)
+        presets = tuple((p.label, p.name) for p in PRESETS)
+        tip = "; ".join(f"{p.name}: {p.help}" for p in PRESETS)
+        yield Horizontal(
+            Label("preset", classes="field-label"),
+            Select(presets, prompt="none", allow_blank=True, compact=True, id="preset", tooltip=tip),
+            classes="field-row", id="row-preset",
+        )
+        yield Static("", id="pattern-warning", classes="field-error", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#vocab", Input).value = str(self._vocab_size)
@@ -89,8 +99,23 @@ class SettingsForm(Vertical):
         return str(self.query_one(f"#{MODEL_FIELD}", Select).value)
 
     def values(self) -> dict[str, Any]:
-        """Every field's raw value, by widget id."""
-        return {f.widget_id: self._widget(f.widget_id).value for f in self.fields.values()}
+        """Every field's raw value, by widget id (and the chosen preset's values for options the
+        form does not show: Unigram's byte fallback)."""
+        return {**self._preset_extra, **{f.widget_id: self._widget(f.widget_id).value for f in self.fields.values()}}
+
+    def _apply_preset(self) -> None:
+        """Set the chosen preset's values for the chosen model (the fields it sets can be changed
+        after; options without a field are kept aside for the config)."""
+        chosen = self.query_one("#preset", Select).value
+        self._preset_extra = {}
+        if not isinstance(chosen, str):
+            return
+        with self.prevent(Select.Changed, Input.Changed):
+            for name, value in preset(chosen).for_model(self.model).items():
+                if name in self.fields:
+                    self._widget(name).value = value
+                else:
+                    self._preset_extra[name] = value
 
     def _widget(self, widget_id: str) -> Input | Select[Any]:
         widget = self.query_one(f"#{widget_id}")
@@ -137,6 +162,13 @@ class SettingsForm(Vertical):
         """Put ``message`` under the field (empty clears it); also for a run the trainer refused."""
         self.query_one(f"#{field_id}-error", FieldMessage).show(message)
 
+    def show_pattern_warning(self, message: str) -> None:
+        """Say (or stop saying) that the chosen pre-tokenizer cuts a script of the corpus apart
+        (:func:`bpe_engine.pretokenizer_fit.pattern_warning`, found with the corpus facts)."""
+        line = self.query_one("#pattern-warning", Static)
+        line.update(Text(f"⚠ {message}", style="bold #fab387") if message else "")
+        line.set_class(bool(message), "-visible")
+
     def show_settings(self, settings: dict[str, Any]) -> None:
         """Show a loaded tokenizer's settings (widget id -> value) so the form says what is explored."""
         with self.prevent(Select.Changed, Input.Changed):
@@ -152,6 +184,8 @@ class SettingsForm(Vertical):
             with self.prevent(Select.Changed, Input.Changed):
                 for widget_id, value in model_defaults(str(event.value)).items():
                     self._widget(widget_id).value = value
+        if event.select.id in (MODEL_FIELD, "preset"):
+            self._apply_preset()
         self._show_model_fields()
         self.config()
         self.post_message(self.Changed())

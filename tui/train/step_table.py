@@ -37,7 +37,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from bpe_engine.explore.step_rows import Column, column_widths, columns_for, row_of, start_row
-from bpe_engine.training.registry import TrainerSpec, specs
+from bpe_engine.training.registry import TrainerSpec, specs, step_kind
 from bpe_engine.training.steps import TrainingStep
 
 GAP = 2  # spaces between columns
@@ -132,10 +132,21 @@ class StepTable(ScrollView, can_focus=True):
         numeric columns widen to the batch's largest numbers (the engine measures them)."""
         if not steps:
             return
+        if not self._steps:
+            self._columns_of_kind(steps[0].kind)
         self._steps.extend(steps)
         for i, width in enumerate(column_widths(steps, byte_level=self.byte_level)):
             self._widths_of[i] = max(self._widths_of[i], width)
         self._resize()
+
+    def _columns_of_kind(self, kind: str) -> None:
+        """A trainer with more than one kind of step (WordPiece by count or by score) shows the
+        columns of the kind its run makes: the first steps tell."""
+        columns = step_kind(kind).columns
+        if columns != self._columns:
+            self._columns = columns
+            self._start = (*self._start[:2], *("" for _ in columns[2:]))
+            self._widths_of = [len(c.title) for c in columns]
 
     def cells(self, row: int) -> tuple[str, ...]:
         """The text of each column of ``row`` (user text made visible by the engine's labels)."""

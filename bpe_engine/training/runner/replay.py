@@ -8,7 +8,7 @@ loaded tokenizer exactly as through a trained one.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from ...core.block_text import Text
 from ...corpus.cut import CorpusCancelled, CorpusWords
@@ -29,10 +29,17 @@ def replay_events(
     cancelled: Callable[[], bool] = never,
     clock: Callable[[], float] = time.monotonic,
     batch_seconds: float = BATCH_SECONDS,
+    saved: Sequence[MergeStep] | None = None,
 ) -> Iterator[Event]:
-    """Started, Steps..., Finished (carrying ``tokenizer`` itself) -- or Cancelled / Failed."""
+    """Started, Steps..., Finished (carrying ``tokenizer`` itself) -- or Cancelled / Failed.
+
+    ``saved``: the steps its directory's training log keeps (:func:`~bpe_engine.formats.training_log.steps_of`).
+    Each replayed step takes its saved why (runner-up, ties, rule) and score while the replay
+    agrees with the training -- same merge, same count, so the same corpus; from the first step
+    that differs the corpus is another, the why no longer holds, and a note says from where."""
     start = clock()
     done = 0
+    parted: list[int] = []
     try:
         merges = [(str(a), str(b), str(a) + str(b)) for a, b in tokenizer.merges]
         vocab = tokenizer.vocab
@@ -46,12 +53,19 @@ def replay_events(
 
         def measured() -> Iterator[MergeStep]:
             # forward only, on the words table: no undo log, no per-word report
+            agree = saved is not None
             for rank, ((left, right, new), change) in enumerate(zip(merges, counter.replay(merges))):
                 if cancelled():
                     return
+                kept = saved[rank] if agree and saved is not None and rank < len(saved) else None
+                if agree and (kept is None or (kept.left, kept.right, kept.count) != (left, right, change.pair_count)):
+                    agree = False
+                    parted.append(rank)
+                    kept = None
                 yield MergeStep(
                     rank, left, right, new, vocab.get(left, -1), vocab.get(right, -1), vocab.get(new, -1),
                     change.pair_count, change.words_changed, change.occurrences,
+                    score=kept.score if kept is not None else None, why=kept.why if kept is not None else None,
                 )
 
         for batch in batched(measured(), seconds=batch_seconds, clock=clock):
@@ -60,7 +74,11 @@ def replay_events(
         if cancelled():
             yield Cancelled(done)
             return
-        yield Finished(done, clock() - start, (), None, tokenizer)
+        notes = () if not parted else (
+            f"training.jsonl's why (runner-up, ties, rule) holds for the corpus the model was trained on; this corpus "
+            f"parts from it at merge {parted[0] + 1:,}, so the steps from there show this corpus's counts only",
+        )
+        yield Finished(done, clock() - start, notes, None, tokenizer)
     except CorpusCancelled:
         yield Cancelled(done)
     except BpeEngineError as exc:

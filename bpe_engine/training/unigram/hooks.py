@@ -57,10 +57,11 @@ def tokenizer(state: SentencePieceModelState) -> SentencePieceTokenizer:
 
 
 def save(state: SentencePieceModelState, directory: Path, name: str, steps: Sequence[Any]) -> Saved:
-    """``DIR/NAME.model`` (sentencepiece loads it), ``tokenizer.json`` and the record, atomically."""
+    """``DIR/NAME.model`` (sentencepiece loads it), ``tokenizer.json``, the run's steps
+    (``training.jsonl``) and the record, atomically."""
     from ...formats.unigram_dir import save_unigram_dir
 
-    written = save_unigram_dir(directory, name, state.model_bytes, state.tokenizer_json)
+    written = save_unigram_dir(directory, name, state.model_bytes, state.tokenizer_json, steps)  # the story in training.jsonl
     final = next((s for s in reversed(steps) if s.kind == "final"), None)
     pieces = len(final.pieces) if final is not None else 0
     em = sum(1 for s in steps if s.kind == "em")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -256,11 +256,12 @@ class UnigramTraining:
             byte_fallback=self.config.byte_fallback,
         )
 
-    def save(self, directory: str | Path, name: str) -> list[Path]:
-        """``DIR/NAME.model``, ``tokenizer.json`` and ``bpe-explorer.json``, atomically."""
+    def save(self, directory: str | Path, name: str, steps: Sequence[UnigramStep] | None = None) -> list[Path]:
+        """``DIR/NAME.model``, ``tokenizer.json``, the ``steps`` of the run in ``training.jsonl``
+        (when given) and ``bpe-explorer.json``, atomically."""
         from ...formats.unigram_dir import save_unigram_dir
 
-        return save_unigram_dir(directory, name, self.model_bytes(), self.tokenizer_json())
+        return save_unigram_dir(directory, name, self.model_bytes(), self.tokenizer_json(), steps)
 
     def tokenizer(self, name: str = "unigram"):
         """The model as a :class:`~bpe_engine.sentencepiece.SentencePieceTokenizer` (no file)."""

@@ -1,6 +1,7 @@
-"""The WordPiece trainer and its naive oracle: merges chosen by the WordPiece score
-count(ab) / (count(a) · count(b)), as the Hugging Face course describes it (HF's own
-WordPieceTrainer merges by frequency, so its vocabularies are not expected to match).
+"""The WordPiece trainer: merges by count, as Hugging Face's ``WordPieceTrainer`` (the default,
+:mod:`.by_count`), or by the score count(ab) / (count(a) · count(b)) the Hugging Face course
+teaches (:mod:`.by_score`, with its naive oracle :mod:`.naive`); :mod:`.vocabulary_health` says
+when a result cannot be used.
 
 :mod:`.spec` registers it (options, step kinds); :mod:`.hooks` is what the registration points to.
 Names are imported on first use, so looking the trainer up imports only its declaration.

@@ -30,6 +30,7 @@ def config_from(values: OptionValues) -> WordPieceTrainerConfig:
     unk = str(values.get("unk", "")).strip() or defaults.unk_token
     return WordPieceTrainerConfig(
         vocab_size=int(values.get("vocab", defaults.vocab_size)),
+        merge_by=values.get("merge_by") or defaults.merge_by,
         min_frequency=values.get("minfreq", defaults.min_frequency),
         pre_tokenizer=pre_tokenizer_from(values, default=None),
         special_tokens=tuple(dict.fromkeys([*BERT_SPECIALS, *values.specials, unk])),

@@ -1,7 +1,8 @@
 """What WordPiece training starts from: the config, the corpus as word -> count, the alphabet.
 
-Shared by the incremental trainer (:mod:`.trainer`) and the naive oracle
-(:mod:`.reference_trainer`), so the tests compare exactly the part that differs: the merge loop.
+The starting state here is the score rule's, shared by its incremental trainer (:mod:`.by_score`)
+and its naive oracle (:mod:`.naive`), so the tests compare exactly the part that differs: the merge
+loop. (The frequency rule, :mod:`.by_count`, starts as HF's trainer does.)
 
 Alphabet: every character kept after ``limit_alphabet`` (most frequent first, ties by code point)
 enters the vocabulary in both forms, ``c`` and ``##c``, so any word over the alphabet encodes.
@@ -16,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...choices import ModelName
+from ...choices import WORDPIECE_MERGE_BY, ModelName, WordPieceMergeBy, values
 from ...corpus import WordCounts
 from ...errors import ConfigError
 from ...pretokenizers import PreTokenizer
@@ -36,12 +37,17 @@ class WordPieceTrainerConfig:
     whitespace/punctuation split, the same front end the trained tokenizer encodes with. Any
     :class:`~bpe_engine.pretokenizers.PreTokenizer` may be given instead (the app does, to step
     through merges on its own pieces); then no normaliser runs.
+
+    ``merge_by``: ``"count"`` (HF's ``WordPieceTrainer``: the most frequent pair) or ``"score"``
+    (count(ab) / (count(a) count(b))); see :mod:`.trainer`. ``min_frequency`` defaults to 2, as in
+    HF's ``BertWordPieceTokenizer.train``.
     """
 
     model: ClassVar[ModelName] = "wordpiece"
     byte_level: ClassVar[bool] = False  # WordPiece merges characters
 
     vocab_size: int = 30_000
+    merge_by: WordPieceMergeBy = "count"
     min_frequency: int = 2
     limit_alphabet: int | None = None
     special_tokens: tuple[str, ...] = BERT_SPECIALS
@@ -53,6 +59,10 @@ class WordPieceTrainerConfig:
 
     def __post_init__(self) -> None:
         check_vocab_size(self.vocab_size)
+        if self.merge_by not in values(WORDPIECE_MERGE_BY):
+            raise ConfigError(
+                f"unknown merge rule {self.merge_by!r}; choose one of: {', '.join(values(WORDPIECE_MERGE_BY))}", field="merge_by"
+            )
         if self.min_frequency < 0:
             raise ConfigError(f"the minimum frequency must be 0 or more, got {self.min_frequency}", field="min_frequency")
         if self.limit_alphabet is not None and self.limit_alphabet < 0:

@@ -6,10 +6,10 @@ so the app and the CLI train the same vocabulary (the form resets to these when 
 
 from __future__ import annotations
 
-from ...choices import PRE_TOKENIZERS, Choice
+from ...choices import PRE_TOKENIZERS, WORDPIECE_MERGE_BY, Choice
 from ..bpe.spec import MIN_FREQUENCY, UNK
 from ..front_options import BERT_FRONT_END, PATTERN, PRE_TOKENIZER, VOCAB
-from ..merge_kinds import SCORED_MERGE
+from ..merge_kinds import MERGE, SCORED_MERGE
 from ..registry import Option, Ref, TrainerSpec
 
 _YES_NO = (Choice("yes", "yes", "lowercase"), Choice("no", "no", "keep the case"))
@@ -22,7 +22,7 @@ _ACCENTS = (
 SPEC = TrainerSpec(
     name="wordpiece",
     label="WordPiece",
-    summary="merge the pair with the best score count(ab) / (count(a) count(b)) (BERT)",
+    summary="BERT's subwords (##): merge the most frequent pair as Hugging Face's WordPieceTrainer, or by a score",
     config=Ref("bpe_engine.training.wordpiece.setup", "WordPieceTrainerConfig"),
     hooks=Ref("bpe_engine.training.wordpiece.hooks", ""),
     options=(
@@ -33,6 +33,12 @@ SPEC = TrainerSpec(
         ),
         PATTERN,
         VOCAB,
+        Option(
+            "merge_by", "merge by", "select", "merge_by",
+            "how the next merge is chosen: count is Hugging Face's WordPieceTrainer (a working BERT vocabulary), "
+            "score is count(ab) / (count(a) count(b)) as the HF course teaches it (favours rare pairs)",
+            flag="--merge-by", choices=WORDPIECE_MERGE_BY,
+        ),
         MIN_FREQUENCY,
         UNK,
         Option(
@@ -44,7 +50,7 @@ SPEC = TrainerSpec(
             flag="--strip-accents", choices=_ACCENTS, default="auto", enables=("pretok", (BERT_FRONT_END.value,)),
         ),
     ),
-    step_kinds=(SCORED_MERGE,),
+    step_kinds=(MERGE, SCORED_MERGE),  # by count (the default) or by score: the step list takes the columns of the steps that come
     reads="texts",
 )
 

@@ -1,4 +1,4 @@
-"""WordPiece training: the incremental trainer against the naive recount-everything oracle."""
+"""WordPiece training by score (count(ab) / (count(a) count(b))): the incremental trainer against the naive recount-everything oracle."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def fast_steps(counts, config) -> list[MergeStep]:
 
 
 def test_golden_course_example() -> None:
-    config = WordPieceTrainerConfig(vocab_size=23, min_frequency=0)
+    config = WordPieceTrainerConfig(merge_by="score", vocab_size=23, min_frequency=0)
     steps = fast_steps(HUGS, config)
     # ##g ##s: 5 / (20 * 5) = 1/20. Then five pairs tie at 1/36 (h ##u, p ##u, b ##u, ##u ##g,
     # ##u ##n); the higher count wins: p ##u (17).
@@ -41,7 +41,7 @@ def test_golden_course_example() -> None:
 
 
 def test_initial_vocabulary_is_specials_then_both_forms_of_each_character() -> None:
-    training = WordPieceTraining({"ab": 1}, WordPieceTrainerConfig(vocab_size=1))
+    training = WordPieceTraining({"ab": 1}, WordPieceTrainerConfig(merge_by="score", vocab_size=1))
     assert list(training.vocab) == ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "##a", "##b", "a", "b"]
     assert training.alphabet == ("##a", "##b", "a", "b") and training.target_merges == 0
     assert list(training.steps()) == []
@@ -61,7 +61,7 @@ def test_initial_vocabulary_is_specials_then_both_forms_of_each_character() -> N
 def test_matches_oracle_on_sample_corpora(alice_text, korean_text, source, chars, vocab_size, min_frequency, limit_alphabet) -> None:
     text = (alice_text if source == "alice" else korean_text)[:chars]
     counts = count_bert_words([text])
-    config = WordPieceTrainerConfig(vocab_size=vocab_size, min_frequency=min_frequency, limit_alphabet=limit_alphabet)
+    config = WordPieceTrainerConfig(merge_by="score", vocab_size=vocab_size, min_frequency=min_frequency, limit_alphabet=limit_alphabet)
     training = WordPieceTraining(counts, config)
     steps = list(training.steps())
     assert steps, "the sample must produce merges"
@@ -77,7 +77,7 @@ def test_matches_oracle_on_sample_corpora(alice_text, korean_text, source, chars
     limit_alphabet=st.one_of(st.none(), st.integers(1, 6)),
 )
 def test_matches_oracle_on_generated_corpora(words, vocab_size, min_frequency, limit_alphabet) -> None:
-    config = WordPieceTrainerConfig(vocab_size=vocab_size, min_frequency=min_frequency, limit_alphabet=limit_alphabet)
+    config = WordPieceTrainerConfig(merge_by="score", vocab_size=vocab_size, min_frequency=min_frequency, limit_alphabet=limit_alphabet)
     training = WordPieceTraining(words, config)
     assert list(training.steps()) == list(reference_steps(words, config))
     assert training.vocab == reference_vocab(words, config)
@@ -85,7 +85,7 @@ def test_matches_oracle_on_generated_corpora(words, vocab_size, min_frequency, l
 
 def test_occurrences_count_the_tokens_saved() -> None:
     counts = count_bert_words(["the cat sat on the mat, the hat sat on the cat; aaaa aaa"])
-    config = WordPieceTrainerConfig(vocab_size=60, min_frequency=1)
+    config = WordPieceTrainerConfig(merge_by="score", vocab_size=60, min_frequency=1)
     training = WordPieceTraining(counts, config)
     steps = list(training.steps())
     words = {w: [w[0], *("##" + c for c in w[1:])] for w in counts}
@@ -108,7 +108,7 @@ def test_occurrences_count_the_tokens_saved() -> None:
 
 
 def test_steps_are_resumable() -> None:
-    config = WordPieceTrainerConfig(vocab_size=40, min_frequency=1)
+    config = WordPieceTrainerConfig(merge_by="score", vocab_size=40, min_frequency=1)
     whole = fast_steps(HUGS, config)
     training = WordPieceTraining(HUGS, config)
     first = [step for _, step in zip(range(3), training.steps())]
@@ -118,20 +118,20 @@ def test_steps_are_resumable() -> None:
 
 
 def test_stops_below_min_frequency_with_a_note() -> None:
-    training = WordPieceTraining(HUGS, WordPieceTrainerConfig(vocab_size=1000, min_frequency=1000))
+    training = WordPieceTraining(HUGS, WordPieceTrainerConfig(merge_by="score", vocab_size=1000, min_frequency=1000))
     assert list(training.steps()) == []
     assert "1000 times (the minimum frequency)" in training.notes[-1]
 
 
 def test_words_outside_the_alphabet_are_left_out_with_a_note() -> None:
-    training = WordPieceTraining({"aaa": 10, "aab": 1, "x" * 101: 3}, WordPieceTrainerConfig(vocab_size=20, limit_alphabet=1))
+    training = WordPieceTraining({"aaa": 10, "aab": 1, "x" * 101: 3}, WordPieceTrainerConfig(merge_by="score", vocab_size=20, limit_alphabet=1))
     assert "##b" not in training.vocab
     notes = " ".join(training.notes)
     assert "limit_alphabet=1" in notes and "outside the alphabet" in notes and "longer than 100" in notes
 
 
 def test_trained_tokenizer_encodes_with_the_bert_front_end(alice_text: str) -> None:
-    tok = train_wordpiece([alice_text[:20000]], WordPieceTrainerConfig(vocab_size=400))
+    tok = train_wordpiece([alice_text[:20000]], WordPieceTrainerConfig(merge_by="score", vocab_size=400))
     assert tok.vocab_size == 400
     assert tok.special_tokens == {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2, "[SEP]": 3, "[MASK]": 4}
     ids = tok.encode("ALICE was beginning", add_special_tokens=True)
@@ -141,7 +141,7 @@ def test_trained_tokenizer_encodes_with_the_bert_front_end(alice_text: str) -> N
 
 def test_app_path_with_a_bpe_pre_tokenizer() -> None:
     counts = count_words(["the cat and the hat"], GPT2, byte_level=False, workers=1)
-    training = WordPieceTraining(counts, WordPieceTrainerConfig(vocab_size=50, pre_tokenizer=GPT2, min_frequency=1))
+    training = WordPieceTraining(counts, WordPieceTrainerConfig(merge_by="score", vocab_size=50, pre_tokenizer=GPT2, min_frequency=1))
     steps = list(training.steps())
     assert any(step.new == "Ġ" or step.new.startswith(" ") for step in steps) or steps
     tok = training.tokenizer()
@@ -150,10 +150,10 @@ def test_app_path_with_a_bpe_pre_tokenizer() -> None:
 
 def test_config_errors_say_what_to_fix() -> None:
     with pytest.raises(ConfigError, match="vocabulary size") as refused:
-        WordPieceTrainerConfig(vocab_size=-1)
+        WordPieceTrainerConfig(merge_by="score", vocab_size=-1)
     assert refused.value.field == "vocab_size"
     with pytest.raises(ConfigError, match="one of the special tokens") as refused:
-        WordPieceTrainerConfig(special_tokens=("[PAD]",))
+        WordPieceTrainerConfig(merge_by="score", special_tokens=("[PAD]",))
     assert refused.value.field == "unk_token"
     with pytest.raises(ConfigError, match="byte_level=False"):
         WordPieceTraining(count_words(["x"], GPT2, byte_level=True, workers=1))
@@ -163,7 +163,7 @@ def test_same_vocabulary_in_another_process() -> None:
     """No hash order enters: a different PYTHONHASHSEED gives the same merges."""
     code = (
         "import json,sys; from bpe_engine.training.wordpiece import *; "
-        "t=WordPieceTraining(count_bert_words([open(sys.argv[1]).read()[:8000]]), WordPieceTrainerConfig(vocab_size=300)); "
+        "t=WordPieceTraining(count_bert_words([open(sys.argv[1]).read()[:8000]]), WordPieceTrainerConfig(merge_by='score', vocab_size=300)); "
         "print(json.dumps([(s.left, s.right) for s in t.steps()]))"
     )
     runs = []
