@@ -25,6 +25,7 @@ from typing import Any
 from bpe_engine.errors import ConfigError
 from bpe_engine.streaming.chunking import Chunk, chunk_text
 from bpe_engine.streaming.encode_stream import encode_cut_rule, text_blocks
+from bpe_engine.text_files import corpus_failure, open_input
 
 from .arg_types import positive
 from .cmd_encode import (
@@ -65,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     if args.file == "-":
         blocks = text_blocks(STDIN_NAME, stdin_stream(STDIN_PURPOSE), rule)
         return _write(chunk_text(tokenizer, blocks, rule, args.max_tokens, args.special_mode), args)
-    with open(args.file, "rb") as handle:
+    _, opened = open_input(args.file, fail=corpus_failure(args.file, "file"), expected="a text file", streams=True)
+    with opened as handle:
         return _write(chunk_text(tokenizer, text_blocks(args.file, handle, rule), rule, args.max_tokens, args.special_mode), args)
 
 

@@ -22,15 +22,17 @@ an unknown piece with a note saying why; when it has no id, the exit status is 1
 from __future__ import annotations
 
 import argparse
+import io
 from collections.abc import Iterator
 from typing import Any
 
 from bpe_engine.choices import SPECIAL_MODES, values
 from bpe_engine.corpus.blocks import CutRule
-from bpe_engine.corpus.table_size import available_memory
+from bpe_engine.corpus.table_size import uncut_limit
+from bpe_engine.memory_budget import available_memory, note_input, size_text
 from bpe_engine.errors import ConfigError
 from bpe_engine.special_text import find_special_text, special_text_note
-from bpe_engine.streaming.encode_stream import encode_cut_rule, text_blocks
+from bpe_engine.streaming.encode_stream import ENCODE_BYTES_PER_BYTE, encode_cut_rule, text_blocks
 from bpe_engine.types import DEFAULT_SPECIAL_MODE
 
 from .corpus_input import parse_size
@@ -129,8 +131,24 @@ def read_input(value: str) -> str:
     what inspect and compare take whole."""
     if value != "-":
         return value
+    # Held whole and encoded with every detail: bounded by the memory this process may still use
+    # (every limit it runs under), checked as it is read -- a 3 GB pipe is refused, not read.
+    budget = available_memory()
+    limit = uncut_limit(budget, ENCODE_BYTES_PER_BYTE)
+    note_input(STDIN_NAME, None, WHOLE_WAYS)
     whole = CutRule(lines=False, spaces=False)  # no cut point: one block
-    return "".join(block.text for block in text_blocks(STDIN_NAME, stdin_stream(STDIN_PURPOSE), whole))
+    stream = stdin_stream(STDIN_PURPOSE)
+    data = stream.read(limit + 1) if limit else stream.read()
+    if budget is not None and len(data) > limit:
+        raise ConfigError(
+            f"{STDIN_NAME} holds more than {size_text(limit)}: this command encodes its text whole, with every token's "
+            f"details (~{ENCODE_BYTES_PER_BYTE} bytes of memory a byte), more than the {size_text(budget)} this process "
+            f"may still use; ways out: {WHOLE_WAYS}"
+        )
+    return "".join(block.text for block in text_blocks(STDIN_NAME, io.BytesIO(data), whole))
+
+
+WHOLE_WAYS = "give it a part of the text (e.g. head -c 1M), or encode it: bpe-explorer encode streams text of any size"
 
 
 def memory_budget(limit: int | None) -> int | None:

@@ -24,6 +24,7 @@ from typing import NoReturn
 
 from bpe_engine.display import visible_text
 from bpe_engine.errors import BpeEngineError, SpecialTokenError
+from bpe_engine.memory_budget import out_of_memory_line
 from bpe_engine.special_text import shown_token
 
 COMMANDS = (
@@ -164,6 +165,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
     except (BpeEngineError, OSError, UnicodeDecodeError) as exc:
         _say(_user_error(exc))
+        return EXIT_USER_ERROR
+    except MemoryError:  # estimates missed it: the input read last and the way out, never a traceback
+        _say(out_of_memory_line())
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         if sys.stderr is not None:

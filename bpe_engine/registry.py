@@ -91,7 +91,7 @@ def load_tokenizer(spec: str | Path) -> Any:
     path = Path(text).expanduser()
     if path.is_dir():
         return _load_directory(path)
-    if path.is_file():
+    if os.path.lexists(path):  # a file, or a name the one reader refuses in one line (a device, a pipe)
         return _load_file(path)
     raise _unknown(text)
 
@@ -123,21 +123,27 @@ def _load_directory(path: Path) -> Any:
 
 
 def _directory_source(path: Path) -> tuple[str, Path] | None:
-    """(kind, file) of the most faithful description a directory holds."""
-    if (path / METADATA_FILE).is_file():
+    """(kind, file) of the most faithful description a directory holds. A name that is there
+    counts even when it is no regular file (a symlink to ``/dev/zero``): the one reader then says
+    what it is, where skipping it would load another file without a word."""
+    if _named(path / METADATA_FILE):
         return "saved", path
-    if (path / "tokenizer.json").is_file():
+    if _named(path / "tokenizer.json"):
         return "tokenizer.json", path / "tokenizer.json"
-    if (path / "vocab.json").is_file() and (path / "merges.txt").is_file():
+    if _named(path / "vocab.json") and _named(path / "merges.txt"):
         return "vocab.json", path / "vocab.json"
-    if (path / "vocab.txt").is_file():
+    if _named(path / "vocab.txt"):
         return "vocab.txt", path / "vocab.txt"
-    if (path / "tekken.json").is_file():
+    if _named(path / "tekken.json"):
         return "tekken", path / "tekken.json"
     rank_files = sorted(path.glob("*.tiktoken"))
     if len(rank_files) == 1:
         return "tiktoken", rank_files[0]
     return None
+
+
+def _named(path: Path) -> bool:
+    return os.path.lexists(path)
 
 
 def _load_file(path: Path) -> Any:

@@ -22,7 +22,8 @@ from pathlib import Path
 import regex
 
 from ..display import visible_text
-from ..errors import BpeEngineError
+from ..errors import BpeEngineError, TokenizerFileError
+from ..text_files import read_input
 
 HF_PREFIX = "hf:"
 # (file name in a snapshot, registry kind), in order of preference
@@ -141,8 +142,9 @@ def _tokenizer_in(repo_dir: Path, repo_id: str, root: Path) -> HfCachedTokenizer
 
 def _main_revision(repo_dir: Path) -> str | None:
     try:
-        return (repo_dir / "refs" / "main").read_text(encoding="utf-8").strip() or None
-    except (OSError, UnicodeDecodeError):
+        ref = repo_dir / "refs" / "main"  # a commit hash: refused past a few bytes, or if not a file
+        return read_input(ref, fail=lambda reason: TokenizerFileError(ref, reason), max_bytes=4096).decode("utf-8").strip() or None
+    except (OSError, UnicodeDecodeError, TokenizerFileError):
         return None
 
 

@@ -51,7 +51,8 @@ from ..errors import CorpusError
 from .counting import BYTE_DECODING_TABLE, WordCounts, add_part
 from .counts_header import FORMAT_VERSION, HEADER_PREFIX, CountsHeader, parse_header
 from .documents import is_stream
-from .table_size import TableWatch
+from ..text_files import corpus_failure, open_input
+from .table_size import WAYS_OUT, TableWatch
 
 MAX_COUNT = 2**63 - 1
 
@@ -219,10 +220,11 @@ def _read_opened(
 
 
 def _open(path: str | Path) -> IO[bytes]:
-    try:
-        return open(path, "rb")
-    except OSError as exc:
-        raise CorpusError(f"cannot read counts file {path}: {exc.strerror or exc}") from None
+    """The counts file opened through the one reader: a file, standard input or a pipe
+    (``<(zcat counts.tsv.gz)``); never a device behind a symlink."""
+    return open_input(
+        path, fail=corpus_failure(path, "counts file"), expected="a counts file", streams=True, ways=WAYS_OUT
+    )[1]
 
 
 def _lines(first: bytes, handle: IO[bytes], *, skip_first: bool) -> Iterator[tuple[int, bytes]]:

@@ -14,6 +14,10 @@ from pathlib import Path
 from typing import IO, Literal, NamedTuple
 
 from ..errors import CorpusError
+from ..text_files import corpus_failure, open_input, read_input
+
+DOCUMENT_BYTES_PER_BYTE = 3
+"""Memory per byte of a file read as documents (its bytes, and its lines for ``lines=True``)."""
 
 DecodeErrors = Literal["strict", "replace"]
 
@@ -46,10 +50,13 @@ def read_documents(paths: Sequence[str | Path], *, lines: bool = False) -> list[
     docs: list[Document] = []
     for p in paths:
         name = "<stdin>" if str(p) == "-" else str(p)
-        try:
-            data = sys.stdin.buffer.read() if str(p) == "-" else Path(p).read_bytes()
-        except OSError as exc:
-            raise CorpusError(f"cannot read corpus file {name}: {exc.strerror or exc}") from None
+        if str(p) == "-":
+            try:
+                data = sys.stdin.buffer.read()
+            except (OSError, ValueError, AttributeError) as exc:
+                raise CorpusError(f"cannot read corpus file {name}: {getattr(exc, 'strerror', None) or exc}") from None
+        else:
+            data = read_input(p, fail=corpus_failure(p), expected="a corpus file", per_byte=DOCUMENT_BYTES_PER_BYTE)
         if not lines:
             docs.append(Document(name, data))
             continue
@@ -99,21 +106,28 @@ def bad_utf8(where: str, byte: int) -> CorpusError:
 
 
 def open_binary(path: str) -> IO[bytes]:
-    """Open a corpus file for reading bytes: a local path, or a URL (``s3://...``) through
-    ``fsspec`` where it is installed (it comes with the ``[dask]`` extra, for cluster workers)."""
+    """Open a corpus file for reading bytes: a local path through the one reader (a file, a
+    pipe, a device named as a corpus; never a device behind a symlink), or a URL (``s3://...``)
+    through ``fsspec`` where it is installed (it comes with the ``[dask]`` extra, for cluster
+    workers)."""
     if "://" in path:
         try:
             import fsspec
         except ImportError:
             raise CorpusError(f"{path}: reading URLs needs fsspec (pip install 'bpe-explorer[dask]')") from None
         return fsspec.open(path, "rb").open()
-    return open(path, "rb")
+    return open_input(path, fail=corpus_failure(path), expected="a corpus file", streams=True, ways=_CORPUS_WAYS)[1]
+
+
+_CORPUS_WAYS = "--memory-limit SIZE stops counting early with the ways out; or train on a smaller corpus"
 
 
 def is_stream(path: str | Path) -> bool:
     """Whether ``path`` is read as it comes rather than planned by its size: a pipe
     (``<(zcat c.gz)``), a FIFO, a device (``/dev/stdin``, ``/dev/zero``), a socket. Its ``st_size``
     is 0, and it can be read only once. False for a file, a directory, a URL or a missing path."""
+    if str(path) == "-":
+        return True
     if "://" in str(path):
         return False
     try:

@@ -28,11 +28,12 @@ reading stops with :class:`UncutTooLarge` as soon as it is passed, before it is 
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 from itertools import islice
 
 from ..errors import CorpusError
+from ..memory_budget import available_memory, binding_limit
+from ..memory_budget import size_text as _size
 
 TABLE_BYTES_PER_WORD = 120
 TABLE_BYTES_PER_CHAR = 7
@@ -98,29 +99,6 @@ def uncut_too_large(
     )
 
 
-def available_memory() -> int | None:
-    """Bytes of memory available now (Linux ``MemAvailable``, a cgroup limit if lower)."""
-    found: list[int] = []
-    try:
-        with open("/proc/meminfo", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("MemAvailable:"):
-                    found.append(int(line.split()[1]) * 1024)
-    except OSError:
-        try:
-            found.append(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
-        except (ValueError, OSError, AttributeError):
-            pass
-    try:
-        with open("/sys/fs/cgroup/memory.max", encoding="ascii") as handle:
-            limit = handle.read().strip()
-        if limit.isdigit():
-            found.append(int(limit))
-    except OSError:
-        pass
-    return min(found) if found else None
-
-
 @dataclass(frozen=True, slots=True)
 class Costs:
     """Bytes per distinct word and per character of it: of the table, and of training on it."""
@@ -158,6 +136,7 @@ class TableWatch:
         self.ways_out = ways_out or (WAYS_OUT if training else WAYS_OUT_COUNTING)
         self.costs = costs or Costs()
         self.budget = available_memory() if budget is None else budget
+        self._bound = f" ({binding_limit()})" if budget is None else " (--memory-limit)"
         self.min_count = min_count
         self._samples: list[tuple[int, int]] = []
         self._warned = False
@@ -197,7 +176,7 @@ class TableWatch:
             raise WordTableTooLarge(
                 f"the word table will not fit in memory: {words:,} distinct words after {_size(done_bytes)}"
                 f"{self._of_total()} would need ~{_size(need)}{self._purpose()}, more than the {_size(self.budget)} "
-                "available; " + self.ways_out
+                f"available{self._bound}; " + self.ways_out
             )
         if self._warned or self.total_bytes is None or done_bytes >= self.total_bytes or len(self._samples) < 4:
             return None
@@ -209,7 +188,7 @@ class TableWatch:
         return (
             f"the word table may not fit in memory: {words:,} distinct words after {_size(done_bytes)}"
             f"{self._of_total()} project to ~{projected_words:,} and ~{_size(projected)}{self._purpose()}, more than "
-            f"the {_size(self.budget)} available (counting goes on, and stops as soon as it is sure); " + self.ways_out
+            f"the {_size(self.budget)} available{self._bound} (counting goes on, and stops as soon as it is sure); " + self.ways_out
         )
 
     def _need(self, words: int) -> int:
@@ -235,11 +214,3 @@ class TableWatch:
 
     def _of_total(self) -> str:
         return "" if self.total_bytes is None else f" of {_size(self.total_bytes)}"
-
-
-def _size(n: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} TiB"  # pragma: no cover

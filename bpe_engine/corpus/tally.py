@@ -19,13 +19,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, NamedTuple
 
+from ..bpe.normalizer import NormalForm
 from ..errors import CorpusError
 from ..pretokenizers import PreTokenizer
 from . import parallel
 from .blocks import BLOCK_BYTES, CutRule, cut_bytes, file_blocks, stdin_bytes, stream_blocks
 from .counting import _LINES, BadBytes, Batch, CountJob, Part, Unit, WordCounts, count_unit, decoded_unit, merge_parts, unit_bytes
 from .documents import DecodeErrors, Document, bad_utf8, file_size, is_stream, open_binary
-from .table_size import TableWatch, available_memory, uncut_limit
+from ..memory_budget import note_input
+from ..text_files import check_input, corpus_failure
+from .table_size import WAYS_OUT, WAYS_OUT_COUNTING, TableWatch, available_memory, uncut_limit
 
 PARALLEL_THRESHOLD = 1_000_000
 """Corpora larger than this many bytes (characters) are counted on several processes."""
@@ -58,6 +61,7 @@ def count_files(
     memory_budget: int | None = None,
     training: bool = True,
     progress: ProgressCallback | None = None,
+    normalizer: NormalForm | None = None,
 ) -> WordCounts:
     """Count the words of files (``-``: standard input) without holding the corpus.
 
@@ -71,8 +75,14 @@ def count_files(
     """
     sources = [source_of(path) for path in paths]
     total = None if any(s.size is None for s in sources) else sum(s.size or 0 for s in sources)
-    watch = TableWatch(total, memory_budget, min_count=min_word_count, training=training)
-    job = CountJob(pre_tokenizer, tuple(special_tokens), byte_level, errors, lines, watch.uncut_limit)
+    devices = [s.name for s in sources if s.kind.endswith("device")]
+    endless = (
+        f"{', '.join(devices)} {'is a device' if len(devices) == 1 else 'are devices'}, read as a stream that may never end, "
+        "so counting stops at the memory limit (--memory-limit SIZE, default: what this process may still use); "
+    )
+    ways = endless + (WAYS_OUT if training else WAYS_OUT_COUNTING) if devices else None
+    watch = TableWatch(total, memory_budget, min_count=min_word_count, training=training, ways_out=ways)
+    job = CountJob(pre_tokenizer, tuple(special_tokens), byte_level, errors, lines, watch.uncut_limit, normalizer)
     units = _file_units(sources, job.rule, block_bytes)
     parts = run_units(units, job, workers, pool=total is None or total > PARALLEL_THRESHOLD)
     counts = _fold(parts, job, watch, total, progress)
@@ -90,14 +100,16 @@ def count_words(
     byte_level: bool,
     workers: int = 2,
     errors: DecodeErrors = "strict",
+    normalizer: NormalForm | None = None,
 ) -> WordCounts:
     """Split out special tokens, pre-tokenize, and count the pieces (first appearance order).
+    ``normalizer`` (both functions): a Unicode form applied first, as a base tokenizer's encode does.
 
     Corpora above :data:`PARALLEL_THRESHOLD` are cut into batches that ``workers`` forked
     processes decode, pre-tokenize and count; the batches are merged back in order, so the
     first-appearance order is the one a single pass gives. In-process when other threads run.
     """
-    job = CountJob(pre_tokenizer, tuple(special_tokens), byte_level, errors)
+    job = CountJob(pre_tokenizer, tuple(special_tokens), byte_level, errors, normalizer=normalizer)
     batches, origins, size = _batches(documents, job.rule, BLOCK_BYTES)
     parts = run_units(batches, job, workers, pool=size > PARALLEL_THRESHOLD and len(batches) > 1)
     arrived = [0]
@@ -174,6 +186,7 @@ class Source(NamedTuple):
     path: str | None  # None: standard input
     size: int | None  # None: a stream (standard input, a pipe, a device)
     stream: IO[bytes] | None = None  # a pipe or device, opened when checked (it is read once)
+    kind: str = "file"  # what the one reader found: "file", "a named pipe", "a character device", ...
 
 
 def source_of(path: str | Path) -> Source:
@@ -181,13 +194,15 @@ def source_of(path: str | Path) -> Source:
     before any counting. A pipe (``<(zcat c.gz)``), a FIFO or a device has no size to plan
     blocks by (``st_size`` is 0: it was read as empty): it is a stream, like standard input."""
     if str(path) == "-":
+        note_input("<stdin>", None, WAYS_OUT)
         return Source("<stdin>", None, None)
     name = str(path)
     try:
         if is_stream(name):
-            return Source(name, name, None, open_binary(name))
+            kind = check_input(name, fail=corpus_failure(name), expected="a corpus file", streams=True).kind
+            return Source(name, name, None, open_binary(name), kind)
         size = file_size(name)
-        open_binary(name).close()
+        open_binary(name).close()  # checked by the one reader: a file, or a device named as a corpus
     except OSError as exc:
         raise CorpusError(f"cannot read corpus file {name}: {exc.strerror or exc}") from None
     return Source(name, name, size)

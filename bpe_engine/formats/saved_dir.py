@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import secrets
 import time
 from collections.abc import Callable
@@ -35,7 +36,8 @@ from typing import Any, TypeVar
 
 from ..atomic import clean_leftovers, keep_file_modes, new_directory_beside, replace_directory
 from ..errors import TokenizerFileError
-from ._json import parse_json, read_text
+from ..text_files import check_input
+from ._json import parse_json, read_file_bytes, read_text, tokenizer_failure
 
 METADATA_FILE = "bpe-explorer.json"
 FORMAT_NAME = "bpe-explorer"
@@ -193,12 +195,14 @@ def _changed(root: Path, manifest: dict[str, Any], meta: dict[str, Any]) -> bool
 
 def _manifest_problem(root: Path, manifest: dict[str, Any]) -> str:
     for name, expected in manifest.items():
-        try:
-            data = (root / name).read_bytes()
-        except FileNotFoundError:
+        path = root / name
+        if not os.path.lexists(path):
             continue  # deleted on purpose (the loader falls back to the other formats); never a mix
-        except OSError as exc:
-            return f"{name} cannot be read ({exc.strerror or exc})"
+        wanted = f"the file the manifest lists ({expected['bytes']:,} bytes)"
+        size = check_input(path, fail=tokenizer_failure(path), expected=wanted).size
+        if size != expected["bytes"]:  # checked before reading: a file grown huge is not read to be hashed
+            return f"{name} does not match its manifest entry ({size:,} bytes, the manifest says {expected['bytes']:,})"
+        data = read_file_bytes(path, expected=wanted, per_byte=1)
         if _digest(data) != expected:
             return f"{name} does not match its manifest entry"
     return ""

@@ -20,11 +20,13 @@ the model spells them::
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..errors import TokenizerFileError
+from ..text_files import check_input
 from ..training.steps import MergeStep, StepWhy
 
 LOG_FILE = "training.jsonl"
@@ -63,12 +65,13 @@ def log_text(steps: Iterable[MergeStep]) -> str:
 def read_training_log(directory: str | Path) -> list[dict[str, Any]] | None:
     """The saved merges of ``directory`` in training order, or None when it keeps none."""
     path = Path(directory) / LOG_FILE
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None
-    if path.stat().st_size > MAX_LOG_BYTES:
+    checked = check_input(path, fail=lambda reason: TokenizerFileError(path, reason), expected="a training log")
+    if (checked.size or 0) > MAX_LOG_BYTES:
         raise TokenizerFileError(path, f"is larger than {MAX_LOG_BYTES:,} bytes; no training log is that large")
     records: list[dict[str, Any]] = []
-    with path.open(encoding="utf-8") as handle:
+    with open(checked.path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
             try:
                 record = json.loads(line)

@@ -17,9 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TokenizerFileError
+from ..text_files import read_input
 from ._descriptor import FILE_DESCRIPTOR
 
 MAX_MODEL_BYTES = 1 << 30  # protobuf itself stops at 2 GiB; no real model is near 1 GiB
+MODEL_BYTES_PER_BYTE = 12
+"""Memory per byte of a ``.model`` while it is parsed and its pieces tabled (protobuf's objects,
+the piece strings, the lookup tables)."""
 
 
 class PieceType(enum.IntEnum):
@@ -66,18 +70,21 @@ class ModelFile:
     denormalizer: NormalizerSettings | None
     data: bytes = field(default=b"", repr=False, compare=False)
     """The serialized model as read: a save writes back the very bytes ``sentencepiece`` loads."""
+    pad_piece: str = "<pad>"
+    """The padding piece's spelling (a control piece only when the model was trained with ``pad_id``)."""
 
 
 def read_model_file(path: str | Path) -> ModelFile:
     """Parse and check the model at ``path``; malformed files raise :class:`TokenizerFileError`."""
     p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_MODEL_BYTES:
-            raise TokenizerFileError(p, f"is {size:,} bytes; a SentencePiece model this large is not supported")
-        data = p.read_bytes()
-    except OSError as exc:
-        raise TokenizerFileError(p, f"cannot be read ({exc.strerror or exc})") from None
+    data = read_input(
+        p,
+        fail=lambda reason: TokenizerFileError(p, reason),
+        expected="a SentencePiece .model file",
+        per_byte=MODEL_BYTES_PER_BYTE,
+        max_bytes=MAX_MODEL_BYTES,
+        ways="use a smaller model, or run where more memory is free",
+    )
     return parse_model_bytes(data, p)
 
 
@@ -150,7 +157,7 @@ def _checked(message: Any, path: str | Path) -> ModelFile:
         types.append(kind)
     if unk_id < 0:
         raise TokenizerFileError(path, "defines no unknown piece (type UNKNOWN, usually <unk>)")
-    for name in ("unk_surface", "bos_piece", "eos_piece"):
+    for name in ("unk_surface", "bos_piece", "eos_piece", "pad_piece"):
         if not isinstance(getattr(trainer, name), str):
             raise TokenizerFileError(path, f"trainer_spec.{name} is not valid UTF-8 text")
     if trainer.byte_fallback and len(bytes_found) != 256:
@@ -167,6 +174,7 @@ def _checked(message: Any, path: str | Path) -> ModelFile:
         unk_surface=trainer.unk_surface,
         bos_piece=trainer.bos_piece or "<s>",
         eos_piece=trainer.eos_piece or "</s>",
+        pad_piece=trainer.pad_piece or "<pad>",
         normalizer=_normalizer(message.normalizer_spec),
         denormalizer=(
             _normalizer(message.denormalizer_spec)

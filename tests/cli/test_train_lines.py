@@ -47,7 +47,9 @@ def test_a_wordpiece_model_with_spaces_in_tokens_saves_and_loads(tmp_path: Path,
     (tmp_path / "c.txt").write_text("ab cd ab cd ab\n" * 5, encoding="utf-8")
     out = tmp_path / "wp"
     assert main(["train", "--model", "wordpiece", "--pre-tokenizer", "none", "--vocab-size", "60", str(tmp_path / "c.txt"), "-o", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["bpe-explorer.json", "tokenizer.json", "training.jsonl"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "bpe-explorer.json", "special_tokens_map.json", "tokenizer.json", "tokenizer_config.json", "training.jsonl"
+    ]
     tokenizer = load_tokenizer(out)
     assert any(" " in token for token in tokenizer.vocab)
     oracle = tokenizers.Tokenizer.from_file(str(out / "tokenizer.json"))

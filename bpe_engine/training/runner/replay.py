@@ -17,6 +17,7 @@ from ...explore.stepper import Stepper
 from ...types import ReplaysMerges
 from ..steps import MergeStep
 from .batching import BATCH_SECONDS, batched
+from ...memory_budget import out_of_memory_line
 from .events import Cancelled, Event, Failed, Finished, Started, Steps
 from .session import never
 
@@ -64,5 +65,7 @@ def replay_events(
         yield Cancelled(done)
     except BpeEngineError as exc:
         yield Failed(str(exc))
+    except MemoryError:  # the input and the way out, as the command line says it
+        yield Failed(out_of_memory_line())
     except Exception as exc:  # a loaded file's oddity is reported, never a crash
         yield Failed(f"internal error ({type(exc).__name__}): {exc}")

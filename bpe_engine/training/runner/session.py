@@ -11,6 +11,7 @@ from ...corpus.cut import CorpusCancelled, CorpusWords
 from ...errors import BpeEngineError, ConfigError
 from ..steps import TrainingStep
 from .batching import BATCH_SECONDS, batched
+from ...memory_budget import out_of_memory_line
 from .events import Cancelled, Counting, Event, Failed, Finished, Started, Steps
 from .request import TrainingRequest
 from .trainers import make_training
@@ -65,6 +66,8 @@ def training_events(
         yield Cancelled(done)
     except BpeEngineError as exc:
         yield Failed(str(exc), exc.field if isinstance(exc, ConfigError) else None)
+    except MemoryError:  # the input and the way out, as the command line says it
+        yield Failed(out_of_memory_line())
     except Exception as exc:  # a bug: reported, never a crash of whoever consumes the run
         yield Failed(f"internal error ({type(exc).__name__}): {exc}")
 

@@ -29,6 +29,7 @@ from ...errors import ConfigError, CorpusError
 from ...sentencepiece.model_proto import NormalizerSettings
 from ...sentencepiece.scores import to_f32
 from ...sentencepiece.spec_normalizer import SpecNormalizer
+from ...text_files import corpus_failure, open_input
 from .config import UnigramTrainerConfig
 from .pieces import UNK_CHAR
 from .words import Units, unit_counts
@@ -89,7 +90,7 @@ def read_lines(paths: Iterable[str | Path], max_bytes: int, stats: dict[str, int
     if stats is not None:
         stats.setdefault("too_long", 0)
     for path in paths:
-        with open(path, "rb") as handle:
+        with open_input(path, fail=corpus_failure(path), expected="a corpus file", streams=True)[1] as handle:
             carry = b""
             skipping = False
             while True:
