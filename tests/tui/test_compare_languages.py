@@ -104,3 +104,26 @@ async def test_the_view_fits_80x24_and_v_reaches_it() -> None:
         view = app.query_one(LanguagesView)
         assert len(view.shown) == 532 and all(len(line) <= 80 for line in bar_lines(view))
         assert view.query_one("#lang-bars", OptionList).size.height >= 3
+
+
+async def test_the_curve_shows_the_corpus_languages_premium_falling_with_the_merges() -> None:
+    from bpe_engine.metrics.languages.premium_curve import premium_curve
+    from tests.tui.test_compare_metrics import trained_state
+    from tui.compare.premium_line import PremiumLine
+
+    corpus = (find("eng")[0].text + "\n" + find("kor")[0].text + "\n") * 2
+    state = trained_state(corpus, 600)
+    app = CompareHost("hello", ("ours",), tokenizer=state.tokenizer, state=state)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await settle_panes(pilot)
+        app.query_one(ComparePane).show_view("compare-curve")
+        await settle_panes(pilot)
+        line = app.query_one(PremiumLine)
+        (name, curve), = line._curves
+        assert name == "Korean"
+        n = state.merge_count
+        expected = premium_curve(state.tokenizer_at, n, find("kor")[0], points=16)
+        assert [(p.k, p.premium) for p in curve] == [(p.k, p.premium) for p in expected]
+        assert curve[0].k == 0 and curve[-1].k == n and curve[-1].premium < curve[0].premium  # type: ignore[operator]
+        shown = str(line.render())
+        assert shown.startswith("Korean premium (UDHR)") and f"×{curve[-1].premium:.2f} at k={n}" in shown
