@@ -28,7 +28,10 @@ def test_byte_level_directory_round_trip(tmp_path):
     spec = byte_spec()
     written = save_spec(spec, tmp_path / "out")
     names = sorted(p.name for p in written)
-    assert names == sorted(["tokenizer.json", "vocab.json", "merges.txt", "my_tok.tiktoken", METADATA_FILE])
+    assert names == sorted([
+        "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.json", "merges.txt",
+        "my_tok.tiktoken", METADATA_FILE,
+    ])
     assert load_saved(tmp_path / "out") == spec
     vocab, merges = load_gpt2_files(tmp_path / "out" / "vocab.json", tmp_path / "out" / "merges.txt")
     assert vocab == spec.full_vocab() and merges == spec.merges
@@ -48,7 +51,7 @@ def test_char_level_with_newline_tokens_skips_merges_txt(tmp_path):
     spec = BpeSpec(name="c", vocab={"▁a": 0, "\n": 1, "▁a\n": 2}, merges=[("▁a", "\n")],
                    pre_tokenizer=WHITESPACE, byte_level=False)
     names = {p.name for p in save_spec(spec, tmp_path)}
-    assert names == {"tokenizer.json", METADATA_FILE}
+    assert names == {"tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", METADATA_FILE}
     assert load_saved(tmp_path) == spec
     assert json.loads((tmp_path / METADATA_FILE).read_text(encoding="utf-8"))["files"]["merges.txt"] is None
 
