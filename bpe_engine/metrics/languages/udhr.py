@@ -116,9 +116,18 @@ def select(queries: Sequence[str]) -> list[Declaration]:
     return list(chosen.values())
 
 
+def udhr_for(code: str) -> Declaration | None:
+    """The declaration a corpus file's language code stands for (``kor_Hang`` -> Korean), if any."""
+    for query in (code, code.split("_")[0], code.split("-")[0]):
+        found = find(query) if query else []
+        if found:
+            return found[0]
+    return None
+
+
 def shared_parts(a: Declaration, b: Declaration) -> list[int]:
     """The part numbers both declarations have: the text two languages are compared on."""
     return sorted(a.numbers & b.numbers)
 
 
-__all__ = ["DATA_FILE", "ENGLISH", "SHA256", "Declaration", "declarations", "find", "select", "shared_parts"]
+__all__ = ["DATA_FILE", "ENGLISH", "SHA256", "Declaration", "declarations", "find", "select", "shared_parts", "udhr_for"]
