@@ -9,14 +9,21 @@ tokenizer), whitespace words that mean little get ``?`` -- the marks of ``bpe-ex
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 
-from bpe_engine.metrics.languages.browse import Metric, value
-from bpe_engine.metrics.languages.figures import LanguageFigures
+if TYPE_CHECKING:  # numpy comes with the engine's figures: imported when the view is first shown
+    from bpe_engine.metrics.languages.browse import Metric
+    from bpe_engine.metrics.languages.figures import LanguageFigures
 
 EIGHTHS = " ▏▎▍▌▋▊▉"
 PREMIUM_CLIP = 10.0
 NAME_WIDTH = 18
+
+
+def value(f: LanguageFigures, metric: Metric) -> float | None:
+    return f.premium if metric == "premium" else f.bytes_per_token
 
 
 def scale_of(figures: list[LanguageFigures], metric: Metric) -> float:

@@ -16,7 +16,7 @@ are dropped (a generation number).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
@@ -28,13 +28,18 @@ from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from bpe_engine.errors import BpeEngineError
-from bpe_engine.metrics.languages.browse import METRIC_LABELS, METRICS, Metric, article_pair, language_table, search, sorted_by
-from bpe_engine.metrics.languages.figures import LanguageFigures
 
 from ..widgets.steady_static import SteadyStatic
 from ..widgets.token_text import TokenText
 from . import sources
 from .language_bars import language_line, scale_of
+
+if TYPE_CHECKING:  # the engine's figures bring numpy: imported when the view first measures
+    from bpe_engine.metrics.languages.browse import Metric
+    from bpe_engine.metrics.languages.figures import LanguageFigures
+
+METRICS: tuple[Metric, ...] = ("premium", "bytes_per_token")
+METRIC_LABELS: dict[Metric, str] = {"premium": "premium vs English", "bytes_per_token": "bytes per token"}
 
 
 class LanguagesView(Vertical):
@@ -97,6 +102,8 @@ class LanguagesView(Vertical):
         if cached is not None and cached[0] is tok:
             self.post_message(self.Measured(generation, label, tok, cached[1]))
             return
+        from bpe_engine.metrics.languages.browse import language_table
+
         try:
             table = language_table(tok)
         except BpeEngineError as exc:
@@ -123,6 +130,8 @@ class LanguagesView(Vertical):
 
     def _fill(self) -> None:
         """The bars of the languages the search keeps, sorted by the metric."""
+        from bpe_engine.metrics.languages.browse import search, sorted_by
+
         query = self.query_one("#lang-search", Input).value
         self.shown = search(sorted_by(self.table, self.metric), query)
         bars = self.query_one("#lang-bars", OptionList)
@@ -148,6 +157,8 @@ class LanguagesView(Vertical):
             english.show(None, None, empty="")
             other.show(None, None, empty="no language: type less in the search box" if self.table else "")
             return
+        from bpe_engine.metrics.languages.browse import article_pair
+
         pair = article_pair(self.tokenizer, option.id, self.article)
         english.show(pair.english, pair.english_alignment)
         other.show(pair.other, pair.other_alignment)

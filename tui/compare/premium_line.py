@@ -9,16 +9,17 @@ points are computed in a worker, once per model (its merge log); the slider's k 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
 from textual.message import Message
 
-from bpe_engine.metrics.languages.premium_curve import PremiumPoint, corpus_languages, premium_curve, steepest_fall
-
 from ..state import ExplorerState
 from ..widgets.steady_static import SteadyStatic
+
+if TYPE_CHECKING:  # numpy comes with the engine's curve: imported when the Curve is first drawn
+    from bpe_engine.metrics.languages.premium_curve import PremiumPoint
 
 SPARKS = "▁▂▃▄▅▆▇█"
 POINTS = 16
@@ -33,6 +34,8 @@ def sparkline(values: list[float]) -> str:
 
 def premium_text(name: str, curve: list[PremiumPoint], k: int) -> Text:
     """``Korean premium (UDHR) ▇▅▃▂▁ ×1.07 at k=0 → ×0.73 at k=1244 · k=600: ×0.77 · most moved by k=0–83 (−0.11)``."""
+    from bpe_engine.metrics.languages.premium_curve import steepest_fall
+
     points = [p for p in curve if p.premium is not None]
     out = Text(f"{name} premium (UDHR) ", style="bold", no_wrap=True, overflow="ellipsis")
     if not points:
@@ -51,7 +54,7 @@ def premium_text(name: str, curve: list[PremiumPoint], k: int) -> Text:
 class PremiumLine(SteadyStatic):
     """One line per corpus language other than English (none: the line is empty)."""
 
-    DEFAULT_CSS = "PremiumLine { height: auto; }"
+    DEFAULT_CSS = "PremiumLine { height: 1; }"
 
     class Computed(Message):
         def __init__(self, key: tuple[int, int], curves: list[tuple[str, list[PremiumPoint]]]) -> None:
@@ -78,6 +81,8 @@ class PremiumLine(SteadyStatic):
 
     @work(thread=True, exit_on_error=False, group="curve-premium", exclusive=True, description="premium per merge step")
     def _compute(self, key: tuple[int, int], state: ExplorerState, n: int) -> None:
+        from bpe_engine.metrics.languages.premium_curve import corpus_languages, premium_curve
+
         curves = []
         for language in corpus_languages(state.corpus):
             tokenizer_at: Any = state.tokenizer_at
@@ -91,8 +96,10 @@ class PremiumLine(SteadyStatic):
             self._draw()
 
     def _draw(self) -> None:
+        """The first language's line (one row: the plot keeps the rest), hidden when there is none."""
         lines = [premium_text(name, curve, self._k) for name, curve in self._curves]
-        self.show(Text("\n").join(lines) if lines else Text(""))
+        self.display = bool(lines)
+        self.show(lines[0] if lines else Text(""))
 
 
 __all__ = ["PremiumLine", "premium_text", "sparkline"]

@@ -25,8 +25,6 @@ from .figures import LanguageFigures, LanguageMeter, by_premium
 from .udhr import ENGLISH, declarations, find
 
 Metric = Literal["premium", "bytes_per_token"]
-METRICS: tuple[Metric, ...] = ("premium", "bytes_per_token")
-METRIC_LABELS: dict[Metric, str] = {"premium": "premium vs English", "bytes_per_token": "bytes per token"}
 
 
 def language_table(tokenizer: Tokenizer) -> list[LanguageFigures]:
@@ -75,4 +73,4 @@ def article_pair(tokenizer: Tokenizer, code: str, number: int = 1) -> ArticlePai
     return ArticlePair(number, eng, enc, align_row(eng), align_row(enc), other.direction)
 
 
-__all__ = ["METRICS", "METRIC_LABELS", "ArticlePair", "Metric", "article_pair", "language_table", "search", "sorted_by", "value"]
+__all__ = ["ArticlePair", "Metric", "article_pair", "language_table", "search", "sorted_by", "value"]
