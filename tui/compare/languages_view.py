@@ -45,6 +45,8 @@ METRIC_LABELS: dict[Metric, str] = {"premium": "premium vs English", "bytes_per_
 class LanguagesView(Vertical):
     """Search box, bars, and the highlighted language's article beside English's."""
 
+    HELP_TITLE = "the Languages view"
+
     DEFAULT_CSS = """
     LanguagesView { layout: vertical; border: round $primary 30%; }
     LanguagesView #lang-title { height: 1; }
