@@ -24,7 +24,7 @@ from bpe_engine.types import UNKNOWN_ID
 from bpe_styles import SEGMENT_STYLES  # the app's colours too: plain data, no Textual
 
 from .cmd_encode import add_special_mode_argument, read_input
-from .output import note_special_text, open_tokenizer, print_json, safe_text, say, stdout_console, token_json_fields
+from .output import ADDED_TOKENS_RULE, note_special_text, open_tokenizer, print_json, safe_text, say, stdout_console, token_json_fields
 
 EXIT_ALL_ROWS_FAILED = 1
 
@@ -69,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
     for message in result.notes:
         say(console, message, "yellow")
     console.print(stats_table(result))
+    if any(row.stats is not None and row.stats.added_tokens for row in result.rows):
+        console.print(Text(f"{ADDED_TOKENS_RULE}; +N: the tokens it added", style="dim"))
     for row in result.rows:
         if row.error is not None:
             line = safe_text(f"{row.name}: ", "bold red")
@@ -99,7 +101,7 @@ def stats_table(result: Comparison) -> Table:
         s = row.stats
         table.add_row(
             name,
-            Text(f"{s.tokens:,}"),
+            Text(f"{s.tokens:,}" + (f" +{s.added_tokens}" if s.added_tokens else "")),
             Text(_num(s.chars_per_token)),
             Text(_num(s.bytes_per_token)),
             Text(_num(s.tokens_per_word)),

@@ -34,7 +34,7 @@ from bpe_engine.metrics.languages import (
 )
 from bpe_engine.metrics.token_shares import UNRELIABLE_SHARE
 
-from .output import note, open_tokenizer, print_json, stdout_console
+from .output import ADDED_TOKENS_RULE, note, open_tokenizer, print_json, stdout_console
 
 DEFAULT_TOKENIZERS = "gpt2,cl100k_base,o200k_base"
 UNIT_LETTER = {"word": "w", "character": "c", "syllable": "s"}
@@ -180,7 +180,7 @@ def summary_lines(results: Sequence[tuple[str, Sequence[LanguageFigures]]]) -> l
 def legend_lines(results: Sequence[tuple[str, Sequence[LanguageFigures]]]) -> list[Text]:
     every = [f for _, figures in results for f in figures]
     lines = [
-        "tokens: the text's own; tokens a tokenizer adds ([CLS], [SEP], <s>) not counted.",
+        ADDED_TOKENS_RULE + ".",
         "fert.: tokens per unit (w word, c character, s syllable); cont.: units split",
         "over 2+ tokens; unk+b: unknown and byte-fallback tokens; * fairest premium.",
     ]

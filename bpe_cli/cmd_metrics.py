@@ -5,6 +5,11 @@ tokens; characters, bytes per token; tokens per word (fertility); the continued-
 Shannon and Rényi efficiency (Zouhar et al. 2023, as ``tokenization-scorer`` defines them);
 vocabulary use; a Zipf exponent. ``--parallel`` takes texts of one content in several languages and
 gives each one's tokens against the first's (the language premium, Petrov et al. 2023).
+Beside every count: the share of unknown and byte-fallback tokens; a premium built on more than 5 %
+of them is flagged ``!`` (BERT's Amharic is 95 % ``[UNK]`` and looked the fairest). Notes on stderr
+(and ``warnings`` in ``--json``) say when whitespace words mean nothing for a file's script and when
+files given as parallel do not look parallel. Only the text's own tokens are counted: tokens a
+tokenizer adds (BERT's ``[CLS]``/``[SEP]``) are not -- the rule ``compare`` follows too.
 ``--tokenizer`` may be repeated (or a comma list): one table row per tokenizer and file, and with
 ``--json`` one JSON object per tokenizer, one per line.
 """
@@ -17,13 +22,17 @@ from pathlib import Path
 from typing import Any
 
 from rich.table import Table
+from rich.text import Text
 
 from bpe_engine.errors import ConfigError
+from bpe_engine.display import visible_text
 from bpe_engine.metrics import DEFAULT_ALPHA, TextMetrics, language_premium, measure_files
-from bpe_engine.metrics.vocabulary import vocabulary_ids
 from bpe_engine.core.text_files import read_text_file
+from bpe_engine.metrics.languages.parallel_corpus import parallel_warnings
+from bpe_engine.metrics.token_shares import UNRELIABLE_SHARE, share
+from bpe_engine.metrics.vocabulary import vocabulary_ids
 
-from .output import open_tokenizer, print_json, safe_text, stdout_console
+from .output import ADDED_TOKENS_RULE, note, open_tokenizer, print_json, safe_text, stdout_console
 
 COLUMNS = (
     ("tokens", "tokens", "{:,}"),
@@ -36,6 +45,8 @@ COLUMNS = (
     ("types", "observed_types", "{:,}"),
     ("vocab use", "vocabulary_use", "{:.2%}"),
     ("Zipf", "zipf_exponent", "{:.3f}"),
+    ("UNK", "unknown_share", "{:.1%}"),
+    ("byte fb", "byte_fallback_share", "{:.1%}"),
 )
 
 
@@ -69,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
     files = [(path, read_text_file(path)) for path in args.files]
     parallel = [(path, read_text_file(path)) for path in args.parallel]
     results = [metrics_json(tok, files, parallel, args.alpha) for tok in tokenizers]
+    for message in dict.fromkeys(w for result in results for w in result.get("warnings", ())):
+        note(message)
     if args.json:
         for result in results:
             print_json(result)
@@ -80,6 +93,9 @@ def run(args: argparse.Namespace) -> int:
         console.print(wide if fits else _metrics_by_figure(results, args.alpha))
     if parallel:
         console.print(_premium_table(results, [p for p, _ in parallel]))
+        if any(p["unreliable"] for result in results for p in result["parallel"]):
+            console.print(Text(f"! more than {UNRELIABLE_SHARE:.0%} of the tokens are unknown or byte fallback: the premium flatters it", style="yellow"))
+    console.print(Text(ADDED_TOKENS_RULE, style="dim"))
     return 0
 
 
@@ -87,14 +103,32 @@ def metrics_json(tokenizer: Any, files: list[tuple[str, str]], parallel: list[tu
     """The object ``--json`` prints for one tokenizer."""
     ordinary = frozenset(vocabulary_ids(tokenizer)) - frozenset(tokenizer.special_tokens.values()) - {tokenizer.unk_id}
     out: dict[str, Any] = {"tokenizer": tokenizer.name, "alpha": alpha, "vocabulary": len(ordinary)}
+    warnings: list[str] = []
     if files:
         each, total = measure_files(tokenizer, files)
         out["files"] = [_file_json(m, alpha, ordinary) for m in each]
         out["totals"] = _file_json(total, alpha, ordinary)
+        warnings += [_words_warning(m) for m in each if m.words_unclear]
     if parallel:
         each, _ = measure_files(tokenizer, parallel)
-        out["parallel"] = [{"file": p.name, "tokens": p.tokens, "premium": p.premium} for p in language_premium(each)]
+        out["parallel"] = [
+            {"file": p.name, "tokens": p.tokens, "premium": p.premium, "unknown": m.unknown, "byte_fallback": m.byte_fallback,
+             "unknown_share": share(m.unknown, m.tokens), "byte_fallback_share": share(m.byte_fallback, m.tokens),
+             "unreliable": m.unreliable or base_unreliable, "words_unclear": m.words_unclear}
+            for p, m, base_unreliable in zip(language_premium(each), each, [each[0].unreliable] * len(each), strict=True)
+        ]  # fmt: skip
+        warnings += parallel_warnings([(name, len(text.splitlines())) for name, text in parallel])
+        warnings += [_words_warning(m) for m in each if m.words_unclear and m.name not in {f for f, _ in files}]
+    if warnings:
+        out["warnings"] = warnings
     return out
+
+
+def _words_warning(m: TextMetrics) -> str:
+    return (
+        f"{visible_text(m.name)}: its whitespace words average {m.characters / max(m.words, 1):.0f} characters, so this "
+        "script does not space its words and tokens per word means little; read characters or bytes per token"
+    )
 
 
 def _file_json(m: TextMetrics, alpha: float, ordinary: frozenset[int]) -> dict[str, Any]:
@@ -145,7 +179,9 @@ def _premium_table(results: list[dict[str, Any]], paths: list[str]) -> Table:
         cells = []
         for result in results:
             p = result["parallel"][n]
-            cells.append(f"{p['tokens']:,} (×{p['premium']:.2f})" if p["premium"] is not None else f"{p['tokens']:,}")
+            cell = f"{p['tokens']:,} (×{p['premium']:.2f})" if p["premium"] is not None else f"{p['tokens']:,}"
+            odd = [f"{label} {p[key]:.0%}" for label, key in (("unk", "unknown_share"), ("byte", "byte_fallback_share")) if p[key]]
+            cells.append(cell + (" " + " ".join(odd) if odd else "") + (" !" if p["unreliable"] else ""))
         table.add_row(safe_text(path), *cells)
     return table
 

@@ -44,6 +44,10 @@ class _StdoutConsole(Console):
         raise BrokenPipeError(errno.EPIPE, "the reader of standard output went away")
 
 
+ADDED_TOKENS_RULE = "tokens: the text's own; tokens a tokenizer adds ([CLS], [SEP], <s>) not counted"
+"""The one counting rule of ``compare``, ``metrics`` and ``languages``, said under their tables."""
+
+
 def stdout_console() -> Console:
     """Console on the current ``sys.stdout`` (so pytest's capsys sees it); no auto-highlighting."""
     return _StdoutConsole(file=sys.stdout, highlight=False, soft_wrap=True)

@@ -45,6 +45,9 @@ class RowStats:
     partial_tokens: int
     special_tokens: int
     unk_tokens: int = 0
+    added_tokens: int = 0
+    """Tokens the tokenizer added of its own (BERT's ``[CLS]``/``[SEP]``): shown in the row, not
+    in ``tokens`` -- the one rule of ``compare``, ``metrics`` and ``languages``: the text's own tokens."""
     graphemes: int | None = None
     observed_types: int = 0
     shannon_efficiency: float | None = None
@@ -87,6 +90,7 @@ class RowStats:
             "partial_tokens": self.partial_tokens,
             "special_tokens": self.special_tokens,
             "unk_tokens": self.unk_tokens,
+            "added_tokens": self.added_tokens,
             "chars_per_token": self.chars_per_token,
             "graphemes_per_token": self.graphemes_per_token,
             "bytes_per_token": self.bytes_per_token,
@@ -155,15 +159,19 @@ def row_stats(
     if flags is None:
         flags = partial_flags(encoding, index)
     types, shannon, renyi, alpha = _efficiencies(encoding)
+    from ..metrics.encoded import added_tokens  # lazily, as _efficiencies (metrics reads this module)
+
+    added = len(added_tokens(encoding))
     return RowStats(
-        tokens=len(encoding.ids),
+        tokens=len(encoding.ids) - added,
         chars=index.n_chars,
         graphemes=count_graphemes(index),
         bytes=index.n_bytes,
         words=count_words(encoding.text) if words is None else words,
         partial_tokens=sum(flags),
-        special_tokens=sum(encoding.special),
+        special_tokens=sum(encoding.special) - added,
         unk_tokens=sum(encoding.unknown),
+        added_tokens=added,
         observed_types=types,
         shannon_efficiency=shannon,
         renyi_efficiency=renyi,

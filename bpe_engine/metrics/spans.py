@@ -6,8 +6,10 @@ and for most tokenizers that follows from the ids: the tokens' bytes, laid end t
 text's UTF-8 (byte-level BPE on its fast exact path, :mod:`bpe_engine.bpe.tiktoken_bridge`), so
 token ``i`` covers ``[sum of lengths before i, ... + its length)``. :class:`PartEncoder` encodes
 with ``encode`` (post-processor tokens left out, as :func:`.encoded.plain_ids`), checks that the
-bytes do spell the text, and only where they do not (a normaliser changed it, a word-start marker,
-an unknown piece) asks ``encode_detailed`` for that part. The ids are ``encode``'s either way.
+bytes do spell the text (or a space and the text: SentencePiece's dummy prefix), and where they do
+not, looks again at that part: tokens that spell the declared normal form of the part (Qwen's NFC)
+are mapped back as ``encode_detailed`` maps them; otherwise (a lowercasing front end, an unknown
+piece) ``encode_detailed`` itself places them. The ids are ``encode``'s either way.
 
 Several parts (a declaration's articles, a file's slices) are each encoded on their own and laid end
 to end: spans are offsets in the concatenation of the parts' UTF-8, so units and tokens of all parts
@@ -22,12 +24,13 @@ are counted in one vector pass (:func:`covered_by_several`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.normalizer import align
 from ..errors import BpeEngineError
-from ..memo import Memo
 from ..types import Tokenizer
 from .encoded import added_tokens, plain_ids
 
@@ -47,70 +50,105 @@ class EncodedParts:
 
 
 class PartEncoder:
-    """One tokenizer's exact encoder for :class:`EncodedParts` (keeps each id's bytes once)."""
+    """One tokenizer's exact encoder for :class:`EncodedParts`.
+
+    Each id's bytes are asked for once and kept in one growing buffer (``_buffer``, with each id's
+    offset and length), so checking that the tokens spell the text is a vector gather and compare,
+    not a Python step per token."""
 
     def __init__(self, tokenizer: Tokenizer) -> None:
         self.tokenizer = tokenizer
-        self._bytes: Memo[int, bytes | None] = Memo(self._token_bytes)
-        self._size = np.zeros(0, dtype=np.int64)
-
-    def _token_bytes(self, token_id: int) -> bytes | None:
-        try:
-            return self.tokenizer.token_bytes(token_id)
-        except (BpeEngineError, KeyError, IndexError, ValueError):  # UNKNOWN_ID: no bytes to lay down
-            return None
+        self._offset = np.zeros(0, dtype=np.int64)
+        self._size = np.zeros(0, dtype=np.int64)  # -2: not asked yet; -1: no bytes (an unknown piece)
+        self._buffer = np.zeros(1 << 16, dtype=np.uint8)
+        self._used = 0
 
     def encode(self, parts: Sequence[str]) -> EncodedParts:
         each = [plain_ids(self.tokenizer, part) for part in parts]
         counts = tuple(map(len, each))
-        ids = [i for part_ids in each for i in part_ids]
+        ids = np.fromiter(chain.from_iterable(each), dtype=np.int64, count=sum(counts))
         raws = [part.encode("utf-8", "surrogatepass") for part in parts]
-        n_bytes = sum(map(len, raws))
         spelled = self._spans(ids, b"".join(raws))
         if spelled is None:  # some part is not spelled by its tokens: place that part's tokens one by one
             starts, ends = [], []
-            offset = 0
-            for part, raw, part_ids in zip(parts, raws, each, strict=True):
-                a, b = self._spans(part_ids, raw) or self._detailed_spans(part)
+            offset = at = 0
+            for part, raw, n in zip(parts, raws, counts, strict=True):
+                a, b = self._spans(ids[at : at + n], raw) or self._normalized_spans(part, ids[at : at + n]) or self._detailed_spans(part)
                 starts.append(a + offset)
                 ends.append(b + offset)
                 offset += len(raw)
+                at += n
             empty = np.zeros(0, dtype=np.int64)
             spelled = (np.concatenate(starts) if starts else empty, np.concatenate(ends) if ends else empty)
-        return EncodedParts(np.array(ids, dtype=np.int64), spelled[0], spelled[1], n_bytes, counts)
+        return EncodedParts(ids, spelled[0], spelled[1], sum(map(len, raws)), counts)
 
-    def _spans(self, ids: list[int], raw: bytes) -> tuple[np.ndarray, np.ndarray] | None:
+    def _spans(self, ids: np.ndarray, raw: bytes) -> tuple[np.ndarray, np.ndarray] | None:
         """The spans of tokens whose bytes, laid end to end, are ``raw`` -- or a space and ``raw``:
         the space a SentencePiece model puts before the text (``add_dummy_prefix``), which then
         covers nothing -- else None."""
-        pieces = list(map(self._bytes.__getitem__, ids))
-        try:
-            spelled = b"".join(pieces)  # type: ignore[arg-type]  # a None (no bytes) raises TypeError
-        except TypeError:
+        if (ids < 0).any():  # UNKNOWN_ID: a piece with no bytes
             return None
-        if spelled == raw:
-            shift = 0
-        elif len(spelled) == len(raw) + 1 and spelled[:1] == b" " and spelled[1:] == raw:
-            shift = 1
-        else:
+        size = self._sizes(ids)
+        if (size < 0).any():
             return None
-        size = self._lengths(np.array(ids, dtype=np.int64))
         end = np.cumsum(size)
-        if not shift:
-            return end - size, end
-        return np.maximum(end - size - shift, 0), end - shift
+        total = int(end[-1]) if len(end) else 0
+        shift = total - len(raw)
+        if shift not in (0, 1):
+            return None
+        start = end - size
+        # the tokens' bytes laid end to end: byte j of token i is buffer[offset[i] + j]
+        spelled = self._buffer[np.arange(total) + np.repeat(self._offset[ids] - start, size)]
+        text = np.frombuffer(raw, dtype=np.uint8)
+        if shift and not (spelled[0] == 0x20 and np.array_equal(spelled[1:], text)):
+            return None
+        if not shift and not np.array_equal(spelled, text):
+            return None
+        return (np.maximum(start - shift, 0), end - shift) if shift else (start, end)
 
-    def _lengths(self, ids: np.ndarray) -> np.ndarray:
-        """Each id's byte length, from a table grown as new ids appear (one vector lookup per call)."""
+    def _sizes(self, ids: np.ndarray) -> np.ndarray:
+        """Each id's byte length (-1 for none), asking the tokenizer only about ids not seen before."""
         top = int(ids.max(initial=-1)) + 1
         if top > len(self._size):
-            grown = np.full(max(top, 2 * len(self._size)), -1, dtype=np.int64)
-            grown[: len(self._size)] = self._size
-            self._size = grown
-        missing = np.unique(ids[self._size[ids] < 0])
-        for i in missing.tolist():
-            self._size[i] = len(self._bytes[i] or b"")
+            grow = max(top, 2 * len(self._size))
+            self._size = np.concatenate((self._size, np.full(grow - len(self._size), -2, dtype=np.int64)))
+            self._offset = np.concatenate((self._offset, np.zeros(grow - len(self._offset), dtype=np.int64)))
+        new = np.unique(ids[self._size[ids] == -2])
+        if len(new):
+            found = [self._token_bytes(i) for i in new.tolist()]
+            size = np.array([-1 if b is None else len(b) for b in found], dtype=np.int64)
+            data = np.frombuffer(b"".join(b for b in found if b is not None), dtype=np.uint8)
+            if self._used + len(data) > len(self._buffer):
+                grown = np.zeros(max(2 * len(self._buffer), self._used + len(data)), dtype=np.uint8)
+                grown[: self._used] = self._buffer[: self._used]
+                self._buffer = grown
+            self._buffer[self._used : self._used + len(data)] = data
+            self._offset[new] = self._used + np.cumsum(np.maximum(size, 0)) - np.maximum(size, 0)
+            self._size[new] = size
+            self._used += len(data)
         return self._size[ids]
+
+    def _token_bytes(self, token_id: int) -> bytes | None:
+        try:
+            return self.tokenizer.token_bytes(token_id)
+        except (BpeEngineError, KeyError, IndexError, ValueError):
+            return None
+
+    def _normalized_spans(self, part: str, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """For a tokenizer that declares a normal form (Qwen's NFC): tokens that spell the
+        normalized part, their spans mapped back into the part as ``encode_detailed`` maps them
+        (:func:`bpe_engine.core.normalizer.align`)."""
+        form = self.tokenizer.capabilities.normalizer
+        if form is None:
+            return None
+        aligned = align(part, None, form)
+        if aligned is None:
+            return None
+        spans = self._spans(ids, aligned.normalized.encode("utf-8", "surrogatepass"))
+        if spans is None:
+            return None
+        mapped = np.array(aligned.spans_in_source(list(zip(spans[0].tolist(), spans[1].tolist()))) or np.zeros((0, 2)), dtype=np.int64)
+        return mapped[:, 0], mapped[:, 1]
 
     def _detailed_spans(self, part: str) -> tuple[np.ndarray, np.ndarray]:
         """Byte spans from ``encode_detailed``, post-processor tokens left out (the same tokens as

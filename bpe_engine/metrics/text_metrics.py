@@ -11,7 +11,16 @@ For each text (a file), encoded exactly in slices (:mod:`.encoded`), post-proces
 * ``shannon_efficiency``, ``renyi_efficiency`` (order ``alpha``) and ``observed_types``: Zouhar et
   al. 2023 as ``tokenization-scorer`` defines them (:mod:`.efficiency`), over the token ids;
 * ``vocabulary_use`` -- ordinary token types seen over the ordinary vocabulary (specials and the
-  unknown token left out), and ``zipf_exponent``.
+  unknown token left out), and ``zipf_exponent``;
+* ``unknown``, ``byte_fallback`` and their shares of the tokens
+  (:mod:`bpe_engine.metrics.token_shares`), ``unreliable`` when they pass 5 % -- a count made of
+  ``[UNK]`` says nothing of how well the vocabulary spells the text -- and ``words_unclear`` when the
+  whitespace words average over 15 characters (a script that does not space its words: tokens per
+  word means little there).
+
+The text is encoded with ``encode`` and the spans are read off the tokens' bytes
+(:class:`~bpe_engine.metrics.spans.PartEncoder`): the byte-level built-ins stay on tiktoken's exact
+path, ``encode_detailed`` is asked only where the tokens' bytes do not spell the text.
 
 :func:`language_premium` puts parallel texts (one content, several languages) side by side: each
 one's tokens over the first's (Petrov et al. 2023, "Language Model Tokenizers Introduce Unfairness
@@ -29,7 +38,11 @@ import numpy as np
 from ..core.text_index import word_spans
 from ..types import Tokenizer
 from .efficiency import efficiencies, zipf_exponent
-from .encoded import detailed_slices
+from .encoded import text_slices
+from .languages.figures import LONG_WORD_CHARS
+from .languages.units import part_units
+from .spans import PartEncoder, byte_offsets, covered_by_several
+from .token_shares import TokenShares, share, unreliable
 
 
 @dataclass
@@ -42,6 +55,8 @@ class TextMetrics:
     bytes: int = 0
     words: int = 0
     continued_words: int = 0
+    unknown: int = 0
+    byte_fallback: int = 0
     frequencies: Counter[int] = field(default_factory=Counter)
 
     def add(self, other: TextMetrics) -> None:
@@ -50,7 +65,19 @@ class TextMetrics:
         self.bytes += other.bytes
         self.words += other.words
         self.continued_words += other.continued_words
+        self.unknown += other.unknown
+        self.byte_fallback += other.byte_fallback
         self.frequencies.update(other.frequencies)
+
+    @property
+    def unreliable(self) -> bool:
+        """Unknown and byte-fallback tokens make up more than 5 % of the count."""
+        return unreliable(self.unknown, self.byte_fallback, self.tokens)
+
+    @property
+    def words_unclear(self) -> bool:
+        """Whitespace words averaging over 15 characters: not words of this script."""
+        return bool(self.characters) and (not self.words or self.characters / self.words > LONG_WORD_CHARS)
 
     def as_dict(self, *, alpha: float, ordinary: frozenset[int]) -> dict[str, object]:
         """The JSON object of ``metrics --json`` (``ordinary``: the vocabulary's ordinary ids)."""
@@ -73,40 +100,46 @@ class TextMetrics:
             "alpha": alpha,
             "vocabulary_use": _ratio(seen, len(ordinary)),
             "zipf_exponent": zipf_exponent(counts),
+            "unknown": self.unknown,
+            "byte_fallback": self.byte_fallback,
+            "unknown_share": share(self.unknown, self.tokens),
+            "byte_fallback_share": share(self.byte_fallback, self.tokens),
+            "unreliable": self.unreliable,
+            "words_unclear": self.words_unclear,
         }
 
 
-def measure_text(tokenizer: Tokenizer, text: str, name: str = "", *, progress: Callable[[int], None] | None = None) -> TextMetrics:
-    """Encode ``text`` and count (see the module docstring)."""
+def measure_text(
+    tokenizer: Tokenizer,
+    text: str,
+    name: str = "",
+    *,
+    progress: Callable[[int], None] | None = None,
+    encoder: PartEncoder | None = None,
+    shares: TokenShares | None = None,
+) -> TextMetrics:
+    """Encode ``text`` and count (see the module docstring). ``encoder`` and ``shares`` may be
+    passed to reuse them over several texts of one tokenizer."""
+    encoder = encoder or PartEncoder(tokenizer)
+    shares = shares or TokenShares.of(tokenizer)
     out = TextMetrics(name)
-    for piece, ids, spans in detailed_slices(tokenizer, text):
-        raw_len, words, continued = _words(piece, spans)
-        out.tokens += len(ids)
+    for piece in text_slices(tokenizer, text):
+        encoded = encoder.encode([piece])
+        starts, ends = part_units([piece], "word")
+        at = byte_offsets(piece)
+        unknown, byte = shares.count(encoded.ids)
+        out.tokens += len(encoded.ids)
         out.characters += len(piece)
-        out.bytes += raw_len
-        out.words += words
-        out.continued_words += continued
-        out.frequencies.update(ids)
+        out.bytes += encoded.n_bytes
+        out.words += len(starts)
+        out.continued_words += covered_by_several(at[starts], at[ends], encoded)
+        out.unknown += unknown
+        out.byte_fallback += byte
+        ids, counts = np.unique(encoded.ids, return_counts=True)
+        out.frequencies.update(dict(zip(ids.tolist(), counts.tolist(), strict=True)))
         if progress is not None:
             progress(len(piece))
     return out
-
-
-def _words(text: str, spans: Sequence[tuple[int, int]]) -> tuple[int, int, int]:
-    """(UTF-8 length, words, words covered by 2+ tokens) of one slice."""
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    widths = 1 + (codes >= 0x80).astype(np.int64) + (codes >= 0x800) + (codes >= 0x10000)
-    byte_at = np.concatenate(([0], np.cumsum(widths)))
-    found = word_spans(text)
-    if not found:
-        return int(byte_at[-1]), 0, 0
-    chars = np.array(found, dtype=np.int64)
-    word_start, word_end = byte_at[chars[:, 0]], byte_at[chars[:, 1]]
-    token = np.array([s for s in spans if s[1] > s[0]] or [(0, 0)], dtype=np.int64)
-    starts, ends = np.sort(token[:, 0]), np.sort(token[:, 1])
-    # tokens overlapping [ws, we): those starting before we, less those ending by ws (which start before it too)
-    overlapping = np.searchsorted(starts, word_end, "left") - np.searchsorted(ends, word_start, "right")
-    return int(byte_at[-1]), len(found), int(np.count_nonzero(overlapping >= 2))
 
 
 def _ratio(top: int, bottom: int) -> float | None:
@@ -134,7 +167,8 @@ def language_premium(measured: Sequence[TextMetrics]) -> list[Premium]:
 
 def measure_files(tokenizer: Tokenizer, texts: Sequence[tuple[str, str]]) -> tuple[list[TextMetrics], TextMetrics]:
     """Each (name, text) measured, and the totals over all of them."""
-    each = [measure_text(tokenizer, text, name) for name, text in texts]
+    encoder, shares = PartEncoder(tokenizer), TokenShares.of(tokenizer)
+    each = [measure_text(tokenizer, text, name, encoder=encoder, shares=shares) for name, text in texts]
     total = TextMetrics("total")
     for m in each:
         total.add(m)

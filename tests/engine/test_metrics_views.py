@@ -60,12 +60,14 @@ def test_a_row_stitched_from_cached_lines_has_the_whole_texts_figures(alice_text
 
 
 def test_post_processor_tokens_are_not_the_texts() -> None:
-    """BERT's [CLS] and [SEP] stand for no text: the row counts them as tokens (as it always did) but
-    the efficiencies leave them out, as ``metrics`` does; a special token spelled in the text is kept."""
+    """BERT's [CLS] and [SEP] stand for no text: one rule for compare, metrics and languages -- the
+    row's ``tokens`` are the text's own, as ``metrics`` counts them, with the added ones beside
+    (``added_tokens``); the efficiencies leave them out too; a special token spelled in the text is kept."""
     tok = load_tokenizer("bert-base-uncased")
     text = "The constitution protects the freedom of speech. [SEP] The end of the text."
     row = compare(text, [tok], special_mode="text").rows[0].stats
-    assert row is not None and row.tokens == len(tok.encode(text, special_mode="text"))
+    own = len(tok.encode(text, special_mode="text", add_special_tokens=False))
+    assert row is not None and (row.tokens, row.added_tokens) == (own, 2) == (metrics_of(tok, text)["tokens"], 2)
     assert row.renyi_efficiency == metrics_of(tok, text)["renyi_efficiency"]
     special = compare(text, [tok], special_mode="special").rows[0].stats
     assert special is not None and special.observed_types == row.observed_types - 3 + 1  # "[", "sep", "]" -> one [SEP]

@@ -4,6 +4,9 @@ The trained model's curve comes from the training log (``MergeStep.occurrences``
 re-encoding); the references are horizontal lines at their tokens per character on the same
 corpus, encoded once per corpus in a worker thread. A vertical line marks the slider's k.
 
+Under the plot, the premium of the corpus's languages against English per merge step
+(:mod:`.premium_line`): a model trained on English + Korean shows Korean's falling as merges are added.
+
 A second line is the corpus's Rényi efficiency (α 2.5, ``bpe-explorer metrics``'s figure) after k
 merges: :func:`~bpe_engine.compare.curve.efficiency_curve` follows the type counts through the same
 log, in a worker (a pass over the types per point), once per run and length of the log. Both are
@@ -33,6 +36,7 @@ from bpe_engine.training.steps import MergeStep
 
 from ..models import sources
 from ..state import ExplorerState
+from .premium_line import PremiumLine
 
 if TYPE_CHECKING:
     from textual_plot import PlotWidget
@@ -86,6 +90,7 @@ class CurveChart(Widget):
 
     def compose(self) -> ComposeResult:
         yield Static("tokens/char vs merges", id="curve-title", markup=False)
+        yield PremiumLine()
 
     def _plot(self) -> PlotWidget | None:
         """The plot, or None while it is being made (it is drawn once it is up)."""
@@ -100,7 +105,7 @@ class CurveChart(Widget):
         return None
 
     async def _make_plot(self, plot: PlotWidget) -> None:
-        await self.mount(plot)
+        await self.mount(plot, before=self.query_one(PremiumLine))
         self.redraw(self._state, self._k)
 
     def on_resize(self) -> None:
@@ -127,6 +132,7 @@ class CurveChart(Widget):
     def redraw(self, state: ExplorerState, k: int) -> None:
         """Draw the curve of ``state``'s merges with a marker at ``k``."""
         self._state, self._k = state, k
+        self.query_one(PremiumLine).follow(state, k)
         plot = self._plot()
         if plot is None:
             return

@@ -4,12 +4,13 @@ Each edit runs the comparison again (:mod:`.runs`: on the UI thread when the tex
 every tokenizer is loaded, in a worker otherwise; one run at a time, the newest input next, and a
 stale result never drawn over a newer one).
 
-Five views of the same result, one at a time (``v`` or a click on their tabs): **Rows** (every row
+Six views of the same result, one at a time (``v`` or a click on their tabs): **Rows** (every row
 on the character axis; the pointer lights a token's span up in all rows), **Stats** (every row's
 counts, graphemes beside code points, and its cost against the baseline row ★), **Text** (the
 current row as plain coloured text; ids or bytes on demand), **Curve** (the training's
-compression curve) and **Chat** (the text as a conversation: the prompt each row's model builds
-with its chat format, control tokens lit, and its count). Rows come from a searchable picker (``a``); ``c`` copies the current row's ids.
+compression curve), **Chat** (the text as a conversation: the prompt each row's model builds
+with its chat format, control tokens lit, and its count) and **Languages** (the current row's premium on
+the UDHR in 532 languages: :mod:`.languages_view`). Rows come from a searchable picker (``a``); ``c`` copies the current row's ids.
 
 The pane owns the feature -- the rows, the current row, the baseline and the drawn result -- and
 composes the parts that do one job each: the runs (:mod:`.runs`), the lit token
@@ -48,6 +49,7 @@ from .chart import CurveChart
 from .chat_view import ChatView
 from .info import status_text
 from .k_bar import KBar
+from .languages_view import LanguagesView
 from .running import CompareResult
 from .runs import SYNC_LIMIT, Runs
 from .selection import Selection
@@ -66,7 +68,7 @@ class ComparePane(StatePane):
 
     BINDINGS = [
         Binding("a", "add_rows", "Rows…", tooltip="add or remove rows: a searchable picker of every tokenizer"),
-        Binding("v", "cycle_view(1)", "View", tooltip="next view: Rows, Stats, Text, Curve, Chat"),
+        Binding("v", "cycle_view(1)", "View", tooltip="next view: Rows, Stats, Text, Curve, Chat, Languages"),
         Binding("V", "cycle_view(-1)", "View back", show=False, tooltip="previous view"),
         Binding("c", "copy_ids", "Copy ids", tooltip="copy the current row's token ids"),
         Binding("B", "set_baseline", "Baseline", tooltip="make the current row the baseline ★ the costs compare against"),
@@ -136,6 +138,7 @@ class ComparePane(StatePane):
                 yield TokenText(id="compare-colored")
             yield CurveChart()
             yield ChatView(id="compare-chat")
+            yield LanguagesView(id="compare-languages")
         yield SteadyStatic(id="compare-info", markup=False)
         yield SteadyStatic(id="compare-status", markup=False)
 

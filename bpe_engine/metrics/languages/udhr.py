@@ -7,8 +7,9 @@ this module costs nothing, the first :func:`declarations` call reads and checks 
 later calls reuse it.
 
 Each declaration keeps its code (the package's: ``kor``, ``jpn_osaka``, ``007``), ISO 639-3 code,
-BCP 47 tag, name, script (ISO 15924), direction and stage, and its text as numbered *parts*: part 0
-is the title and the preamble, part N is article N. 521 declarations have all 30 articles; the texts
+BCP 47 tag, name, script (ISO 15924), direction and stage, its title, and its text as numbered
+*parts*: part 0 is the preamble (505 declarations have one), part N is article N. The title is kept
+apart: a declaration without a preamble must not compare its title with English's preamble. 521 declarations have all 30 articles; the texts
 line up article by article, so two declarations are compared on the parts both have
 (:func:`shared_parts`).
 
@@ -31,7 +32,7 @@ from typing import Literal
 from ...errors import ConfigError
 
 DATA_FILE = "data/udhr.json.xz"
-SHA256 = "7744af4de1492dc698dcf73a72e863d34869e47920d99dc66513c4e5dd22e1d2"
+SHA256 = "a32c96a29bb24e3f5c05596ad19bf9e416920a85a8857015dcec7cfe05da2e2a"
 """The shipped file's checksum (also in PROVENANCE.md): a damaged install says so instead of
 measuring a truncated text."""
 ENGLISH = "eng"
@@ -50,6 +51,7 @@ class Declaration:
     script: str
     direction: Direction
     stage: int
+    title: str
     parts: tuple[tuple[int, str], ...]
 
     @property
@@ -78,7 +80,7 @@ def declarations() -> tuple[Declaration, ...]:
     raw = json.loads(lzma.decompress(blob))
     return tuple(
         Declaration(
-            d["code"], d["iso6393"], d["bcp47"], d["name"], d["script"], d["direction"], int(d["stage"]),
+            d["code"], d["iso6393"], d["bcp47"], d["name"], d["script"], d["direction"], int(d["stage"]), d["title"],
             tuple((int(n), text) for n, text in d["parts"]),
         )  # fmt: skip
         for d in raw["declarations"]
@@ -114,9 +116,18 @@ def select(queries: Sequence[str]) -> list[Declaration]:
     return list(chosen.values())
 
 
+def udhr_for(code: str) -> Declaration | None:
+    """The declaration a corpus file's language code stands for (``kor_Hang`` -> Korean), if any."""
+    for query in (code, code.split("_")[0], code.split("-")[0]):
+        found = find(query) if query else []
+        if found:
+            return found[0]
+    return None
+
+
 def shared_parts(a: Declaration, b: Declaration) -> list[int]:
     """The part numbers both declarations have: the text two languages are compared on."""
     return sorted(a.numbers & b.numbers)
 
 
-__all__ = ["DATA_FILE", "ENGLISH", "SHA256", "Declaration", "declarations", "find", "select", "shared_parts"]
+__all__ = ["DATA_FILE", "ENGLISH", "SHA256", "Declaration", "declarations", "find", "select", "shared_parts", "udhr_for"]
