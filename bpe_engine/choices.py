@@ -5,7 +5,7 @@ narrow form, and a sentence of help (the CLI's ``--help`` and the app's tooltips
 a tie-break rule or a special-text mode is one line here; nothing else keeps its own list.
 
 >>> [c.value for c in TIE_BREAKS]
-['hf', 'lexicographic', 'first-seen']
+['hf', 'lexicographic', 'greatest', 'first-seen']
 >>> values(MODELS)
 ('bpe', 'wordpiece', 'unigram')
 >>> label_of(TIE_BREAKS, "first-seen")
@@ -56,10 +56,11 @@ MODELS: tuple[Choice[ModelName], ...] = (
     Choice("unigram", "Unigram", "SentencePiece's Unigram: EM over a large seed vocabulary, pruned to the size"),
 )
 
-TieBreak = Literal["hf", "lexicographic", "first-seen"]
+TieBreak = Literal["hf", "lexicographic", "greatest", "first-seen"]
 TIE_BREAKS: tuple[Choice[TieBreak], ...] = (
     Choice("hf", "hf: ids", "the pair of smaller ids (left, then right), as Hugging Face tokenizers"),
     Choice("lexicographic", "lexicographic", "the pair that sorts first by its tokens' bytes"),
+    Choice("greatest", "greatest", "the pair that sorts last by its tokens' bytes, as max() over byte pairs (a course's reference trainer)"),
     Choice("first-seen", "first seen", "the pair met first in the corpus, as minbpe (the textbook order)"),
 )
 

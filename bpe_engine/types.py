@@ -94,6 +94,10 @@ class Capabilities:
       a post-processor's ``<s>``), as Hugging Face's ``add_special_tokens=True`` does;
       ``add_special_tokens=False`` turns them off.
     * ``fast_backend``: ``with_backend("tiktoken")`` encodes through tiktoken (same ids, faster).
+    * ``byte_fallback``: a character the vocabulary cannot spell becomes its UTF-8 bytes as
+      ``<0xNN>`` tokens (SentencePiece's and Hugging Face's byte fallback) instead of the unknown
+      token: such tokens carry no more than a byte each, so the language figures count them
+      (:mod:`bpe_engine.metrics.token_shares`).
     * ``normalizer``: the Unicode normal form the model puts text in before anything else
       (``"NFC"`` for Qwen; :mod:`bpe_engine.bpe.normalizer`), or None. ``encode_detailed``'s spans
       still point into the text as given; ``decode`` gives the normalized text. (A Hugging Face
@@ -110,6 +114,7 @@ class Capabilities:
     space_safe: bool = False
     adds_specials: bool = False
     fast_backend: bool = False
+    byte_fallback: bool = False
     normalizer: NormalForm | None = None
 
 

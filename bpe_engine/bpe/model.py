@@ -96,6 +96,7 @@ class BpeTokenizer(BpeDecoder):
         special_tokens: dict[str, int] | None = None,
         unk_token: str | None = None,
         backend: Backend = "auto",
+        normalizer: NormalForm | None = None,
     ) -> None:
         table = MergeTable(
             name=name,
@@ -106,7 +107,7 @@ class BpeTokenizer(BpeDecoder):
             unk_token=unk_token,
             end_of_word_separate=pre_tokenizer.end_of_word == "separate",
         )
-        self._setup(name, table, pre_tokenizer, special_tokens or {}, table.n_merges, backend)
+        self._setup(name, table, pre_tokenizer, special_tokens or {}, table.n_merges, backend, normalizer)
         self.unk_token = unk_token
         self.notes: tuple[str, ...] = ()
         """What the loader wants the user to know about this model (a rank file's gaps, ...)."""

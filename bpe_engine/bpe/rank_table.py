@@ -43,7 +43,8 @@ class RankTable:
         self.id_bytes = id_bytes
         self.n_merges = len(ranks) - 256
         self._merge_ranks: list[int] | None = None
-        self._merges: list[tuple[str, str]] | None = None
+        self._merges: list[tuple[int, str, str]] | None = None
+        self._unbuilt: list[int] = []
         self._strs: dict[int, str] = {}  # id -> GPT-2 byte string, filled as tokens are shown
 
     def limit_for(self, k: int) -> int:
@@ -84,18 +85,30 @@ class RankTable:
         return {bytes_to_token_str(t): r for t, r in self.ranks.items() if r < limit or len(t) == 1}
 
     def merges(self, k: int) -> list[tuple[str, str]]:
+        merges, unbuilt = self.derived_merges()
+        if unbuilt:  # never happens in the OpenAI tables; kept honest for user files
+            rank = unbuilt[0]
+            raise ConfigError(f"token {self.id_bytes[rank]!r} (rank {rank}) cannot be built from two lower-ranked tokens")
+        return [(left, right) for _, left, right in merges[:k]]
+
+    def derived_merges(self) -> tuple[list[tuple[int, str, str]], list[int]]:
+        """``(rank, left, right)`` of every multi-byte token that two lower ranks build, in rank
+        order, and the ranks no two lower ranks build (tiktoken reaches them only as a whole
+        piece). Each token's pair is the split the lower ranks give its bytes, found once."""
         if self._merges is None:
             id_bytes = self.id_bytes
-            merges = []
+            merges: list[tuple[int, str, str]] = []
+            unbuilt: list[int] = []
             for rank in self._sorted_merge_ranks():
                 token = id_bytes[rank]
                 assert token is not None
                 parts = merge_byte_ranks(token, self.ranks, rank)
-                if len(parts) != 2:  # never happens in the OpenAI tables; kept honest for user files
-                    raise ConfigError(f"token {token!r} (rank {rank}) cannot be built from two lower-ranked tokens")
-                merges.append((self.token_str(parts[0]) or "", self.token_str(parts[1]) or ""))
-            self._merges = merges
-        return self._merges[:k]
+                if len(parts) == 2:
+                    merges.append((rank, self.token_str(parts[0]) or "", self.token_str(parts[1]) or ""))
+                else:
+                    unbuilt.append(rank)
+            self._merges, self._unbuilt = merges, unbuilt
+        return self._merges, self._unbuilt
 
     def _sorted_merge_ranks(self) -> list[int]:
         """Ranks of the multi-byte tokens in order: rank of the k-th merge is element k."""

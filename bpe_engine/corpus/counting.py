@@ -21,6 +21,7 @@ from itertools import chain
 from typing import NamedTuple
 
 from ..bpe.byte_table import BYTE_CHARS
+from ..bpe.normalizer import NormalForm
 from ..errors import CorpusError
 from ..pretokenizers import PreTokenizer, split_specials
 from .blocks import BLOCK_BYTES, CutRule, DataBlock, FileBlock, cut_bytes, read_file_block
@@ -63,6 +64,7 @@ class CountJob(NamedTuple):
     errors: DecodeErrors = "strict"
     lines: bool = False
     max_span: int = 0  # bytes a stretch without a cut point may span (CutRule.max_span)
+    normalizer: NormalForm | None = None  # a base's Unicode form (Qwen's NFC), applied before anything else
 
     @property
     def rule(self) -> CutRule:
@@ -96,13 +98,13 @@ def count_unit(unit: Unit, job: CountJob) -> Part:
     """Read (for a file block), decode, cut out specials, pre-tokenize and count one unit."""
     split = splitter(job.pre_tokenizer)
     if isinstance(unit, Batch):
-        pieces = chain.from_iterable(map(split, _batch_texts(unit, job)))
+        pieces = chain.from_iterable(map(split, _without_specials(map(_normalizer(job), _batch_texts(unit, job)), job)))
         return _named(Counter(pieces), job, unit.documents, sum(map(len, unit.items)))
     offset, data, at_end, first = unit_bytes(unit, job.rule)
     texts = decoded_unit(unit, offset, data, job)
     documents = _lines_in(data, at_end) if job.lines else int(first)
     segments = _LINES.findall(texts[0]) if job.lines else texts
-    pieces = chain.from_iterable(map(split, _without_specials(segments, job)))
+    pieces = chain.from_iterable(map(split, _without_specials(map(_normalizer(job), segments), job)))
     return _named(Counter(pieces), job, documents, len(data))
 
 
@@ -202,8 +204,20 @@ def _without_specials(segments: Iterable[str], job: CountJob) -> Iterable[str]:
     return (seg for text in segments for seg, is_special in split_specials(text, job.specials) if not is_special)
 
 
+def _normalizer(job: CountJob) -> Callable[[str], str]:
+    """What a text goes through before specials are cut out and it is pre-tokenized: the job's
+    Unicode normal form, as the tokenizer's ``encode`` applies it first (cut points fall after a
+    newline or a space, where no composition or reordering crosses)."""
+    form = job.normalizer
+    if form is None:
+        return str
+    from ..bpe.normalizer import normalize
+
+    return lambda text: normalize(text, form)
+
+
 def _batch_texts(batch: Batch, job: CountJob) -> Iterator[str]:
-    """The batch's texts with special tokens cut out (raw bytes decoded as for a block)."""
+    """The batch's texts, raw bytes decoded as for a block (specials are cut out after)."""
     mode = "surrogateescape" if job.byte_level else job.errors
     for index, item in enumerate(batch.items):
         if not isinstance(item, str):
@@ -211,7 +225,7 @@ def _batch_texts(batch: Batch, job: CountJob) -> Iterator[str]:
                 item = item.decode("utf-8", mode)
             except UnicodeDecodeError as exc:
                 raise BadBytes(index, exc.start) from None
-        yield from _without_specials((item,), job)
+        yield item
 
 
 def _to_byte_chars(piece: str) -> str:

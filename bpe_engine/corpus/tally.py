@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, NamedTuple
 
+from ..bpe.normalizer import NormalForm
 from ..errors import CorpusError
 from ..pretokenizers import PreTokenizer
 from . import parallel
@@ -60,6 +61,7 @@ def count_files(
     memory_budget: int | None = None,
     training: bool = True,
     progress: ProgressCallback | None = None,
+    normalizer: NormalForm | None = None,
 ) -> WordCounts:
     """Count the words of files (``-``: standard input) without holding the corpus.
 
@@ -80,7 +82,7 @@ def count_files(
     )
     ways = endless + (WAYS_OUT if training else WAYS_OUT_COUNTING) if devices else None
     watch = TableWatch(total, memory_budget, min_count=min_word_count, training=training, ways_out=ways)
-    job = CountJob(pre_tokenizer, tuple(special_tokens), byte_level, errors, lines, watch.uncut_limit)
+    job = CountJob(pre_tokenizer, tuple(special_tokens), byte_level, errors, lines, watch.uncut_limit, normalizer)
     units = _file_units(sources, job.rule, block_bytes)
     parts = run_units(units, job, workers, pool=total is None or total > PARALLEL_THRESHOLD)
     counts = _fold(parts, job, watch, total, progress)
@@ -98,14 +100,16 @@ def count_words(
     byte_level: bool,
     workers: int = 2,
     errors: DecodeErrors = "strict",
+    normalizer: NormalForm | None = None,
 ) -> WordCounts:
     """Split out special tokens, pre-tokenize, and count the pieces (first appearance order).
+    ``normalizer`` (both functions): a Unicode form applied first, as a base tokenizer's encode does.
 
     Corpora above :data:`PARALLEL_THRESHOLD` are cut into batches that ``workers`` forked
     processes decode, pre-tokenize and count; the batches are merged back in order, so the
     first-appearance order is the one a single pass gives. In-process when other threads run.
     """
-    job = CountJob(pre_tokenizer, tuple(special_tokens), byte_level, errors)
+    job = CountJob(pre_tokenizer, tuple(special_tokens), byte_level, errors, normalizer=normalizer)
     batches, origins, size = _batches(documents, job.rule, BLOCK_BYTES)
     parts = run_units(batches, job, workers, pool=size > PARALLEL_THRESHOLD and len(batches) > 1)
     arrived = [0]

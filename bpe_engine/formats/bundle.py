@@ -22,7 +22,7 @@ type-checked, and a wrong one is one error naming the file and the field.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,7 @@ from .hf_json import read_hf_json, write_hf_json
 from .saved_dir import FORMAT_NAME, METADATA_FILE, check_save_target, read_consistently, read_metadata, save_directory
 from .spec import BpeSpec, pretokenizer_from_settings, spec_from_tokenizer, split_specials_from_vocab
 from .tiktoken_files import write_tiktoken
+from .transformers_files import Role, special_roles, write_transformers_files
 from .training_log import LOG_FILE, counts_of, log_text, read_training_log
 
 FORMAT_VERSION = 2
@@ -96,6 +97,10 @@ def _save_wordpiece(tokenizer: Any, out: Path, name: str, steps: Sequence[MergeS
     def write(fresh: Path) -> dict[str, Any]:
         written = wordpiece.save_wordpiece_dir(tokenizer, fresh)
         files = {p.name: p.name for p in written}
+        if "tokenizer.json" in files:
+            declared: dict[Role, str | None] = {"unk": tokenizer.unk_token, "cls": tokenizer.cls_token, "sep": tokenizer.sep_token}
+            lowercase = tokenizer.normalizer is not None and tokenizer.normalizer.lowercase
+            files.update(write_transformers_files(fresh, special_roles(tokenizer.special_tokens, declared), lowercase=lowercase))
         if steps:
             files[LOG_FILE] = _write_log(fresh, steps)
         return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "model": "wordpiece", "name": name, "files": files}
@@ -103,9 +108,16 @@ def _save_wordpiece(tokenizer: Any, out: Path, name: str, steps: Sequence[MergeS
     return save_directory(out, write)
 
 
-def save_spec(spec: BpeSpec, directory: str | Path, *, steps: Sequence[MergeStep] | None = None) -> list[Path]:
+def save_spec(
+    spec: BpeSpec,
+    directory: str | Path,
+    *,
+    steps: Sequence[MergeStep] | None = None,
+    extra_files: Mapping[str, str] | None = None,
+) -> list[Path]:
     """Write every format ``spec`` fits (see module docstring) as one atomic directory; ``steps``
-    (the training's merges) go into training.jsonl."""
+    (the training's merges) go into training.jsonl; ``extra_files`` (name -> text: what a tool
+    adds, such as a base's own settings) are written beside them, in the same save and manifest."""
     check_save_target(directory)  # before any work: a bad target fails fast
 
     def write(out: Path) -> dict[str, Any]:
@@ -113,6 +125,7 @@ def save_spec(spec: BpeSpec, directory: str | Path, *, steps: Sequence[MergeStep
         if _hf_json_misses(spec) is None:
             write_hf_json(out / "tokenizer.json", spec)
             files["tokenizer.json"] = "tokenizer.json"
+            files.update(write_transformers_files(out, special_roles(spec.special_tokens, {"unk": spec.unk_token})))
         merges_txt = merges_text(spec.merges) if merges_writable(spec.merges) else None
         if merges_txt is not None:
             from ..atomic import atomic_write_text
@@ -128,6 +141,11 @@ def save_spec(spec: BpeSpec, directory: str | Path, *, steps: Sequence[MergeStep
         meta = metadata(spec, files)
         if steps:
             meta["files"][LOG_FILE] = _write_log(out, steps)
+        from ..atomic import atomic_write_text
+
+        for extra, text in (extra_files or {}).items():
+            atomic_write_text(out / extra, text)
+            meta["files"][extra] = extra
         return meta
 
     return save_directory(directory, write)
@@ -185,6 +203,7 @@ def metadata(spec: BpeSpec, files: dict[str, str | None]) -> dict[str, Any]:
         "special_tokens": dict(sorted(spec.special_tokens.items(), key=lambda item: item[1])),
         "unk_token": spec.unk_token,
         "rank_table": spec.rank_table,
+        "normalizer": spec.normalizer,
         "vocab_size": len(spec.vocab) + len(spec.special_tokens),
         "merges": len(spec.merges),
         "files": files,
@@ -212,6 +231,9 @@ def _spec_from_metadata(root: Path, meta: dict[str, Any]) -> BpeSpec:
     unk_token = _field(meta_path, meta, "unk_token", str, None)
     byte_level = _field(meta_path, meta, "byte_level", bool, True)
     rank_table = _field(meta_path, meta, "rank_table", bool, False)
+    normalizer = _field(meta_path, meta, "normalizer", str, None)
+    if normalizer not in (None, "NFC"):
+        raise TokenizerFileError(meta_path, f'field "normalizer" is {_json_repr(normalizer)}; expected "NFC" or null')
 
     if (root / "tokenizer.json").is_file():
         spec = read_hf_json(root / "tokenizer.json", name=name)
@@ -232,6 +254,7 @@ def _spec_from_metadata(root: Path, meta: dict[str, Any]) -> BpeSpec:
         special_tokens=specials,
         unk_token=unk_token,
         rank_table=rank_table,
+        normalizer=normalizer,
     )
     spec.validate(meta_path)  # the specials from the metadata may differ from the file's added tokens
     return spec

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_write_text
-from ..errors import TokenizerFileError
+from ..errors import ConfigError, TokenizerFileError
 from ..pretokenizers import END_OF_WORD_SUFFIX
 from .gpt2_files import check_agreement, validate_vocab
 from .hf_stages import (
@@ -76,7 +76,7 @@ def hf_json_dict(spec: BpeSpec) -> dict[str, Any]:
             }
             for token, i in sorted(spec.special_tokens.items(), key=lambda item: item[1])
         ],
-        "normalizer": MARKER_NORMALIZER if pre.space_marker is not None else None,
+        "normalizer": _normalizer_json(spec),
         "pre_tokenizer": pre_tokenizer_json(pre, spec.byte_level),
         "post_processor": None,
         "decoder": decoder_json(pre, spec.byte_level),
@@ -93,6 +93,19 @@ def hf_json_dict(spec: BpeSpec) -> dict[str, Any]:
             "merges": [[left, right] for left, right in spec.merges],
         },
     }
+
+
+NFC_NORMALIZER = {"type": "NFC"}
+
+
+def _normalizer_json(spec: BpeSpec) -> dict[str, Any] | None:
+    """The ``▁`` marker stages for ``whitespace``, HF's ``NFC`` for a model that normalizes first."""
+    marker = MARKER_NORMALIZER if spec.pre_tokenizer.space_marker is not None else None
+    if spec.normalizer is None:
+        return marker
+    if marker is not None:  # no base has both: ▁ models are ours, trained without a normal form
+        raise ConfigError("a model with the ▁ marker and a Unicode normal form has no tokenizer.json here")
+    return dict(NFC_NORMALIZER)
 
 
 def hf_json_text(spec: BpeSpec) -> str:
@@ -169,6 +182,7 @@ def hf_spec_from_dict(path: str | Path, data: Any, *, name: str) -> BpeSpec:
         special_tokens=specials,
         unk_token=unk,
         rank_table=bool(model.get("ignore_merges")),
+        normalizer="NFC" if data.get("normalizer") == NFC_NORMALIZER else None,
     )
     spec.validate(path)
     return spec
@@ -190,6 +204,8 @@ def plain_bpe_spec(path: str | Path, data: Any, *, name: str, hf: Any) -> BpeSpe
         return None
     if post is not None and not (isinstance(post, dict) and post.get("type") == "ByteLevel"):
         return None
+    if data.get("normalizer") == NFC_NORMALIZER:
+        return None  # HF normalizes between added tokens, our NFC the whole text: the pipeline is exact
     for stage in stages_of(data.get("pre_tokenizer")):
         kind = stage.get("type") if isinstance(stage, dict) else None
         if kind == "Metaspace":
@@ -213,7 +229,7 @@ def plain_bpe_spec(path: str | Path, data: Any, *, name: str, hf: Any) -> BpeSpe
 
 def _refuse_unsupported(path: str | Path, data: Mapping[str, Any], model: Mapping[str, Any]) -> None:
     """Stages that would change ids and that our pipeline does not have."""
-    if data.get("normalizer") is not None and data["normalizer"] not in MARKER_NORMALIZERS:
+    if data.get("normalizer") is not None and data["normalizer"] not in (*MARKER_NORMALIZERS, NFC_NORMALIZER):
         kind = data["normalizer"].get("type") if isinstance(data["normalizer"], dict) else data["normalizer"]
         raise TokenizerFileError(path, f"normalizer {kind!r} is not supported; only files without a normalizer load")
     if model.get("continuing_subword_prefix"):

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..bpe.byte_table import CHAR_TO_BYTE, is_byte_token_str, token_str_to_bytes
+from ..bpe.normalizer import NormalForm
 from ..errors import TokenizerFileError
 from ..pretokenizers import BUILTIN, PreTokenizer, custom
 
@@ -36,6 +37,8 @@ class BpeSpec:
     rank_table: bool = False
     """Encode the tiktoken way (whole piece first, then lowest rank of the concatenated bytes;
     ids are ranks) -- HF's ``ignore_merges`` -- instead of applying merges in list order."""
+    normalizer: NormalForm | None = None
+    """A Unicode normal form the text is put in first (Qwen's NFC; HF's ``NFC`` normalizer)."""
 
     def full_vocab(self) -> dict[str, int]:
         """Ordinary tokens and specials together (what vocab.json and HF's model.vocab list)."""
@@ -70,6 +73,7 @@ class BpeSpec:
                 mergeable_ranks={token_str_to_bytes(t): i for t, i in self.vocab.items()},
                 pre_tokenizer=self.pre_tokenizer,
                 special_tokens=dict(self.special_tokens) or None,
+                normalizer=self.normalizer,
             )
         vocab = dict(self.vocab)
         if self.unk_token in self.special_tokens:  # the encoder looks the unknown token up among the ids
@@ -82,6 +86,7 @@ class BpeSpec:
             byte_level=self.byte_level,
             special_tokens=dict(self.special_tokens) or None,
             unk_token=self.unk_token,
+            normalizer=self.normalizer,
         )
 
 
@@ -98,6 +103,7 @@ def spec_from_tokenizer(tokenizer: ReplaysMerges) -> BpeSpec:
         special_tokens=specials,
         unk_token=tokenizer.unk_token,
         rank_table=tokenizer.capabilities.merge_order == "ranks",
+        normalizer=tokenizer.capabilities.normalizer,
     )
 
 

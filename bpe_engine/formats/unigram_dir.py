@@ -14,22 +14,26 @@ from typing import Any
 
 from ..errors import TokenizerFileError
 from .bundle import FORMAT_VERSION, _safe_file_stem
+from .transformers_files import sentencepiece_roles, write_transformers_files
 from .saved_dir import FORMAT_NAME, METADATA_FILE, read_consistently, save_directory
 
 MODEL = "unigram"
 
 
 def save_unigram_dir(directory: str | Path, name: str, model: bytes, tokenizer_json: str) -> list[Path]:
-    """``DIR/NAME.model``, ``DIR/tokenizer.json`` and ``bpe-explorer.json``, swapped in atomically."""
+    """``DIR/NAME.model``, ``DIR/tokenizer.json``, the two files ``transformers`` reads beside it
+    (:mod:`.transformers_files`, roles from the model's own pieces) and ``bpe-explorer.json``,
+    swapped in atomically."""
+    from ..sentencepiece.model_proto import parse_model_bytes
+
+    roles = sentencepiece_roles(parse_model_bytes(model, name))
     stem = _safe_file_stem(name) + ".model"
 
     def write(fresh: Path) -> dict[str, Any]:
         (fresh / stem).write_bytes(model)
         (fresh / "tokenizer.json").write_text(tokenizer_json, encoding="utf-8")
-        return {
-            "format": FORMAT_NAME, "version": FORMAT_VERSION, "model": MODEL, "name": name,
-            "files": {stem: stem, "tokenizer.json": "tokenizer.json"},
-        }
+        files = {stem: stem, "tokenizer.json": "tokenizer.json", **write_transformers_files(fresh, roles)}
+        return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "model": MODEL, "name": name, "files": files}
 
     return save_directory(directory, write)
 

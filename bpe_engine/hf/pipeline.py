@@ -86,6 +86,7 @@ class HfTokenizer:
             replays_merges=model.family == "bpe",
             traces_stages=True,
             adds_specials=pipeline.post_processor is not None and pipeline.post_processor.added_tokens() > 0,
+            byte_fallback=model.byte_fallback,
         )
         self._stages = _flatten(pipeline.pre_tokenizer)
         self._vocab_size: int | None = None

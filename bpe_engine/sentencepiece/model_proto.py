@@ -70,6 +70,8 @@ class ModelFile:
     denormalizer: NormalizerSettings | None
     data: bytes = field(default=b"", repr=False, compare=False)
     """The serialized model as read: a save writes back the very bytes ``sentencepiece`` loads."""
+    pad_piece: str = "<pad>"
+    """The padding piece's spelling (a control piece only when the model was trained with ``pad_id``)."""
 
 
 def read_model_file(path: str | Path) -> ModelFile:
@@ -155,7 +157,7 @@ def _checked(message: Any, path: str | Path) -> ModelFile:
         types.append(kind)
     if unk_id < 0:
         raise TokenizerFileError(path, "defines no unknown piece (type UNKNOWN, usually <unk>)")
-    for name in ("unk_surface", "bos_piece", "eos_piece"):
+    for name in ("unk_surface", "bos_piece", "eos_piece", "pad_piece"):
         if not isinstance(getattr(trainer, name), str):
             raise TokenizerFileError(path, f"trainer_spec.{name} is not valid UTF-8 text")
     if trainer.byte_fallback and len(bytes_found) != 256:
@@ -172,6 +174,7 @@ def _checked(message: Any, path: str | Path) -> ModelFile:
         unk_surface=trainer.unk_surface,
         bos_piece=trainer.bos_piece or "<s>",
         eos_piece=trainer.eos_piece or "</s>",
+        pad_piece=trainer.pad_piece or "<pad>",
         normalizer=_normalizer(message.normalizer_spec),
         denormalizer=(
             _normalizer(message.denormalizer_spec)

@@ -93,6 +93,7 @@ class SentencePieceTokenizer:
             explains="unigram-choice" if unigram else "merge-tree",
             merge_order=None if unigram else "piece-scores",
             adds_specials=add_bos or add_eos,
+            byte_fallback=model.byte_fallback,
         )
 
     def __repr__(self) -> str:

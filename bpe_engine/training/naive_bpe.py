@@ -34,7 +34,8 @@ makes it a symbol of its own (``l o w </w>``), which pairs like any other:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from ..bpe.byte_table import BYTE_ALPHABET, token_str_to_bytes
 from ..corpus import WordCounts
@@ -75,13 +76,10 @@ def train_naive(corpus: WordCounts | Mapping[str, int], config: BpeTrainerConfig
             stats = {pair: c for pair, c in stats.items() if eligible(*pair)}
         if not stats:
             break
-        if config.tie_break == "first-seen":
-            ranked = sorted(stats, key=lambda p: -stats[p])  # a stable sort keeps the first seen of equal counts
-        elif config.tie_break == "hf":
-            ranked = sorted(stats, key=lambda p: (-stats[p], vocab[p[0]], vocab[p[1]]))
-        else:
-            ranked = sorted(stats, key=lambda p: (-stats[p], token_bytes(p[0]), token_bytes(p[1])))
-        best = ranked[0]
+        pick, key = _rule(config.tie_break, stats, vocab, token_bytes)
+        best = pick(stats, key=key)
+        ranked = sorted(stats, key=key, reverse=pick is max)  # stable either way: equal keys keep dict order
+        assert ranked[0] == best
         count = stats[best]
         if count < 1 or count < config.min_frequency:
             break
@@ -104,6 +102,24 @@ def train_naive(corpus: WordCounts | Mapping[str, int], config: BpeTrainerConfig
             )
         )
     return steps
+
+
+def _rule(
+    name: str, stats: Mapping[tuple[str, str], int], vocab: Mapping[str, int], token_bytes: Callable[[str], bytes]
+) -> tuple[Callable[..., tuple[str, str]], Callable[[tuple[str, str]], Any]]:
+    """Each tie-break rule as the plain ``min`` or ``max`` that states it, and its key.
+
+    ``first-seen`` is minbpe's ``max(stats, key=stats.get)``: ``max`` keeps the first of equal keys,
+    and ``stats`` is filled in scanning order. ``greatest`` is ``max`` over ``(count, (left bytes,
+    right bytes))``, as code that picks the best pair with ``max()`` over tuples of bytes.
+    """
+    if name == "first-seen":
+        return max, stats.__getitem__
+    if name == "greatest":
+        return max, lambda p: (stats[p], (token_bytes(p[0]), token_bytes(p[1])))
+    if name == "hf":
+        return min, lambda p: (-stats[p], vocab[p[0]], vocab[p[1]])
+    return min, lambda p: (-stats[p], token_bytes(p[0]), token_bytes(p[1]))
 
 
 def fuse(symbols: Sequence[str], left: str, right: str, new: str) -> tuple[list[str], int]:

@@ -41,7 +41,10 @@ def run(capsys, *argv, stdin: str | None = None, monkeypatch=None):
 
 def test_train_writes_every_format(trained_dir):
     names = sorted(p.name for p in trained_dir.iterdir())
-    assert names == ["bpe-explorer.json", "merges.txt", "tiny.tiktoken", "tokenizer.json", "training.jsonl", "vocab.json"]
+    assert names == [
+        "bpe-explorer.json", "merges.txt", "special_tokens_map.json", "tiny.tiktoken", "tokenizer.json", "tokenizer_config.json",
+        "training.jsonl", "vocab.json",
+    ]
     tok = load_tokenizer(trained_dir)
     assert tok.name == "tiny" and tok.special_tokens == {"<|endoftext|>": 0}
     assert tok.decode(tok.encode("the cat 한국어")) == "the cat 한국어"

@@ -31,6 +31,37 @@ def test_minbpe_golden_first_seen() -> None:
     assert training.vocab == {"a": 0, "b": 1, "c": 2, "d": 3, "aa": 4, "aaa": 5, "aaab": 6}
 
 
+LOW_WIDEST = {"low": 5, "lower": 2, "widest": 3, "newest": 6}
+"""The example of Stanford CS336's BPE assignment (2025), whose reference breaks ties with ``max()``."""
+
+
+@pytest.mark.parametrize(
+    ("rule", "merges"),
+    [
+        # the handout's own list: (s, t) beats (e, s) at 9, (o, w) beats (l, o) at 7, ...
+        ("greatest", "s t|e st|o w|l ow|w est|n e|ne west|w i|wi d|wid est|low e|lowe r"),
+        ("hf", "e s|es t|l o|lo w|e w|n ew|new est|d est|i dest|w idest|e r|low er"),
+        ("lexicographic", "e s|es t|l o|lo w|e w|ew est|n ewest|d est|i dest|w idest|e r|low er"),
+        ("first-seen", "e s|es t|l o|lo w|n e|ne w|new est|w i|wi d|wid est|low e|lowe r"),
+    ],
+)
+def test_every_tie_break_rule_golden(rule: str, merges: str) -> None:
+    wc = WordCounts(LOW_WIDEST, byte_level=False)
+    config = chars(10 + 12, tie_break=rule)  # alphabet d e i l n o r s t w, 12 merges
+    expected = [tuple(m.split(" ")) for m in merges.split("|")]
+    assert pairs(BpeTraining(wc, config).steps()) == expected
+    assert pairs(train_naive(wc, config)) == expected
+
+
+def test_greatest_compares_whole_byte_strings_and_ranks_a_prefix_first() -> None:
+    # after "ab", (ab, c) and (a, z) tie at 1: by bytes b"ab" > b"a", so greatest takes (ab, c)
+    # although "z" > "c"; lexicographic takes (a, z)
+    wc = WordCounts({"ab": 5, "abc": 1, "az": 1}, byte_level=False)
+    for rule, second in (("greatest", ("ab", "c")), ("lexicographic", ("a", "z"))):
+        config = chars(4 + 2, tie_break=rule)
+        assert pairs(BpeTraining(wc, config).steps()) == [("a", "b"), second] == pairs(train_naive(wc, config))
+
+
 def test_hf_roses_golden_with_min_frequency() -> None:
     # HF tokenizers' trainer.rs test_train: min_frequency 2 -> re, are, is
     counts = {"roses": 1, "are": 2, "red": 1, "voilets": 1, "blue": 1, "BERT": 1, "is": 2, "big": 1, "and": 1,
@@ -101,7 +132,7 @@ def test_sentencepiece_marker_is_just_a_character() -> None:
 def test_id_is_reused_when_a_merge_yields_a_known_string() -> None:
     # A special token spelled like a merge result: HF reuses its id and the vocabulary stays put.
     wc = WordCounts({"abab": 3, "cd": 1}, byte_level=False)
-    for tb in ("hf", "lexicographic", "first-seen"):
+    for tb in ("hf", "lexicographic", "greatest", "first-seen"):
         training = BpeTraining(wc, chars(7, special_tokens=("ab",), tie_break=tb))
         steps = list(training.steps())
         assert [(s.new, s.new_id) for s in steps] == [("ab", 0), ("abab", 5), ("cd", 6)]

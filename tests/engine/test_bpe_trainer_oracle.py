@@ -10,6 +10,8 @@ import sys
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bpe_engine.choices import TIE_BREAKS as CHOICES
+from bpe_engine.choices import values
 from bpe_engine.corpus import count_words
 from bpe_engine.pretokenizers import END_OF_WORD, END_OF_WORD_SEPARATE, GPT2, NONE, WHITESPACE
 from bpe_engine.training.bpe import BpeTrainerConfig, BpeTraining
@@ -18,7 +20,7 @@ from tests.oracles import require
 
 tokenizers = require("tokenizers")
 
-TIE_BREAKS = ("hf", "lexicographic", "first-seen")
+TIE_BREAKS = values(CHOICES)  # every rule the trainer offers
 PRE_TOKENIZERS = {
     "none": NONE, "gpt2": GPT2, "end-of-word": END_OF_WORD, "end-of-word-separate": END_OF_WORD_SEPARATE,
     "whitespace": WHITESPACE,
@@ -113,7 +115,7 @@ from bpe_engine.training.bpe import BpeTrainerConfig, BpeTraining
 from bpe_engine.pretokenizers import GPT2
 text = open(sys.argv[1], encoding="utf-8").read()[:30000]
 out = []
-for tb in ("hf", "lexicographic", "first-seen"):
+for tb in ("hf", "lexicographic", "greatest", "first-seen"):
     t = BpeTraining([text], BpeTrainerConfig(vocab_size=700, pre_tokenizer=GPT2, tie_break=tb), workers=1)
     out.append(repr([(s.left, s.right, s.new_id, s.count) for s in t.steps()]))
 print(hashlib.sha256("\\n".join(out).encode()).hexdigest())

@@ -27,7 +27,7 @@ def merges_of(pre, vocab_size: int = 30, tie_break: str = "hf") -> list[tuple[st
     return [(s.left, s.right) for s in train(LOW, config, workers=1).steps]
 
 
-@pytest.mark.parametrize("tie_break", ["hf", "lexicographic", "first-seen"])
+@pytest.mark.parametrize("tie_break", ["hf", "lexicographic", "first-seen"])  # greatest: (o, w) first
 def test_textbook_low_lower_in_both_end_of_word_conventions(tie_break: str) -> None:
     # Sennrich et al. 2016's listing (separate) and subword-nmt / HF (attached), as tutorials print them.
     assert merges_of(END_OF_WORD_SEPARATE, tie_break=tie_break)[:3] == [("l", "o"), ("lo", "w"), ("low", "</w>")]

@@ -100,7 +100,7 @@ def hf_file(tmp_path, mutate):
     ("mutate", "message"),
     [
         (lambda d: d["model"].update(type="WordPiece"), "not a BPE model"),
-        (lambda d: d.update(normalizer={"type": "NFC"}), "normalizer 'NFC' is not supported"),
+        (lambda d: d.update(normalizer={"type": "NFKC"}), "normalizer 'NFKC' is not supported"),
         (lambda d: d["model"].update(merges=[["a", "c"]]), "right half 'c' is not in model.vocab"),
         (lambda d: d["model"].update(merges=["a b c"]), "does not hold exactly two tokens"),
         (lambda d: d["model"]["vocab"].update(b=0), "duplicate id 0"),

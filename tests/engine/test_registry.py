@@ -150,5 +150,5 @@ def test_save_tokenizer_hands_wordpiece_to_its_package(tmp_path):
 
     bert = wordpiece.bert_base_uncased()
     written = save_tokenizer(bert, tmp_path / "bert")
-    assert sorted(p.name for p in written) == ["bpe-explorer.json", "tokenizer.json", "vocab.txt"]
+    assert sorted(p.name for p in written) == ["bpe-explorer.json", "special_tokens_map.json", "tokenizer.json", "tokenizer_config.json", "vocab.txt"]
     assert load_tokenizer(tmp_path / "bert").encode("unaffable", add_special_tokens=False) == [14477, 20961, 3468]

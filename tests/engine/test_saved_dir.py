@@ -46,7 +46,7 @@ def test_resaving_another_model_type_leaves_no_stale_files(tmp_path: Path) -> No
     assert {"vocab.json", "merges.txt"} <= {p.name for p in out.iterdir()} and list(out.glob("*.tiktoken"))
     char_level = trained(60, byte_level=False)  # raw spaces in tokens: no vocab.json/merges.txt/.tiktoken
     save_tokenizer(char_level, out)
-    assert sorted(p.name for p in out.iterdir()) == ["bpe-explorer.json", "tokenizer.json"]
+    assert sorted(p.name for p in out.iterdir()) == ["bpe-explorer.json", "special_tokens_map.json", "tokenizer.json", "tokenizer_config.json"]
     assert load_tokenizer(out).merges == char_level.merges
     assert leftovers(out) == []
 
@@ -128,7 +128,10 @@ def test_kill_9_mid_save_keeps_a_consistent_directory_and_no_litter(tmp_path: Pa
         proc.wait(timeout=60)
         spec = load_saved(out)  # whole: one save or the other, never a mix
         assert spec.name in ("gpt2", "again") and spec.merges == original.merges and spec.vocab == original.vocab
-        expected = {"bpe-explorer.json", "tokenizer.json", "vocab.json", "merges.txt", f"{spec.name}.tiktoken"}
+        expected = {
+            "bpe-explorer.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.json", "merges.txt",
+            f"{spec.name}.tiktoken",
+        }
         assert {p.name for p in out.iterdir()} == expected  # one save's files, nothing more
         assert leftovers(out) == []  # the load cleaned what the dead saver left
     assert clean_leftovers(out) == []

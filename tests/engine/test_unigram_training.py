@@ -168,7 +168,7 @@ def test_model_file_loads_in_sentencepiece_and_tokenizer_json_in_hf(tmp_path):
         assert sp.encode(line) == ours.encode(line)
         if line.strip():
             assert hf.encode(line).ids == sp.encode(line), line
-    assert {p.name for p in written} == {"alice.model", "tokenizer.json", "bpe-explorer.json"}
+    assert {p.name for p in written} == {"alice.model", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "bpe-explorer.json"}
 
 
 def test_steps_and_history_replay_the_training():

@@ -6,7 +6,7 @@ Read in this order (each file opens with what it does and why):
 * :mod:`.setup` -- steps 1-3: special tokens, alphabet, ``</w>`` symbols, words as symbol strings;
 * :mod:`bpe_engine.training.word_table` -- the words table and its one operation, ``merge(pair) -> changes``;
 * :mod:`.pair_index` -- step 4 and the bookkeeping of step 5: pair counts and a lazy heap;
-* :mod:`.tie_breaks` -- the tie-break rules (``hf``, ``lexicographic``, ``first-seen``) as small
+* :mod:`.tie_breaks` -- the tie-break rules (``hf``, ``lexicographic``, ``greatest``, ``first-seen``) as small
   strategy objects, with HF's u64 quirk;
 * :mod:`.config` -- the settings, checked up front.
 

@@ -41,7 +41,7 @@ class BpeTrainerConfig:
     ``max_token_length``: a merge may not make a token this long or longer -- HF's rule, in
     characters (bytes for byte-level), ``</w>`` not counted; default
     :data:`DEFAULT_MAX_TOKEN_LENGTH`, ``None`` for no limit.
-    ``tie_break``: ``hf``, ``lexicographic`` or ``first-seen`` (:mod:`.tie_breaks`).
+    ``tie_break``: ``hf``, ``lexicographic``, ``greatest`` or ``first-seen`` (:mod:`.tie_breaks`).
     ``end_of_word``: ``attached`` (``l o w</w>``) or ``separate`` (``l o w </w>``) -- how the
     pre-tokenizer's ``</w>`` marks word ends; ``None`` keeps the pre-tokenizer's own. Setting it
     replaces ``pre_tokenizer`` by its variant, so the trained tokenizer encodes the same way.

@@ -9,7 +9,7 @@ Two kinds of bookkeeping, chosen by the rule's ``fuses_all``:
 
 * HF's (``hf``): each heap entry carries the words where its pair was formed; there is no
   pair -> words table, and a merged pair's count is left as it is.
-* exhaustive (``lexicographic``, ``first-seen``): ``where`` maps every pair to the words that may
+* exhaustive (``lexicographic``, ``greatest``, ``first-seen``): ``where`` maps every pair to the words that may
   hold it (ascending; a superset, pruned as it is read), a merge takes all of them, and the
   merged pair's count drops to 0.
 """

@@ -46,10 +46,18 @@ class Vocabulary:
 
 @dataclass
 class BpeInitialState:
+    """Where the merge loop starts: the vocabulary, the alphabet, every word as symbols.
+
+    ``merged``: ids of tokens earlier merges made, when training resumes from a base
+    (:meth:`BpeTraining.resume <bpe_engine.training.bpe.BpeTraining.resume>`); empty from scratch.
+    """
+
     vocab: Vocabulary
     alphabet: tuple[str, ...]
     words: Words
     notes: list[str]
+    merged: frozenset[int] = frozenset()
+    corpus_empty: bool = False
 
 
 def initial_state(counts: Mapping[str, int], config: BpeTrainerConfig) -> BpeInitialState:
@@ -97,7 +105,19 @@ def initial_state(counts: Mapping[str, int], config: BpeTrainerConfig) -> BpeIni
             f"vocab_size {config.vocab_size} is below alphabet + specials ({len(vocab)}): "
             f"the vocabulary has {len(vocab)} tokens"
         )
-    return BpeInitialState(vocab, tuple(alphabet), Words(symbols, word_counts), notes)
+    return BpeInitialState(vocab, tuple(alphabet), Words(symbols, word_counts), notes, corpus_empty=not counts)
+
+
+def drop_uncounted_pairs(
+    counts: dict[str, int], where: dict[str, list[int]], merged: frozenset[int], lengths: list[int], max_length: int
+) -> None:
+    """Leave out the pairs HF's ``word.rs`` never counts: one that holds a merged token and whose
+    merged length reaches ``max_length`` (HF checks only pairs a merge forms; the corpus's first
+    pairs, of two initial symbols, are counted whatever their length)."""
+    for pair in [p for p in where if (ord(p[0]) in merged or ord(p[1]) in merged)]:
+        if lengths[ord(pair[0])] + lengths[ord(pair[1])] >= max_length:
+            del where[pair]
+            counts.pop(pair, None)
 
 
 def compute_alphabet(counts: Mapping[str, int], config: BpeTrainerConfig, notes: list[str]) -> list[str]:

@@ -25,13 +25,18 @@ and one flag, ``fuses_all``, for the bookkeeping it needs (see the rules below).
 ``lexicographic`` -- :class:`LexicographicRule`
     the smaller ``(left, right)`` compared by the tokens' bytes (raw bytes for byte-level, UTF-8
     for character-level, which is code point order).
+``greatest`` -- :class:`GreatestRule`
+    the *greater* ``(left, right)`` by the same bytes: ``max((count, (left_bytes, right_bytes)))``,
+    the rule of code that picks the best pair with ``max()`` over tuples of bytes (a widely used
+    course's reference trainer). The heap is a min-heap, so the key spells each token's bytes
+    backwards in order (:func:`descending`).
 ``first-seen`` -- :class:`FirstSeenRule`
     the pair met first when scanning the current segmentation: words in order of first
     appearance, pairs left to right -- what minbpe gets from ``max()`` over an insertion-ordered
     dict. A pair's first position (word index, character offset) only moves right and its count
     only drops until a merge forms it anew, so the lazy heap stays exact.
 
-``lexicographic`` and ``first-seen`` fuse every occurrence of the chosen pair at once (``fuses_all``):
+``lexicographic``, ``greatest`` and ``first-seen`` fuse every occurrence of the chosen pair at once (``fuses_all``):
 their pair index keeps pair -> words for every pair, like the naive trainer in
 :mod:`bpe_engine.training.naive_bpe`, which implements every rule as a plain ``min``/``max``.
 """
@@ -49,6 +54,8 @@ Entry = tuple[Any, ...]
 """A heap entry: the rule's ordering key first; :meth:`TieBreakRule.pair_of` reads the pair back."""
 
 _U64 = 1 << 64
+_COMPLEMENT = bytes(range(255, -1, -1))
+_PAST_THE_END = "\u0100"  # sorts after every complemented byte (U+0000-U+00FF)
 _ID_BITS = 21  # ids are below 2**21 (bpe_engine.training.word_table.MAX_SYMBOL_ID)
 _ID_PAIR_MASK = (1 << (2 * _ID_BITS)) - 1
 
@@ -61,6 +68,19 @@ def tie_rule(name: str) -> str:
 def u64(count: int) -> int:
     """HF's ``count as u64``: a negative count wraps around to ``count + 2**64``."""
     return count if count >= 0 else count + _U64
+
+
+def descending(data: bytes) -> str:
+    """A key that sorts byte strings in *reverse* order: ``descending(x) < descending(y)`` exactly
+    when ``x > y``.
+
+    Each byte ``b`` becomes ``chr(255 - b)``, and a last character above them all stands for the
+    end, so a string sorts before its own prefixes (``b"ab" > b"a"``):
+
+    >>> sorted([b"a", b"ab", b"b", b""], key=descending)
+    [b'b', b'ab', b'a', b'']
+    """
+    return data.translate(_COMPLEMENT).decode("latin-1") + _PAST_THE_END
 
 
 class TieBreakRule(ABC):
@@ -133,7 +153,10 @@ class LexicographicRule(TieBreakRule):
     def entry(self, count: int, pair: str, words: tuple[int, ...] = ()) -> Entry | None:
         if count <= 0:
             return None
-        return (-count, self._bytes(ord(pair[0])), self._bytes(ord(pair[1])), pair)
+        return (-count, self._key(ord(pair[0])), self._key(ord(pair[1])), pair)
+
+    def _key(self, token_id: int) -> bytes | str:
+        return self._bytes(token_id)
 
     def pair_of(self, entry: Entry) -> str:
         return entry[-1]
@@ -146,6 +169,15 @@ class LexicographicRule(TieBreakRule):
 
     def popped(self, entry: Entry) -> tuple[int, Sequence[int]]:
         return -entry[0], ()
+
+
+class GreatestRule(LexicographicRule):
+    """``greatest``: greater ``(left bytes, right bytes)`` first -- ``max()`` over byte pairs."""
+
+    name = "greatest"
+
+    def _key(self, token_id: int) -> bytes | str:
+        return descending(self._bytes(token_id))
 
 
 class FirstSeenRule(TieBreakRule):

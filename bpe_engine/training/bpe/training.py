@@ -32,8 +32,8 @@ from ..steps import MergeStep, StepWhy
 from ..stepwise import StepwiseTraining
 from .config import BpeTrainerConfig
 from .pair_index import PairIndex
-from .setup import initial_state
-from .tie_breaks import FirstSeenRule, HfRule, LexicographicRule, TieBreakRule, tie_rule
+from .setup import BpeInitialState, drop_uncounted_pairs, initial_state
+from .tie_breaks import FirstSeenRule, GreatestRule, HfRule, LexicographicRule, TieBreakRule, tie_rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...bpe.model import BpeTokenizer
@@ -97,8 +97,24 @@ class BpeTraining(StepwiseTraining):
         if corpus.byte_level != config.byte_level:
             kind = "byte-level" if corpus.byte_level else "character-level"
             raise ConfigError(f"the word counts are {kind} but the config says byte_level={config.byte_level}")
+        self._begin(initial_state(corpus.counts, config), config)  # steps 1-3
+
+    @classmethod
+    def resume(cls, state: BpeInitialState, config: BpeTrainerConfig) -> BpeTraining:
+        """Go on training from ``state``: words already cut into the tokens of earlier merges (an
+        extension of a base tokenizer, :mod:`bpe_engine.surgery`), through the same loop from step 4.
+
+        ``config.vocab_size`` counts from ``len(state.vocab)`` (ids in use, holes included). Pairs
+        HF's trainer would never have counted are left out as it leaves them: with a
+        ``max_token_length``, a pair that holds a merged token and would reach the limit (a pair of
+        two initial symbols is counted whatever its length, as HF counts the corpus's first pairs).
+        """
+        training = cls.__new__(cls)
+        training._begin(state, config)
+        return training
+
+    def _begin(self, state: BpeInitialState, config: BpeTrainerConfig) -> None:
         self.config = config
-        state = initial_state(corpus.counts, config)  # steps 1-3
         self.notes: list[str] = state.notes
         self.merges: list[tuple[str, str]] = []
         self.steps_done: list[MergeStep] = []
@@ -109,8 +125,10 @@ class BpeTraining(StepwiseTraining):
         self._finished = False
         self._stop = "size"
         self._stop_count = 0
-        self._empty = not corpus.counts
+        self._empty = state.corpus_empty
         counts, where = self._words.count_pairs()  # step 4
+        if state.merged and config.max_token_length is not None:
+            drop_uncounted_pairs(counts, where, state.merged, state.vocab.lengths, config.max_token_length)
         self._pairs = PairIndex(counts, where, self._rule(where))
 
     # -- public API ------------------------------------------------------------------------------
@@ -183,6 +201,8 @@ class BpeTraining(StepwiseTraining):
             return HfRule()
         if name == "lexicographic":
             return LexicographicRule(self._token_bytes)
+        if name == "greatest":
+            return GreatestRule(self._token_bytes)
         return FirstSeenRule(where, self._words, self._vocab.lengths)
 
     def _token_bytes(self, tid: int) -> bytes:

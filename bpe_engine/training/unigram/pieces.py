@@ -16,11 +16,9 @@ from SentencePiece's own table (``bpe_engine/data/sp_unicode_scripts.tsv``), not
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
-
 import numpy as np
 
+from ...unicode_scripts import script_ids, script_table
 from .config import UnigramTrainerConfig
 
 WS = "\u2581"
@@ -29,26 +27,11 @@ ANY = -1  # kAnyType: belongs to every script
 _HAN_ALIASES = ("Hiragana", "Katakana")
 
 
-@cache
-def _table() -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, int]]:
-    text = resources.files("bpe_engine").joinpath("data/sp_unicode_scripts.tsv").read_text()
-    names: dict[str, int] = {"Common": 0}
-    starts, ends, ids = [], [], []
-    for line in text.splitlines():
-        a, b, name = line.split("\t")
-        starts.append(int(a, 16))
-        ends.append(int(b, 16))
-        ids.append(names.setdefault(name, len(names)))
-    return np.array(starts, np.int64), np.array(ends, np.int64), np.array(ids, np.int64), names
-
-
 def scripts_of(codes: np.ndarray, config: UnigramTrainerConfig) -> np.ndarray:
     """The script id each code point counts as in the piece rule (``ANY`` for free digits,
     ``INHERITED`` kept as its own id so the caller can let it follow its neighbour)."""
-    starts, ends, ids, names = _table()
-    k = np.searchsorted(starts, codes, side="right") - 1
-    inside = (k >= 0) & (codes <= ends[np.maximum(k, 0)])
-    out = np.where(inside, ids[np.maximum(k, 0)], names["Common"])
+    names = script_table()[3]
+    out = script_ids(codes)
     han = names["Han"]
     for alias in _HAN_ALIASES:
         out[out == names[alias]] = han
@@ -59,7 +42,7 @@ def scripts_of(codes: np.ndarray, config: UnigramTrainerConfig) -> np.ndarray:
 
 
 def inherited_id() -> int:
-    return _table()[3]["Inherited"]
+    return script_table()[3]["Inherited"]
 
 
 def _is_digit(codes: np.ndarray) -> np.ndarray:
