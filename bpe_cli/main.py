@@ -50,13 +50,16 @@ class SafeArgumentParser(argparse.ArgumentParser):
         self.exit(EXIT_USER_ERROR, f"{self.prog}: error: {visible_text(message)}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of ``command`` alone: a command line that names one
+    imports only its module (importing all fourteen, numpy and the trainers with them, was most
+    of a one-shot ``encode``'s start-up)."""
     parser = SafeArgumentParser(
         prog="bpe-explorer",
         description="See how subword tokenizers work. Without a command, opens the explorer app.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in COMMANDS if command is None else (command,):
         importlib.import_module(f"bpe_cli.cmd_{name.replace('-', '_')}").register(sub)  # add-tokens: cmd_add_tokens
     return parser
 
@@ -152,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sys.stdout is None:
         _say("standard output is closed; nothing to write the result to (redirect it to a file or /dev/null)")
         return EXIT_USER_ERROR
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv[0] in COMMANDS else None)
     typo = option_typo(parser, argv)
     if typo is not None:
         if sys.stderr is not None:

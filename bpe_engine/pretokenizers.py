@@ -27,6 +27,7 @@ import regex
 
 from .choices import END_OF_WORD_STYLES, EndOfWord, values
 from .errors import ConfigError
+from .literals import literals_of
 from .regex_limits import check_regex
 
 # --- patterns (verbatim from tiktoken_ext/openai_public.py) -------------------------------------
@@ -360,27 +361,12 @@ def get_pretokenizer(name: str, pattern: str | None = None) -> PreTokenizer:
 def split_specials(text: str, specials: Iterable[str]) -> list[tuple[str, bool]]:
     """Cut ``text`` at special-token occurrences: ``[(segment, is_special), ...]``.
 
-    Longer specials win where two overlap at the same position. Empty segments are dropped.
+    Leftmost-longest, one automaton over the specials (:mod:`bpe_engine.literals`): longer specials
+    win where two overlap at the same position. Empty segments are dropped.
 
     >>> split_specials("a<|endoftext|>b", ["<|endoftext|>"])
     [('a', False), ('<|endoftext|>', True), ('b', False)]
     """
-    specials = [s for s in specials if s]
-    if not specials:
-        return [(text, False)] if text else []
-    rx = _specials_regex(tuple(sorted(set(specials), key=lambda s: (-len(s), s))))
-    out: list[tuple[str, bool]] = []
-    pos = 0
-    for m in rx.finditer(text):
-        if m.start() > pos:
-            out.append((text[pos : m.start()], False))
-        out.append((m.group(), True))
-        pos = m.end()
-    if pos < len(text):
-        out.append((text[pos:], False))
-    return out
-
-
-@lru_cache(maxsize=32)
-def _specials_regex(specials: tuple[str, ...]) -> regex.Pattern[str]:
-    return regex.compile("|".join(regex.escape(s) for s in specials))
+    if not isinstance(specials, (tuple, frozenset)):
+        specials = tuple(specials)
+    return literals_of(specials).split(text)

@@ -10,13 +10,10 @@ and text of a disallowed one is refused (:func:`allowed_specials`).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from functools import lru_cache
 from typing import Literal
 
-import regex
-
 from ..errors import ConfigError
-from ..pretokenizers import compile_pattern
+from ..literals import literals_of
 from ..special_text import checked_mode, refuse_special_text
 from ..token_ids import id_problem
 from ..types import DEFAULT_SPECIAL_MODE, SpecialMode
@@ -81,13 +78,7 @@ def allowed_specials(
     if disallowed_special is not None:
         disallowed = every - allowed if disallowed_special == "all" else frozenset(disallowed_special)
     if disallowed:
-        match = special_regex(disallowed).search(text)
-        if match:
-            refuse_special_text([(match.group(), True)], name)
+        found = literals_of(disallowed).first(text)  # one automaton: longest first (``<|a|>b`` beats its prefix)
+        if found is not None:
+            refuse_special_text([(found, True)], name)
     return allowed
-
-
-@lru_cache(maxsize=64)
-def special_regex(tokens: frozenset[str]) -> regex.Pattern[str]:
-    """One pattern matching any of ``tokens``, longest first (so ``<|a|>b`` beats its prefix)."""
-    return compile_pattern("|".join(regex.escape(t) for t in sorted(tokens, key=lambda t: (-len(t), t))))

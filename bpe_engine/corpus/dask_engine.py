@@ -29,6 +29,7 @@ from ..errors import BpeEngineError, ConfigError, CorpusError
 from ..pretokenizers import PreTokenizer
 from .blocks import BLOCK_BYTES, FileBlock, file_blocks
 from .counting import CountJob, Part, WordCounts, count_unit, merge_parts
+from .dask_handshake import check_scheduler
 from .documents import DecodeErrors
 from .tally import source_of
 
@@ -50,6 +51,7 @@ def count_files_on_dask(
     client: Any = None,
     block_bytes: int = BLOCK_BYTES,
     partition_bytes: int = PARTITION_BYTES,
+    connect_timeout: float | None = None,
 ) -> WordCounts:
     """Count the words of files on a Dask cluster; the same table as ``count_files``.
 
@@ -58,7 +60,9 @@ def count_files_on_dask(
     ``scheduler``; the caller caps it (a thousand processes on two cores spent minutes on 3 KB). A
     scheduler that cannot be reached or a cluster lost while counting is one :class:`CorpusError`
     line; Dask's own log lines and tracebacks (58 lines for a scheduler killed mid-count) are held
-    back, and nothing is returned to write.
+    back, and nothing is returned to write. A ``scheduler`` is first checked to greet as Dask
+    does within ``connect_timeout`` seconds (default: Dask's ``distributed.comm.timeouts.connect``):
+    :func:`.dask_handshake.check_scheduler`.
     """
     try:
         import dask.bag as db
@@ -82,7 +86,10 @@ def count_files_on_dask(
                     )
                     client = stack.enter_context(Client(cluster))
                 else:
-                    client = stack.enter_context(Client(scheduler))
+                    check_scheduler(scheduler, _connect_timeout() if connect_timeout is None else connect_timeout)
+                    client = stack.enter_context(Client(scheduler, timeout=_connect_timeout() if connect_timeout is None else connect_timeout))
+        except ConfigError:
+            raise  # the handshake's own line: what answered, what was expected
         except (ValueError, TypeError, OSError) as exc:
             raise ConfigError(f"cannot use {where}: {_first_line(exc)}") from None
         try:
@@ -108,6 +115,14 @@ def _quiet_dask() -> Iterator[None]:
     finally:
         for logger, level in zip(loggers, levels):
             logger.setLevel(level)
+
+
+def _connect_timeout() -> float:
+    """Dask's own connect timeout, in seconds (``distributed.comm.timeouts.connect``, 30 s unless set)."""
+    import dask.config
+    from dask.utils import parse_timedelta
+
+    return float(parse_timedelta(dask.config.get("distributed.comm.timeouts.connect", "30s"), default="seconds"))
 
 
 def _shown(scheduler: str | None, client: Any) -> str:

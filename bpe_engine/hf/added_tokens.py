@@ -5,8 +5,8 @@ Ported from ``tokenizers/src/tokenizer/added_vocabulary.rs``:
 * ids: a token whose content is in the model vocabulary takes that id; any other takes the next
   free id from the model's vocabulary *size* -- the ``id`` written in the file is not used (HF
   only warns when it differs; :func:`assign_ids` reports it);
-* matching: leftmost-longest over all added tokens (an alternation sorted longest first is the same
-  thing for literals); tokens with ``normalized: false`` (all special tokens, usually) are matched in
+* matching: leftmost-longest over all added tokens, by one Aho-Corasick automaton as HF builds
+  (:class:`bpe_engine.literals.Literals`, the same Rust crate); tokens with ``normalized: false`` (all special tokens, usually) are matched in
   the raw text, the others in the normalised text, by their normalised content;
 * ``single_word`` drops a match touching a word character, ``lstrip``/``rstrip`` widen it over the
   whitespace beside it; ``encode_special_tokens`` (our ``special_mode="text"``) skips special
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import regex
 
+from ..literals import Literals
 from ..wordpiece.bert_normalizer import WHITE_SPACE
 
 _SPACES = "".join(sorted(WHITE_SPACE))
@@ -55,7 +56,9 @@ def assign_ids(entries: Iterable[AddedToken], model_vocab: Mapping[str, int]) ->
                 f"added token {entry.content!r} is listed with id {entry.id}, but Hugging Face gives it id {known} "
                 f"(an added token takes its vocabulary id, else the next free one); using {known}"
             )
-        out[entry.content] = AddedToken(entry.content, known, entry.special, entry.single_word, entry.lstrip, entry.rstrip, entry.normalized)
+        out[entry.content] = entry if known == entry.id else AddedToken(
+            entry.content, known, entry.special, entry.single_word, entry.lstrip, entry.rstrip, entry.normalized
+        )
     return list(out.values()), notes
 
 
@@ -71,8 +74,8 @@ class AddedVocabulary:
         normed = {(normalize(t.content) if normalize else t.content): t for t in self.tokens if t.normalized}
         # HF decodes a normalised added token by its normalised form (so a decoder can undo it)
         self._decode_forms = {t.id: form for form, t in normed.items() if form != t.content}
-        self._raw = (_alternation(raw), raw) if raw else None
-        self._normalized = (_alternation(normed), normed) if normed else None
+        self._raw = _table(raw) if raw else None
+        self._normalized = _table(normed) if normed else None
 
     def __bool__(self) -> bool:
         return bool(self.tokens)
@@ -96,12 +99,11 @@ class AddedVocabulary:
             return [(None, 0, 0)]
         if table is None:
             return [(None, 0, len(text))]
-        rx, lookup = table
+        matcher, lookup = table
         out: list[tuple[AddedToken | None, int, int]] = []
         done = 0
-        for m in rx.finditer(text):
-            start, stop = m.span()
-            token = lookup[m.group()]
+        for index, start, stop in matcher.find(text):
+            token = lookup[index]
             if skip_special and token.special:
                 continue
             if token.single_word:
@@ -122,7 +124,7 @@ class AddedVocabulary:
         return out
 
 
-def _alternation(patterns: Mapping[str, AddedToken]) -> regex.Pattern[str]:
-    """Leftmost-longest literal matching: at the leftmost position, the longest token wins."""
-    ordered = sorted(patterns, key=lambda p: (-len(p), p))
-    return regex.compile("|".join(regex.escape(p) for p in ordered if p) or "(?!)")
+def _table(patterns: Mapping[str, AddedToken]) -> tuple[Literals, list[AddedToken]]:
+    """The automaton over the forms, and the token of each of its literals (by index)."""
+    matcher = Literals(patterns)
+    return matcher, [patterns[form] for form in matcher.literals]

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.json_files import load_json
-from ..token_ids import MAX_TOKEN_ID
+from ..token_ids import MAX_TOKEN_ID, id_problem
 from . import components
 from .added_tokens import AddedToken, AddedVocabulary, assign_ids
 from .bpe import HfBpeModel
@@ -265,16 +265,49 @@ def _unigram(node: Node) -> HfUnigramModel:
 
 # -- added tokens, truncation, padding -------------------------------------------------------------
 def _added_entries(root: Node) -> list[AddedToken]:
-    """The listed added tokens; two different tokens listed with one id are refused."""
+    """The listed added tokens; two different tokens listed with one id are refused. Each entry
+    is checked on its raw value in one pass (a file of a million loads in seconds); one that is
+    not the usual shape is read field by field, so the first field at fault is the one named."""
+    listed_node = root.child("added_tokens")
+    if listed_node.missing or listed_node.value is None:
+        return []
+    raw = listed_node.value
+    if not isinstance(raw, list):
+        listed_node.as_list()  # names what it is instead
     entries: list[AddedToken] = []
     listed: dict[int, str] = {}
-    for node in root.items("added_tokens", nullable=True):
-        entry = _added_entry(node)
-        if listed.get(entry.id, entry.content) != entry.content:
-            node.child("id").fail(f"id {entry.id} is already listed for {listed[entry.id]!r}; every added token needs its own id")
-        listed[entry.id] = entry.content
+    for index, value in enumerate(raw):
+        entry = _usual_entry(value)
+        if entry is None:
+            entry = _added_entry(listed_node.child(index))
+        if listed.setdefault(entry.id, entry.content) != entry.content:
+            listed_node.child(index).child("id").fail(
+                f"id {entry.id} is already listed for {listed[entry.id]!r}; every added token needs its own id"
+            )
         entries.append(entry)
     return entries
+
+
+def _usual_entry(raw: Any) -> AddedToken | None:
+    """The entry when every field present has its type (None: let :func:`_added_entry` say which not)."""
+    if not isinstance(raw, dict):
+        return None
+    special = raw.get("special", False)
+    content, token_id = raw.get("content"), raw.get("id")
+    single_word, lstrip, rstrip = raw.get("single_word", False), raw.get("lstrip", False), raw.get("rstrip", False)
+    normalized = raw.get("normalized", not special if type(special) is bool else None)
+    if (
+        type(content) is not str
+        or type(token_id) is not int
+        or id_problem(token_id) is not None
+        or type(special) is not bool
+        or type(single_word) is not bool
+        or type(lstrip) is not bool
+        or type(rstrip) is not bool
+        or type(normalized) is not bool
+    ):
+        return None
+    return AddedToken(content, token_id, special, single_word, lstrip, rstrip, normalized)
 
 
 def _added_entry(node: Node) -> AddedToken:

@@ -19,9 +19,9 @@ it (recursively), as ``resegment`` does in the C++.
 from __future__ import annotations
 
 import heapq
-import re
 from collections.abc import Sequence
 
+from ..literals import Literals
 from .model_proto import PieceType
 
 _IN_TABLE = (PieceType.NORMAL, PieceType.USER_DEFINED, PieceType.UNUSED)
@@ -48,8 +48,7 @@ class BpeModel:
             else:
                 self._reserved.setdefault(piece, i)
         self.unk_id = next(i for i, k in enumerate(types) if k is PieceType.UNKNOWN)
-        user.sort(key=lambda s: (-len(s.encode("utf-8")), s))
-        self._user = re.compile("|".join(map(re.escape, user))) if user else None
+        self._user = Literals(user) if user else None  # longest at each position, as SentencePiece's prefix matcher
 
     def piece_id(self, piece: str) -> int:
         """SentencePiece's ``PieceToId``: reserved pieces first, then the table, else unknown."""
@@ -78,12 +77,12 @@ class BpeModel:
         symbols: list[str] = []
         frozen: list[bool] = []
         pos = 0
-        for found in self._user.finditer(text):
-            symbols += text[pos : found.start()]
-            frozen += [False] * (found.start() - pos)
-            symbols.append(found.group())
+        for index, start, end in self._user.find(text):
+            symbols += text[pos:start]
+            frozen += [False] * (start - pos)
+            symbols.append(self._user.literals[index])
             frozen.append(True)
-            pos = found.end()
+            pos = end
         symbols += text[pos:]
         frozen += [False] * (len(text) - pos)
         return symbols, frozen

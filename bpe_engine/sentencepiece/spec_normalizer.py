@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 
+from ..literals import Literals
 from .model_proto import NormalizerSettings
 from .normalizer import PrecompiledCharsmap, Unit
 
@@ -41,7 +42,7 @@ class SpecNormalizer:
         self.charsmap = PrecompiledCharsmap.from_bytes(settings.charsmap)
         self.suffix = treat_whitespace_as_suffix
         symbols = sorted(set(user_symbols), key=lambda s: (-len(s.encode("utf-8")), s))
-        self._symbols = re.compile("|".join(map(re.escape, symbols))) if symbols else None
+        self._symbols = Literals(symbols) if symbols else None  # the longest symbol at each position
         # Whole-string shortcuts are exact only when no rule output and no symbol holds two
         # spaces in a row, and no symbol starts or ends with a space.
         self._fast = self.charsmap.replaces_spaces_only_singly and not any(
@@ -100,13 +101,12 @@ class SpecNormalizer:
             return self.charsmap.normalize(text)
         out: list[str] = []
         pos = 0
-        for found in self._symbols.finditer(text):
-            start = found.start()
+        for index, start, end in self._symbols.find(text):
             if start > pos and self.charsmap.may_cover(text, pos, start):
                 return None
             out.append(self.charsmap.normalize(text[pos:start]))
-            out.append(found.group())
-            pos = found.end()
+            out.append(self._symbols.literals[index])
+            pos = end
         out.append(self.charsmap.normalize(text[pos:]))
         return "".join(out)
 
@@ -159,11 +159,13 @@ class SpecNormalizer:
         """User-defined symbols first, then the longest charsmap rule, position by position."""
         pos, n = 0, len(text)
         symbols = self._symbols
+        starts = symbols.starts(text) if symbols is not None else {}
         while pos < n:
-            found = symbols.match(text, pos) if symbols is not None else None
+            found = starts.get(pos)
             if found is not None:
-                yield pos, found.end(), found.group()
-                pos = found.end()
+                symbol = symbols.literals[found]  # type: ignore[union-attr]  # starts is empty without symbols
+                yield pos, pos + len(symbol), symbol
+                pos += len(symbol)
                 continue
             length, replacement = self.charsmap.match(text, pos)
             yield pos, pos + length, replacement

@@ -76,7 +76,6 @@ def test_a_memory_error_anywhere_is_one_line_naming_the_input(monkeypatch: pytes
         note_input("huge.json", 5 * 2**30, "use a smaller tokenizer file")
         raise MemoryError
 
-    monkeypatch.setattr(cmd_encode, "run", runs_out)
     monkeypatch.setattr(cli_main, "build_parser", _parser_with(cmd_encode, runs_out))
     assert cli_main.main(["encode", "-t", "gpt2", "hello"]) == 2
     err = capsys.readouterr().err
@@ -88,8 +87,8 @@ def test_a_memory_error_anywhere_is_one_line_naming_the_input(monkeypatch: pytes
 def _parser_with(module: object, func: object):  # type: ignore[no-untyped-def]
     build = cli_main.build_parser
 
-    def build_parser():  # type: ignore[no-untyped-def]
-        parser = build()
+    def build_parser(command=None):  # type: ignore[no-untyped-def]
+        parser = build(command)
         for action in parser._subparsers._group_actions:  # noqa: SLF001
             action.choices["encode"].set_defaults(func=func)
         return parser
