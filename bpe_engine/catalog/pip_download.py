@@ -13,7 +13,6 @@ pip runs as a child process whose output is read line by line: each line goes to
 
 from __future__ import annotations
 
-import os
 import queue
 import subprocess
 import sys
@@ -24,6 +23,7 @@ from typing import Protocol
 
 from ..display import visible_text
 from ..errors import BpeEngineError
+from ..processes import dies_with_parent
 from .builtins import Release
 
 _POLL_SECONDS = 0.1
@@ -51,23 +51,6 @@ def pip_command(release: Release, requirements: Path, dest: Path, extra_args: Se
         sys.executable, "-m", "pip", "download", "--no-deps", "--no-input", "--disable-pip-version-check",
         "--progress-bar", "off", "--require-hashes", *binary, "-r", str(requirements), "-d", str(dest), *extra_args,
     ]  # fmt: skip
-
-
-_DIE_WITH_PARENT = (
-    "import ctypes, os, signal, sys\n"
-    "ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG\n"
-    "if os.getppid() != int(sys.argv[1]): os._exit(1)  # the parent died before the line above\n"
-    "os.execvp(sys.argv[2], sys.argv[2:])\n"
-)
-
-
-def dies_with_parent(command: Sequence[str]) -> list[str]:
-    """``command`` run so that it is killed when this process dies, however it dies (Linux's
-    ``PR_SET_PDEATHSIG``, set by a small launcher that then becomes the command): a ``kill -9``
-    of a fetch left pip running. Elsewhere ``command`` as it is."""
-    if not sys.platform.startswith("linux"):
-        return list(command)
-    return [sys.executable, "-c", _DIE_WITH_PARENT, str(os.getpid()), *command]
 
 
 def pip_download(

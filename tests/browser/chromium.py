@@ -3,7 +3,7 @@
 Playwright's own browser download fails offline, and WebDriver would add a server between us and
 the browser; the DevTools Protocol is a WebSocket the browser itself opens (``aiohttp``, which
 ``textual-serve`` brings, speaks it). What the tests need is small: open a page, press keys, type
-text, and read what the page's terminal shows.
+text, read what the page's terminal shows, and list every URL the page asked for.
 
 The page of ``textual-serve`` draws the app with xterm.js on a canvas, so there is no text in the
 DOM to read. Before any script of the page runs, :data:`TERMINAL_HOOK` catches the xterm
@@ -87,6 +87,7 @@ class Page:
         self._next = 0
         self._pending: dict[int, asyncio.Future[Any]] = {}
         self.errors: list[str] = []
+        self.requested: list[str] = []  # every http(s) and WebSocket URL the page asked for
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
@@ -96,6 +97,7 @@ class Page:
         page = cls(await http.ws_connect(tab["webSocketDebuggerUrl"], max_msg_size=0))
         await page.call("Runtime.enable")
         await page.call("Page.enable")
+        await page.call("Network.enable")
         await page.call("Page.addScriptToEvaluateOnNewDocument", source=TERMINAL_HOOK)
         return page
 
@@ -115,9 +117,17 @@ class Page:
                     future.set_exception(RuntimeError(f"DevTools error: {data['error']}"))
                 else:
                     future.set_result(data.get("result", {}))
+            elif data.get("method") == "Network.requestWillBeSent":
+                self._request(data["params"]["request"]["url"])
+            elif data.get("method") == "Network.webSocketCreated":
+                self._request(data["params"]["url"])
             elif data.get("method") == "Runtime.exceptionThrown":
                 details = data["params"]["exceptionDetails"]
                 self.errors.append(details.get("exception", {}).get("description") or details.get("text", ""))
+
+    def _request(self, url: str) -> None:
+        if url.split(":", 1)[0] in ("http", "https", "ws", "wss"):
+            self.requested.append(url)
 
     async def evaluate(self, expression: str) -> Any:
         result = await self.call("Runtime.evaluate", expression=expression, returnByValue=True)

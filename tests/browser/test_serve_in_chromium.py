@@ -1,46 +1,56 @@
-"""``bpe-explorer serve`` in a real browser: the page loads, the app's first screen shows, keys and
-typed text reach the app, and Inspect's token count comes back to the page.
+"""``bpe-explorer serve`` in a real browser: the page loads (only from the server), the app's first
+screen shows, keys and typed text reach the app, and Inspect's token count comes back to the page;
+no app outlives its tab or the server.
 
-The installed ``bpe-explorer serve`` runs on a free port with a temporary HOME; Debian's headless
-``chromium`` (installed by ``.ci/run``) opens the page with a fresh profile; the screen is read from
+The installed ``bpe-explorer serve`` runs on a free port with a temporary HOME (``tests/served.py``);
+Debian's headless ``chromium`` (installed by ``.ci/run``; without it these tests skip, and fail under
+CI) opens the page with a fresh profile; the screen is read from
 the page's own xterm.js buffer (``tests/browser/chromium.py``). Every wait is for something to show,
 with a deadline only for failing; nothing is downloaded and nothing sleeps a fixed time.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import signal
-import socket
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import aiohttp
 import pytest
 
 from bpe_engine.catalog.openai import load_reference
-from tests.browser.chromium import Browser, Page, chromium_path, until
+from tests.browser.chromium import Browser, Page, chromium_path
+from tests.oracles import under_ci
+from tests.served import STARTUP, ServeProcess, all_gone
 
 TYPED = "hello world 한국어"
-STARTUP = 60.0  # failure deadlines: a loaded 2-core CI machine is slow to start a browser and an app
+LOCAL_HOSTS = ("127.0.0.1", "localhost")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+@pytest.fixture
+def chromium() -> str:
+    """Debian's chromium; without it the browser tests skip with the reason (and fail under CI)."""
+    executable = chromium_path()
+    if executable is None:
+        reason = "no chromium on PATH: install Debian's (apt-get install -y chromium chromium-driver), as .ci/run does"
+        if under_ci():
+            pytest.fail(f"CI run: {reason}", pytrace=False)
+        pytest.skip(reason)
+    return executable
 
 
-def accepts(port: int) -> bool:
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[ServeProcess]:
+    """``bpe-explorer serve`` in its own session (it starts one app per page); ended with all it left."""
+    served = ServeProcess(tmp_path)
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return True
-    except OSError:
-        return False
+        await served.listening()
+        yield served
+    finally:
+        served.close()
 
 
 def count(pattern: str, screen: str) -> int | None:
@@ -48,42 +58,15 @@ def count(pattern: str, screen: str) -> int | None:
     return int(m.group(1).replace(",", "")) if m else None
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[int]:
-    """``bpe-explorer serve --port P`` in its own process group (it starts one app per page)."""
-    port = free_port()
-    script = Path(sys.executable).with_name("bpe-explorer")
-    home = tmp_path / "home"
-    home.mkdir()
-    env = {**os.environ, "HOME": str(home)}
-    log = (tmp_path / "serve.log").open("wb")
-    process = subprocess.Popen(
-        [str(script), "serve", "--port", str(port)], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
-        stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
-    try:
-        yield port
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-
-
-async def test_the_app_in_a_browser_counts_typed_tokens(server: int, tmp_path: Path) -> None:
-    executable = chromium_path()
-    if executable is None:
-        pytest.fail("no chromium on PATH: install Debian's (apt-get install -y chromium chromium-driver), as .ci/run does", pytrace=False)
-    await until(lambda: accepts(server), STARTUP, f"bpe-explorer serve never listened on port {server} ({tmp_path / 'serve.log'})")
-    browser = Browser(executable, tmp_path / "chromium-profile")
+async def test_the_app_in_a_browser_counts_typed_tokens(chromium: str, server: ServeProcess, tmp_path: Path) -> None:
+    """...and the page loads everything from the server (it once asked a web font host for its font)."""
+    browser = Browser(chromium, tmp_path / "chromium-profile")
     try:
         port = await browser.devtools_port(STARTUP)
         async with aiohttp.ClientSession() as http:
             page = await Page.open(http, port)
             try:
-                await page.call("Page.navigate", url=f"http://127.0.0.1:{server}/")
+                await page.call("Page.navigate", url=f"http://127.0.0.1:{server.port}/")
                 first = await page.wait_for(lambda s: "ready: press ctrl+t" in s, STARTUP, "the app's first screen")
                 assert "Train" in first and "Inspect" in first and "Compare" in first and "sample corpus" in first
 
@@ -99,13 +82,51 @@ async def test_the_app_in_a_browser_counts_typed_tokens(server: int, tmp_path: P
                 assert count(r"tokens, ([\d,]+) characters", screen) == len(TYPED) and TYPED in screen
                 assert "-first-byte" in await page.evaluate("document.body.className")  # the page drew what it got
                 assert page.errors == []
+                assert page.requested and all(urlsplit(url).hostname in LOCAL_HOSTS for url in page.requested), page.requested
             finally:
                 await page.close()
     except AssertionError as exc:  # say what the server and the browser said, too
-        logs = "\n".join(f"--- {p.name} (tail) ---\n{p.read_text(errors='replace')[-2000:]}" for p in (tmp_path / "serve.log", browser.log))
-        raise AssertionError(f"{exc}\n{logs}") from None
+        raise AssertionError(f"{exc}\n{logs(server, browser)}") from None
     finally:
         browser.close()
+
+
+async def test_no_app_outlives_a_tab_closed_while_it_starts_or_the_server(chromium: str, server: ServeProcess, tmp_path: Path) -> None:
+    """A tab that goes while its app starts (a headless ``chromium --screenshot`` does) left the app
+    redrawing at ~100 % CPU for ever, re-parented to PID 1 once the server stopped."""
+    first = Browser(chromium, tmp_path / "first-profile")
+    try:
+        async with aiohttp.ClientSession() as http:
+            page = await Page.open(http, await first.devtools_port(STARTUP))
+            await page.call("Page.navigate", url=f"http://127.0.0.1:{server.port}/")
+            await server.an_app_started()
+            await page.wait_for(lambda s: s != "", STARTUP, "the page's terminal")  # the app is starting
+            server.apps()
+            await page.close()
+        first.close()  # the tab goes mid-start
+        await all_gone(server.seen, "the app of a tab closed while it started")
+
+        second = Browser(chromium, tmp_path / "second-profile")
+        try:
+            async with aiohttp.ClientSession() as http:
+                page = await Page.open(http, await second.devtools_port(STARTUP))
+                await page.call("Page.navigate", url=f"http://127.0.0.1:{server.port}/")
+                await page.wait_for(lambda s: "ready: press ctrl+t" in s, STARTUP, "the app's first screen")
+                server.apps()
+                server.stop(signal.SIGTERM)  # the server stops with a tab open
+                assert await server.ended() == 0, server.log()
+                await all_gone(server.seen, "the apps of a stopped server")
+                await page.close()
+        finally:
+            second.close()
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{logs(server, first)}") from None
+    finally:
+        first.close()
+
+
+def logs(server: ServeProcess, browser: Browser) -> str:
+    return f"{server.log()}\n--- {browser.log.name} (tail) ---\n{browser.log.read_text(errors='replace')[-2000:]}"
 
 
 async def press_until(page: Page, key: str, shown: Callable[[str], object], what: str) -> str:

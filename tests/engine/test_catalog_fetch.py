@@ -158,7 +158,7 @@ def test_a_cache_that_cannot_keep_the_file_is_said_before_any_download(
 
 PARENT = """
 import subprocess, sys, time
-from bpe_engine.catalog.pip_download import dies_with_parent
+from bpe_engine.processes import dies_with_parent
 child = subprocess.Popen(dies_with_parent([sys.executable, "-c", "import time; time.sleep(120)"]))
 print(child.pid, flush=True)
 time.sleep(120)
