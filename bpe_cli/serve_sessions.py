@@ -31,12 +31,14 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from bpe_engine.processes import dies_with_parent
-from tui.served_driver import DRIVER_IMPORT
 
 from .serve_cap import SessionCap, refusal
 
 log = logging.getLogger("textual-serve")
 
+DRIVER_IMPORT = "tui.served_driver:ServedDriver"
+"""The driver a served session's app runs under, named for Textual (``TEXTUAL_DRIVER``) rather than
+imported: the CLI never imports the app (tests/tui/test_served_driver.py runs the app with it)."""
 QUIT_GRACE = 5.0
 """Seconds an app has to end after "quit" before its process group is killed (it quits in well under
 one; more only when it is wedged, and a wedged app of a tab that is gone must not keep a core)."""

@@ -20,9 +20,6 @@ import sys
 
 from textual.drivers.web_driver import WebDriver
 
-DRIVER_IMPORT = "tui.served_driver:ServedDriver"
-"""What ``TEXTUAL_DRIVER`` names for a served app (Textual imports the class named there)."""
-
 
 class ServedDriver(WebDriver):
     """:class:`WebDriver` whose every way to end (quit, SIGTERM, SIGINT, end of input) ends the app."""
@@ -57,4 +54,4 @@ class ServedDriver(WebDriver):
             pass
 
 
-__all__ = ["DRIVER_IMPORT", "ServedDriver"]
+__all__ = ["ServedDriver"]

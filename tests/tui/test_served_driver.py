@@ -18,7 +18,7 @@ import threading
 
 import pytest
 
-from tui.served_driver import DRIVER_IMPORT
+from bpe_cli.serve_sessions import DRIVER_IMPORT
 
 STARTUP = 60.0  # failure deadline only
 
