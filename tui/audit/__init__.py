@@ -1,5 +1,5 @@
 """The vocabulary audit in the app: a screen over Inspect (ctrl+p → "Audit vocabulary"), a token
-picked there is inspected."""
+picked there is inspected; ``p`` there prunes the tokenizer (:mod:`.prune_screen`)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ def open_audit(app: App[object]) -> None:
         app.action_show_tab("inspect-tab")  # type: ignore[attr-defined]
         pane.inspect(choice.text, choice.spec)
 
-    app.push_screen(AuditScreen(result.tokenizer, result.spec), picked)
+    corpus = app.train_pane.state.corpus  # type: ignore[attr-defined]  # the app's Train pane: what a prune is measured on
+    app.push_screen(AuditScreen(result.tokenizer, result.spec, corpus), picked)
 
 
 __all__ = ["AuditPick", "AuditScreen", "open_audit"]
