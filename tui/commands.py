@@ -92,4 +92,5 @@ def open_audit(app: ExplorerApp) -> None:
         app.action_show_tab("inspect-tab")
         pane.inspect(choice.text, choice.spec)
 
-    app.push_screen(AuditScreen(result.tokenizer, result.spec), picked)
+    corpus = app.train_pane.state.corpus  # what a prune is measured on: the app's corpus
+    app.push_screen(AuditScreen(result.tokenizer, result.spec, corpus), picked)

@@ -29,7 +29,7 @@ from ..audit.vocabulary import audit_vocabulary
 from ..bpe.model import BpeTokenizer
 from ..corpus import WordCounts
 from ..errors import ConfigError
-from .base import BpeBase
+from .base import BpeBase, bpe_base
 from .checks import UNREACHABLE
 
 
@@ -173,3 +173,35 @@ def _corpus_use(base: BpeBase, corpus: WordCounts | None) -> dict[int, int]:
             use[i] += n
     return dict(use)
 
+
+
+@dataclass(frozen=True)
+class PrunePreview:
+    """What a prune would do, before anything is written: the plan, the pruned model and its id
+    map, what the corpus pays (tokens before -> after, None without a corpus), and the first
+    tokens to go (their bytes, in removal order)."""
+
+    plan: PrunePlan
+    tokenizer: BpeTokenizer
+    id_map: dict[int, int]
+    tokens_before: int | None
+    tokens_after: int | None
+    first_removed: tuple[bytes, ...]
+
+
+def preview_prune(base: BpeBase, target: int, text: str | None, name: str, *, keep_ids: bool = False) -> PrunePreview:
+    """Plan a prune to ``target`` ids on ``text`` (cut and counted the base's way; None: no corpus,
+    the last merged go first) and build the result (the audit screen shows it, then writes it)."""
+    from ..corpus import count_words
+    from .checks import corpus_tokens
+
+    corpus = None
+    if text:
+        corpus = count_words([text], base.pre_tokenizer, base.specials, byte_level=base.byte_level, workers=1, normalizer=base.normalizer)
+    plan = plan_prune(base, target, corpus)
+    tok, id_map = pruned_tokenizer(base, plan.removed, name, keep_ids=keep_ids)
+    before = after = None
+    if corpus is not None:
+        before, after = corpus_tokens(base, corpus), corpus_tokens(bpe_base(tok), corpus)
+    shown = tuple(base.tokenizer.token_bytes(i) for i in plan.removed[:12])
+    return PrunePreview(plan, tok, id_map, before, after, shown)

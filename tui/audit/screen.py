@@ -50,7 +50,7 @@ class AuditScreen(ModalScreen[AuditPick | None]):
     AuditScreen #audit-tokens { height: 1fr; }
     AuditScreen #audit-status, AuditScreen #audit-note { height: auto; }
     """
-    BINDINGS = [Binding("escape", "close", "Close")]
+    BINDINGS = [Binding("escape", "close", "Close"), Binding("p", "prune", "Prune")]
 
     class Progress(Message):
         def __init__(self, done: int, total: int) -> None:
@@ -62,10 +62,11 @@ class AuditScreen(ModalScreen[AuditPick | None]):
             super().__init__()
             self.audit, self.explained, self.error = audit, explained, error
 
-    def __init__(self, tokenizer: Any, spec: str) -> None:
+    def __init__(self, tokenizer: Any, spec: str, corpus: str = "") -> None:
         super().__init__()
         self._tokenizer = tokenizer
         self._spec = spec
+        self._corpus = corpus  # what a prune's "the corpus pays" is measured on
         self._cancel = threading.Event()
         self._audit: VocabularyAudit | None = None
         self._explained: dict[int, Unreachable] = {}
@@ -77,7 +78,7 @@ class AuditScreen(ModalScreen[AuditPick | None]):
             yield Static(Text("auditing…", style="dim italic"), id="audit-status")
             yield DataTable(id="audit-counts", cursor_type="row")
             yield DataTable(id="audit-tokens", cursor_type="row")
-            yield Static(Text("enter: inspect the token · esc: close", style="dim"), id="audit-note")
+            yield Static(Text("enter: inspect the token · p: prune · esc: close", style="dim"), id="audit-note")
 
     def on_mount(self) -> None:
         counts = self.query_one("#audit-counts", DataTable)
@@ -162,11 +163,27 @@ class AuditScreen(ModalScreen[AuditPick | None]):
                 reason += f" (made inside {visible_text(why.context)!r})"
             table.add_row(str(token_id), repr(decode_bytes_visibly(tok.token_bytes(token_id))), got, reason, key=str(token_id))
         more = f" (the first {SHOWN_ROWS:,} of {len(ids):,})" if len(ids) > SHOWN_ROWS else ""
-        self.query_one("#audit-note", Static).update(Text(f"{category}: {len(ids):,} tokens{more} · enter: inspect the token · esc: close", style="dim"))
+        self.query_one("#audit-note", Static).update(
+            Text(f"{category}: {len(ids):,} tokens{more} · enter: inspect the token · p: prune · esc: close", style="dim")
+        )
 
     def action_close(self) -> None:
         self._cancel.set()
         self.dismiss(None)
+
+    def action_prune(self) -> None:
+        """Prune the audited tokenizer (a BPE): how many ids to keep, a preview, then the files."""
+        from bpe_engine.errors import ConfigError
+        from bpe_engine.surgery import bpe_base
+
+        from .prune_screen import PruneScreen
+
+        try:
+            base = bpe_base(self._tokenizer)
+        except ConfigError as exc:
+            self.app.notify(visible_text(str(exc)), severity="warning", timeout=8)
+            return
+        self.app.push_screen(PruneScreen(base, self._corpus))
 
 
 __all__ = ["AuditPick", "AuditScreen"]
