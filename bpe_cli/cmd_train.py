@@ -22,7 +22,7 @@ from bpe_engine.training.registry import TrainerSpec, model_choices, names, spec
 from .arg_types import vocab_size
 from .corpus_input import add_corpus_options, counts_for_training
 from .output import Throttle, say, stderr_console, stdout_console, training_progress
-from .train_options import add_trainer_options, config_from_args
+from .train_options import add_trainer_options, config_from_args, one_of
 
 
 def register(subparsers: Any) -> None:
@@ -119,7 +119,7 @@ def _training(args: argparse.Namespace, spec: TrainerSpec, config: Any) -> tuple
 
     make = spec.hook("training")
     if args.from_counts and spec.reads != "counts":
-        counting = " or ".join(s.name for s in specs() if s.reads == "counts")
+        counting = one_of([s.name for s in specs() if s.reads == "counts"])
         raise ConfigError(f"--from-counts trains --model {counting}; --model {spec.name} reads its corpus itself")
     if spec.reads == "counts":
         counts, corpus = counts_for_training(args, config.front_end, config.byte_level)  # files streamed, or counts files added up

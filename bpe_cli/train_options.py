@@ -68,7 +68,7 @@ def option_values(args: argparse.Namespace, spec: TrainerSpec) -> OptionValues:
             if option.cli_flag in mine or getattr(args, dest_of(option), None) in (None, False, ""):
                 continue
             users = [s.name for s in specs() if any(o.cli_flag == option.cli_flag for o in s.options)]
-            raise ConfigError(f"{option.cli_flag} applies to --model {' or '.join(users)}, not to --model {spec.name}")
+            raise ConfigError(f"{option.cli_flag} applies to --model {one_of(users)}, not to --model {spec.name}")
     values: dict[str, object] = {}
     for option in spec.options:
         raw = getattr(args, dest_of(option), None)
@@ -93,3 +93,12 @@ def config_from_args(args: argparse.Namespace, spec: TrainerSpec) -> Any:
 
 
 __all__ = ["add_trainer_options", "config_from_args", "dest_of", "option_values"]
+
+
+def one_of(names: list[str]) -> str:
+    """Model names as a sentence says them: ``bpe``, ``bpe or wordpiece``, ``bpe, picky or scaffold``.
+
+    >>> one_of(["bpe"]), one_of(["bpe", "wordpiece"]), one_of(["bpe", "picky", "scaffold"])
+    ('bpe', 'bpe or wordpiece', 'bpe, picky or scaffold')
+    """
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"

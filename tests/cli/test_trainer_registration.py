@@ -8,6 +8,7 @@ import json
 import pytest
 
 from bpe_cli.main import main
+from bpe_cli.train_options import one_of
 from bpe_engine.registry import load_tokenizer
 from bpe_engine.training.registry import specs
 from bpe_engine.training.runner import Finished, TrainingRequest, run_training
@@ -56,7 +57,7 @@ def test_a_flag_of_another_trainer_is_refused_naming_the_models_it_applies_to(tm
     with registered():
         code, _out, err = run(capsys, "train", str(corpus), "--model", "toy", "--vocab-size", "20", "--tie-break", "hf",
                               "-o", str(tmp_path / "t"))
-        users = " or ".join(s.name for s in specs() if any(o.cli_flag == "--tie-break" for o in s.options))
+        users = one_of([s.name for s in specs() if any(o.cli_flag == "--tie-break" for o in s.options)])
         assert code == 2 and f"--tie-break applies to --model {users}, not to --model toy" in err and users.startswith("bpe")
         code, _out, err = run(capsys, "train", str(corpus), "--vocab-size", "300", "--toy-min-count", "3", "-o", str(tmp_path / "u"))
         assert code == 2 and "--toy-min-count applies to --model toy, not to --model bpe" in err
@@ -68,11 +69,11 @@ def test_a_flag_of_another_trainer_is_refused_naming_the_models_it_applies_to(tm
 @pytest.mark.parametrize(
     ("model", "extra", "said"),
     [
-        ("wordpiece", ["--tie-break", "hf"], "--tie-break applies to --model bpe, not to --model wordpiece"),
-        ("wordpiece", ["--byte-level"], "--byte-level applies to --model bpe, not to --model wordpiece"),
-        ("unigram", ["--pre-tokenizer", "gpt2"], "--pre-tokenizer applies to --model bpe or wordpiece, not to --model unigram"),
-        ("bpe", ["--character-coverage", "0.99"], "--character-coverage applies to --model unigram, not to --model bpe"),
-        ("wordpiece", ["--from-counts"], "--from-counts trains --model bpe; --model wordpiece reads its corpus itself"),
+        ("wordpiece", ["--tie-break", "hf"], "--tie-break applies to --model bpe, extend, picky, scaffold or superbpe, not to --model wordpiece"),
+        ("wordpiece", ["--byte-level"], "--byte-level applies to --model bpe or scaffold, not to --model wordpiece"),
+        ("unigram", ["--pre-tokenizer", "gpt2"], "--pre-tokenizer applies to --model bpe, wordpiece, scaffold or superbpe, not to --model unigram"),
+        ("bpe", ["--character-coverage", "0.99"], "--character-coverage applies to --model unigram or picky, not to --model bpe"),
+        ("wordpiece", ["--from-counts"], "--from-counts trains --model bpe, extend, picky or scaffold; --model wordpiece reads its corpus itself"),
     ],
 )
 def test_a_built_in_models_flags_apply_to_it_alone(tmp_path, capsys, model: str, extra: list[str], said: str) -> None:  # noqa: ANN001

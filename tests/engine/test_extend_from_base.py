@@ -12,7 +12,8 @@ from bpe_engine.corpus import count_words
 from bpe_engine.errors import ConfigError
 from bpe_engine.pretokenizers import GPT2, NONE
 from bpe_engine.registry import load_tokenizer
-from bpe_engine.surgery import ExtendConfig, Extension, bpe_base, extend
+from bpe_engine.surgery import ExtendConfig, Extension, bpe_base
+from bpe_engine.surgery.extend import extend
 from bpe_engine.training.bpe import BpeTrainerConfig, train
 from tests.oracles import require
 

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from bpe_engine.corpus import count_words
 from bpe_engine.formats.saved_dir import METADATA_FILE
 from bpe_engine.registry import load_tokenizer
-from bpe_engine.surgery import ExtendConfig, bpe_base, extend
+from bpe_engine.surgery import ExtendConfig, bpe_base
+from bpe_engine.surgery.extend import extend
 from bpe_engine.surgery.save import SURGERY_FILE, TIKTOKEN_SETTINGS_FILE, save_changed
 from bpe_engine.training.bpe import BpeTrainerConfig, train
 from tests.oracles import require

@@ -31,8 +31,8 @@ def test_gpt2_and_cl100k_cut_these_scripts_and_o200k_does_not(code: str, script:
 def test_the_warning_names_the_script_an_example_and_the_fix() -> None:
     warning = pattern_warning(get_pretokenizer("gpt2"), udhr("hin"))
     assert warning is not None
-    assert "the gpt2 pre-tokenizer cuts vowel signs and other marks off their letters in Devanagari (3,160 of 3,318 marks" in warning
-    assert "e.g. म ◌ा नव" in warning and "the o200k pre-tokenizer (the multilingual preset) keeps them whole" in warning
+    assert "the gpt2 pre-tokenizer cuts vowel signs and other marks off their letters in Devanagari (3,150 of 3,307 marks" in warning
+    assert "e.g. प ◌् रस ◌्" in warning and "the o200k pre-tokenizer (the multilingual preset) keeps them whole" in warning
     assert pattern_warning(get_pretokenizer("o200k"), udhr("hin")) is None
 
 
@@ -50,4 +50,4 @@ def test_a_few_stray_accents_are_not_a_problem(alice_text: str) -> None:
 def test_a_script_that_appears_late_in_a_long_corpus_is_seen(alice_text: str) -> None:
     english = alice_text * (3 * SAMPLE_CHARS // len(alice_text) + 1)
     found = cut_scripts(get_pretokenizer("gpt2"), english + udhr("hin"))
-    assert [c.script for c in found] == ["Devanagari"] and found[0].marks == 3_318  # the last slice holds all of it
+    assert [c.script for c in found] == ["Devanagari"] and found[0].marks == 3_307  # the last slice holds all of it

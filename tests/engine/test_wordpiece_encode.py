@@ -133,7 +133,8 @@ def test_stats_show_korean_falling_apart(bert, korean_text: str, alice_text: str
     assert stats(korean_text[:3000]).tokens_per_word > 2 * stats(alice_text[:3000]).tokens_per_word
     assert stats("hello \U0001F9D9 world").unk_rate == pytest.approx(1 / 3)
     assert stats("unaffable").tokens_per_word == 3.0
-    assert row_stats(bert.encode_detailed("unaffable")).special_tokens == 2, "[CLS] and [SEP] are counted as special"
+    added = row_stats(bert.encode_detailed("unaffable"))
+    assert (added.tokens, added.added_tokens, added.special_tokens) == (3, 2, 0), "[CLS] and [SEP] counted beside the text's own"
 
 
 

@@ -17,8 +17,10 @@ def test_three_v_sent_at_once_advance_three_views(run_app) -> None:  # noqa: ANN
     term.wait_for(lambda s: "train a model (ctrl+t) to draw its curve" in s, 10)  # the Curve view
     term.send("v")  # the Chat view: the text as one user message, each row's prompt or why there is none
     term.wait_for(lambda s: "the reply's opening" in s, 10)
+    term.send("v")  # the Languages view: the current row's premium per UDHR language
+    term.wait_for(lambda s: "search a language by name or code" in s, 30)
     term.send("v")  # and once more: back to the first view, the rows
-    term.wait_for(lambda s: "│ boundary" in s and "the reply's opening" not in s, 10)
+    term.wait_for(lambda s: "│ boundary" in s and "search a language" not in s, 10)
     term.press("ctrl+q")
     assert term.wait_exit(10) == 0
 

@@ -15,8 +15,12 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 def set_field(term, label: str, value: str) -> None:  # noqa: ANN001
     """Click into the form field after ``label`` (on the form's own line), clear it, type ``value``."""
-    rows = term.wait_for(lambda s: f" {label} " in s and " base " in s).split("\n")
-    y = next(i for i, line in enumerate(rows) if f" {label} " in line and " base " in line)
+    def field_row(screen: str) -> int | None:  # the form's line that starts with the label
+        return next((i for i, line in enumerate(screen.split("\n")) if re.match(rf" {label}\s{{2,}}\S", line)), None)
+
+    rows = term.wait_for(lambda s: field_row(s) is not None).split("\n")
+    y = field_row("\n".join(rows))
+    assert y is not None
     term.click(rows[y].index(f" {label} ") + 13, y)  # the labels are 10 columns wide: into the field
     term.press("end", *["backspace"] * 8, pause=0.01)
     term.type(value)

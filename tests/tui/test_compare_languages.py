@@ -97,7 +97,7 @@ async def test_the_view_fits_80x24_and_v_reaches_it() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle_panes(pilot)
         pane = app.query_one(ComparePane)
-        for _ in range(4):
+        for _ in range(5):
             pane.action_cycle_view(1)
         await settle_panes(pilot)
         assert pane.view == "compare-languages"

@@ -13,7 +13,8 @@ from bpe_engine.audit.vocabulary import audit_vocabulary
 from bpe_engine.registry import load_tokenizer
 from tests.tui.pilot import make_app, settle_panes
 from tests.tui.test_audit_screen import inspect_with
-from tui.audit import AuditScreen, open_audit
+from tui.audit import AuditScreen
+from tui.commands import open_audit
 from tui.audit.prune_screen import PruneScreen
 
 def preview_text(screen: PruneScreen) -> str:
